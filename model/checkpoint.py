@@ -1,0 +1,145 @@
+"""Checkpoints: model.safetensors + config.json (model config, task, vocabularies). Never pickle.
+
+Files are written atomically (temporary file, then rename), and loading checks everything a
+damaged or foreign file could get wrong before any weight reaches a model.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import torch
+from safetensors.torch import load as load_safetensors_bytes
+from safetensors.torch import save as save_safetensors_bytes
+
+from .config import ModelConfig
+from .errors import CheckpointError
+from .runner import LoadedModel
+from .tasks import TASKS, get_task
+from .transformer import Seq2SeqTransformer
+
+FORMAT = "attention-lab/1"
+WEIGHTS_FILE, CONFIG_FILE = "model.safetensors", "config.json"
+MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024  # our models are well under 2 MB
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write to a temporary file in the same folder, then rename it over `path`."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def checkpoint_bytes(loaded: LoadedModel) -> tuple[bytes, bytes]:
+    """(config.json bytes, model.safetensors bytes) of a loaded model."""
+    task = loaded.task
+    config = {
+        "format": FORMAT,
+        "task": task.name,
+        "name": loaded.name,
+        "model": loaded.config.to_dict(),
+        "src_vocab": task.src_vocab.words,
+        "tgt_vocab": task.tgt_vocab.words,
+        "training": loaded.meta,
+    }
+    state = {k: v.detach().contiguous() for k, v in loaded.model.state_dict().items()}
+    return json.dumps(config, indent=2).encode(), save_safetensors_bytes(state, metadata={"format": FORMAT})
+
+
+def save_checkpoint(loaded: LoadedModel, directory: str | os.PathLike) -> Path:
+    """Write model.safetensors then config.json into `directory` (created if needed)."""
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    config_bytes, weights_bytes = checkpoint_bytes(loaded)
+    _atomic_write(out / WEIGHTS_FILE, weights_bytes)
+    _atomic_write(out / CONFIG_FILE, config_bytes)
+    return out
+
+
+def load_checkpoint(path: str | os.PathLike, name: str | None = None) -> LoadedModel:
+    """Load a checkpoint folder (or its config.json); CheckpointError says what is wrong."""
+    folder = Path(path)
+    if folder.name == CONFIG_FILE:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise CheckpointError(f"No checkpoint folder at {folder}.")
+    parts = []
+    for filename in (CONFIG_FILE, WEIGHTS_FILE):
+        file = folder / filename
+        if not file.is_file():
+            raise CheckpointError(f"The checkpoint at {folder} has no {filename}.")
+        if file.stat().st_size > MAX_CHECKPOINT_BYTES:
+            raise CheckpointError(f"{filename} is larger than {MAX_CHECKPOINT_BYTES // 2**20} MB; refusing to load it.")
+        parts.append(file.read_bytes())
+    return load_checkpoint_bytes(parts[0], parts[1], name=name or folder.name)
+
+
+def _parse_config(config_bytes: bytes) -> dict:
+    try:
+        config = json.loads(config_bytes.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CheckpointError(f"config.json is not valid JSON ({exc}).") from None
+    if not isinstance(config, dict) or config.get("format") != FORMAT:
+        raise CheckpointError(f"config.json is not an Attention Lab checkpoint config (expected format {FORMAT!r}).")
+    if config.get("task") not in TASKS:
+        raise CheckpointError(f"config.json names an unknown task {config.get('task')!r}; known: {', '.join(TASKS)}.")
+    return config
+
+
+def load_checkpoint_bytes(config_bytes: bytes, weights_bytes: bytes, name: str | None = None) -> LoadedModel:
+    """Validate and load a checkpoint held in memory (e.g. from an uploaded zip)."""
+    config = _parse_config(config_bytes)
+    try:
+        model_config = ModelConfig.from_dict(config.get("model"))
+    except (TypeError, ValueError) as exc:
+        raise CheckpointError(f"config.json has an invalid model config: {exc}") from None
+    task = get_task(config["task"])
+    for side, vocab, size in (
+        ("src_vocab", task.src_vocab, model_config.src_vocab_size),
+        ("tgt_vocab", task.tgt_vocab, model_config.tgt_vocab_size),
+    ):
+        if config.get(side) != vocab.words:
+            raise CheckpointError(f"config.json's {side} is not the vocabulary of the '{task.name}' task.")
+        if size != len(vocab):
+            raise CheckpointError(f"{side} has {len(vocab)} tokens but the model config says {size}.")
+    try:
+        tensors = load_safetensors_bytes(weights_bytes)
+    except Exception as exc:  # safetensors raises its own error types for truncated or corrupt data
+        raise CheckpointError(f"model.safetensors is damaged or not a safetensors file ({exc}).") from None
+    model = Seq2SeqTransformer(model_config)
+    _check_state(model, tensors)
+    model.load_state_dict(tensors, strict=True)
+    training = config.get("training") if isinstance(config.get("training"), dict) else {}
+    return LoadedModel(model, task, name=name or config.get("name") or task.name, meta=training)
+
+
+def _check_state(model: Seq2SeqTransformer, tensors: dict[str, torch.Tensor]) -> None:
+    """Same names, same shapes, floating point and finite, or a CheckpointError naming the first misfit."""
+    expected = model.state_dict()
+    missing, unexpected = sorted(set(expected) - set(tensors)), sorted(set(tensors) - set(expected))
+    if missing or unexpected:
+        detail = "; ".join(
+            f"{label}: {', '.join(names[:4])}{' …' if len(names) > 4 else ''}"
+            for label, names in (("missing", missing), ("unexpected", unexpected)) if names
+        )  # fmt: skip
+        raise CheckpointError(f"model.safetensors does not match config.json ({detail}).")
+    for key, want in expected.items():
+        got = tensors[key]
+        if tuple(got.shape) != tuple(want.shape):
+            raise CheckpointError(
+                f"model.safetensors does not match config.json: {key} has shape {tuple(got.shape)}, "
+                f"the config needs {tuple(want.shape)}."
+            )
+        if not got.is_floating_point() or not bool(torch.isfinite(got).all()):
+            raise CheckpointError(f"model.safetensors: {key} holds non-finite or non-float values.")

@@ -1,0 +1,81 @@
+"""ModelConfig: every size and option of the Transformer, validated with messages a student understands."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+
+POSITIONAL_KINDS = ("sinusoidal", "learned", "none")
+NORM_PLACEMENTS = ("post", "pre")
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """Sizes and options of an encoder–decoder Transformer (defaults: a small 2017-style model)."""
+
+    src_vocab_size: int
+    tgt_vocab_size: int
+    d_model: int = 64
+    n_heads: int = 4
+    n_encoder_layers: int = 1
+    n_decoder_layers: int = 1
+    d_ff: int = 128
+    max_len: int = 64
+    positional: str = "sinusoidal"  # sinusoidal | learned | none
+    norm: str = "post"  # post (2017 paper) | pre
+    dropout: float = 0.0
+    scale_embedding: bool = True  # multiply embeddings by sqrt(d_model), as in the paper
+    pad_id: int = 0
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    @property
+    def d_head(self) -> int:
+        """Width of one head's query/key/value vectors, d_k = d_model / n_heads."""
+        return self.d_model // self.n_heads
+
+    def validate(self) -> None:
+        """Raise ValueError naming the first setting that cannot build a working model."""
+        for name in ("src_vocab_size", "tgt_vocab_size", "d_model", "n_heads", "d_ff", "max_len"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}.")
+        for name in ("n_encoder_layers", "n_decoder_layers"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 12:
+                raise ValueError(f"{name} must be a whole number from 1 to 12, got {value!r}.")
+        if self.d_model % self.n_heads:
+            raise ValueError(
+                f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads}): "
+                f"each head gets d_model / n_heads dimensions."
+            )
+        if self.positional not in POSITIONAL_KINDS:
+            raise ValueError(f"positional must be one of {', '.join(POSITIONAL_KINDS)}; got {self.positional!r}.")
+        if self.positional == "sinusoidal" and self.d_model % 2:
+            raise ValueError(
+                f"sinusoidal positional encoding pairs a sine with a cosine, so d_model must be even; "
+                f"got {self.d_model}."
+            )
+        if self.norm not in NORM_PLACEMENTS:
+            raise ValueError(f"norm must be 'post' or 'pre'; got {self.norm!r}.")
+        if not isinstance(self.dropout, (int, float)) or not 0.0 <= self.dropout < 1.0:
+            raise ValueError(f"dropout must be a probability in [0, 1); got {self.dropout!r}.")
+        if min(self.src_vocab_size, self.tgt_vocab_size) <= self.pad_id or self.pad_id < 0:
+            raise ValueError(f"pad_id ({self.pad_id}) must be a token id inside both vocabularies.")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> ModelConfig:
+        """Build from a JSON dict; unknown or missing keys give a clear ValueError."""
+        if not isinstance(data, dict):
+            raise ValueError(f"model config must be a JSON object, got {type(data).__name__}.")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"model config has unknown settings: {', '.join(unknown)}.")
+        missing = sorted(n for n in ("src_vocab_size", "tgt_vocab_size") if n not in data)
+        if missing:
+            raise ValueError(f"model config is missing: {', '.join(missing)}.")
+        return cls(**data)

@@ -1,0 +1,19 @@
+"""Toy tasks generated in code, by name."""
+
+from .base import Task
+from .digits import CopyTask, ReverseTask, SortTask
+from .translate import TranslateTask
+from .vocab import BOS_ID, EOS_ID, PAD_ID, SPECIALS, UNK_ID, Encoded, Vocabulary
+
+TASKS: dict[str, type[Task]] = {t.name: t for t in (CopyTask, ReverseTask, SortTask, TranslateTask)}
+
+
+def get_task(name: str) -> Task:
+    """A new task object by name; an unknown name gives a ValueError listing the known ones."""
+    try:
+        return TASKS[name]()
+    except KeyError:
+        raise ValueError(f"unknown task {name!r}; choose one of: {', '.join(TASKS)}.") from None
+
+
+__all__ = ["BOS_ID", "EOS_ID", "PAD_ID", "SPECIALS", "TASKS", "UNK_ID", "Encoded", "Task", "Vocabulary", "get_task"]

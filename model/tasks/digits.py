@@ -1,0 +1,58 @@
+"""Digit-sequence tasks: copy, reverse and sort 1–12 symbols from 0–9."""
+
+from __future__ import annotations
+
+import random
+
+from .base import Task
+from .vocab import Vocabulary
+
+DIGITS = [str(d) for d in range(10)]
+
+
+class DigitTask(Task):
+    """A source of 1..max_words digits; subclasses say how the target follows from it."""
+
+    def __init__(self, max_words: int = 12):
+        vocab = Vocabulary(DIGITS)
+        super().__init__(vocab, vocab, max_words, max_words)
+
+    def transform(self, words: list[str]) -> list[str]:
+        raise NotImplementedError
+
+    def generate(self, rng: random.Random) -> tuple[list[str], list[str]]:
+        words = [rng.choice(DIGITS) for _ in range(rng.randint(1, self.max_src_words))]
+        return words, self.transform(words)
+
+    def target_for(self, source: str) -> str | None:
+        words = source.lower().split()
+        if not words or any(w not in DIGITS for w in words):
+            return None
+        return " ".join(self.transform(words))
+
+
+class CopyTask(DigitTask):
+    name = "copy"
+    description = "Copy the digits unchanged: attention looks straight down the diagonal."
+    example = "3 1 4 1 5 9 2 6"
+
+    def transform(self, words):
+        return list(words)
+
+
+class ReverseTask(DigitTask):
+    name = "reverse"
+    description = "Write the digits backwards: cross-attention forms an anti-diagonal."
+    example = "3 1 4 1 5 9 2 6"
+
+    def transform(self, words):
+        return words[::-1]
+
+
+class SortTask(DigitTask):
+    name = "sort"
+    description = "Sort the digits ascending: each output looks for the next-smallest input."
+    example = "3 1 4 1 5 9 2 6"
+
+    def transform(self, words):
+        return sorted(words)

@@ -1,0 +1,64 @@
+"""Trace: the named intermediates of one forward pass (the contract in shared/DESIGN.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+import torch
+
+
+class Trace(Mapping[str, torch.Tensor]):
+    """Read-only mapping from dotted names ("encoder.0.self_attn.weights") to tensors, batch first.
+
+    tokens("src") / tokens("tgt") give the token strings along each axis (batch of one).
+    """
+
+    def __init__(
+        self,
+        tensors: dict[str, torch.Tensor],
+        src_tokens: list[str] | None = None,
+        tgt_tokens: list[str] | None = None,
+        unknown: list[str] | None = None,
+        unknown_target: list[str] | None = None,
+        prediction: str | None = None,
+    ):
+        self._tensors = tensors
+        self._tokens = {"src": src_tokens, "tgt": tgt_tokens}
+        self.unknown = list(unknown or [])  # source words the vocabulary did not know (shown as <unk>)
+        self.unknown_target = list(unknown_target or [])  # the same for a typed target
+        self.prediction = prediction  # the model's greedy output, when the target was its own
+
+    def __getitem__(self, name: str) -> torch.Tensor:
+        try:
+            return self._tensors[name]
+        except KeyError:
+            raise KeyError(f"no '{name}' in this trace; see trace.names()") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tensors)
+
+    def __len__(self) -> int:
+        return len(self._tensors)
+
+    def names(self, prefix: str = "") -> list[str]:
+        return [n for n in self._tensors if n.startswith(prefix)]
+
+    def tokens(self, side: str) -> list[str]:
+        """Token strings of the source ("src") or the decoder input ("tgt")."""
+        if side not in self._tokens:
+            raise ValueError(f"side must be 'src' or 'tgt', got {side!r}.")
+        tokens = self._tokens[side]
+        if tokens is None:
+            raise ValueError(f"this trace carries no {side} tokens (it came straight from forward()).")
+        return list(tokens)
+
+    def with_tokens(self, src_tokens: list[str], tgt_tokens: list[str], **details) -> Trace:
+        """The same tensors labelled with tokens (and unknown / unknown_target / prediction)."""
+        return Trace(self._tensors, src_tokens, tgt_tokens, **details)
+
+    def numpy(self, name: str, batch: int | None = 0):
+        """The tensor as a float32 NumPy array, batch `batch` selected when it has a batch axis."""
+        t = self[name]
+        if batch is not None and not name.endswith(".pos"):
+            t = t[batch]
+        return t.detach().float().numpy()

@@ -1,0 +1,213 @@
+"""Training: teacher forcing with cross-entropy, AdamW, warmup + cosine decay, held-out exact match.
+
+`train()` reports each step through a callback and stops when asked, so the browser can show
+progress without this module knowing about any UI. `python -m model.train --task reverse` is the
+command that makes the shipped checkpoints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+
+import torch
+import torch.nn.functional as F
+
+from .checkpoint import save_checkpoint
+from .config import ModelConfig
+from .runner import LoadedModel
+from .tasks import PAD_ID, TASKS, Task, get_task
+from .transformer import Seq2SeqTransformer
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """How to train: the optimiser, the schedule, the stop rule and the held-out evaluation."""
+
+    steps: int = 2000  # upper bound on optimiser steps (the cosine schedule spans these)
+    until: float | None = 0.99  # stop early once held-out exact match reaches this
+    batch_size: int = 32
+    lr: float = 2e-3
+    warmup: int = 100
+    weight_decay: float = 0.01
+    clip: float = 1.0
+    seed: int = 0
+    eval_every: int = 100
+    eval_size: int = 500
+
+    def __post_init__(self) -> None:
+        if self.steps < 1 or self.batch_size < 1 or self.eval_every < 1 or self.eval_size < 1:
+            raise ValueError("steps, batch_size, eval_every and eval_size must be at least 1.")
+        if not (0 < self.lr < 1):
+            raise ValueError(f"learning rate must be between 0 and 1, got {self.lr}.")
+        if self.until is not None and not (0 < self.until <= 1):
+            raise ValueError(f"--until is an accuracy between 0 and 1, got {self.until}.")
+
+
+@dataclass
+class StepInfo:
+    """What the callback hears after every optimiser step."""
+
+    step: int
+    total_steps: int
+    loss: float
+    lr: float
+    seconds: float
+    accuracy: float | None = None  # held-out exact match, on evaluation steps only
+    model: Seq2SeqTransformer | None = field(default=None, repr=False)  # the model being trained
+
+
+@dataclass
+class TrainResult:
+    loaded: LoadedModel
+    steps: int
+    seconds: float
+    accuracy: float
+    stopped: bool  # True when should_stop ended the run early
+    losses: list[float]
+
+
+def lr_at(step: int, cfg: TrainConfig) -> float:
+    """Linear warmup to cfg.lr over cfg.warmup steps, then cosine decay to 0 at cfg.steps."""
+    if step < cfg.warmup:
+        return cfg.lr * (step + 1) / cfg.warmup
+    progress = (step - cfg.warmup) / max(1, cfg.steps - cfg.warmup)
+    return cfg.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+
+
+def default_model_config(task: Task, **overrides) -> ModelConfig:
+    """A small model sized for the task's vocabularies; overrides set any ModelConfig field."""
+    return ModelConfig(src_vocab_size=len(task.src_vocab), tgt_vocab_size=len(task.tgt_vocab), **overrides)
+
+
+def train(
+    task: Task,
+    model_config: ModelConfig,
+    cfg: TrainConfig = TrainConfig(),
+    callback: Callable[[StepInfo], None] | None = None,
+    should_stop: Callable[[], bool] | threading.Event | None = None,
+    name: str | None = None,
+) -> TrainResult:
+    """Train a fresh model on `task`; deterministic for a seed. Returns the model in eval mode."""
+    stop = should_stop.is_set if isinstance(should_stop, threading.Event) else should_stop
+    torch.manual_seed(cfg.seed)
+    rng = random.Random(cfg.seed)
+    model = Seq2SeqTransformer(model_config)
+    loaded = LoadedModel(model, task, name=name or task.name)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.lr, betas=(0.9, 0.98), weight_decay=cfg.weight_decay)
+    held_out = task.sample(cfg.eval_size, seed=cfg.seed + 1_000_003)
+    held_src, held_tgt = [s for s, _ in held_out], [t for _, t in held_out]
+    start, losses, accuracy, stopped, step = time.perf_counter(), [], 0.0, False, 0
+    for step in range(1, cfg.steps + 1):
+        if stop is not None and stop():
+            stopped, step = True, step - 1
+            break
+        model.train()
+        src, tgt_in, tgt_out = task.batch([_pair(task, rng) for _ in range(cfg.batch_size)])
+        logits = model(src, tgt_in)  # (B, T, V)
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), tgt_out.reshape(-1), ignore_index=PAD_ID)
+        lr = lr_at(step - 1, cfg)
+        for group in optimizer.param_groups:
+            group["lr"] = lr
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.clip)
+        optimizer.step()
+        losses.append(loss.item())
+        info = StepInfo(step, cfg.steps, losses[-1], lr, time.perf_counter() - start, model=model)
+        if step % cfg.eval_every == 0 or step == cfg.steps:
+            model.eval()
+            accuracy = task.accuracy(loaded.predict_batch(held_src), held_tgt)
+            info.accuracy = accuracy
+        if callback is not None:
+            callback(info)
+        if info.accuracy is not None and cfg.until is not None and accuracy >= cfg.until:
+            break
+    model.eval()
+    seconds = time.perf_counter() - start
+    if step and step % cfg.eval_every and step != cfg.steps:  # stopped between evaluations
+        accuracy = task.accuracy(loaded.predict_batch(held_src), held_tgt)
+    loaded.meta = {
+        "steps": step, "seconds": round(seconds, 2), "held_out_accuracy": accuracy, "seed": cfg.seed,
+        "train_config": asdict(cfg),
+    }  # fmt: skip
+    return TrainResult(loaded, step, seconds, accuracy, stopped, losses)
+
+
+def _pair(task: Task, rng: random.Random) -> tuple[str, str]:
+    src, tgt = task.generate(rng)
+    return " ".join(src), " ".join(tgt)
+
+
+def _parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="python -m model.train", description=__doc__.splitlines()[0])
+    p.add_argument("--task", required=True, choices=sorted(TASKS))
+    p.add_argument("--steps", type=int, default=TrainConfig.steps, help="most optimiser steps (default %(default)s)")
+    p.add_argument("--until", type=float, default=TrainConfig.until, help="stop at this held-out accuracy (0 = never)")
+    p.add_argument("--out", help="folder to write model.safetensors + config.json into")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--batch-size", type=int, default=TrainConfig.batch_size)
+    p.add_argument("--lr", type=float, default=TrainConfig.lr)
+    p.add_argument("--warmup", type=int, default=TrainConfig.warmup)
+    p.add_argument("--eval-every", type=int, default=TrainConfig.eval_every)
+    p.add_argument("--layers", type=int, default=1, help="encoder and decoder layers each")
+    p.add_argument("--d-model", type=int, default=64)
+    p.add_argument("--heads", type=int, default=4)
+    p.add_argument("--d-ff", type=int, default=128)
+    p.add_argument("--max-len", type=int, default=64)
+    p.add_argument("--positional", default="sinusoidal", choices=["sinusoidal", "learned", "none"])
+    p.add_argument("--norm", default="post", choices=["post", "pre"])
+    p.add_argument("--threads", type=int, default=2, help="torch CPU threads")
+    return p.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    from tqdm import tqdm
+
+    args = _parse_args(argv)
+    torch.set_num_threads(args.threads)
+    try:
+        task = get_task(args.task)
+        model_config = default_model_config(
+            task, d_model=args.d_model, n_heads=args.heads, n_encoder_layers=args.layers,
+            n_decoder_layers=args.layers, d_ff=args.d_ff, max_len=args.max_len,
+            positional=args.positional, norm=args.norm,
+        )  # fmt: skip
+        cfg = TrainConfig(
+            steps=args.steps, until=args.until or None, batch_size=args.batch_size, lr=args.lr,
+            warmup=args.warmup, seed=args.seed, eval_every=args.eval_every,
+        )  # fmt: skip
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    bar = tqdm(total=cfg.steps, desc=f"train {task.name}", unit="step", dynamic_ncols=True, mininterval=0.5)
+    best = {"acc": None}
+
+    def report(info: StepInfo) -> None:
+        bar.update(1)
+        if info.accuracy is not None:
+            best["acc"] = info.accuracy
+        bar.set_postfix(
+            loss=f"{info.loss:.3f}", acc="-" if best["acc"] is None else f"{best['acc']:.3f}", refresh=False
+        )
+
+    result = train(task, model_config, cfg, callback=report)
+    bar.close()
+    result.loaded.meta["command"] = "python -m model.train " + " ".join(argv if argv is not None else sys.argv[1:])
+    print(
+        f"task {task.name}: held-out exact match {result.accuracy:.4f}"
+        f" after {result.steps} steps in {result.seconds:.1f} s"
+    )
+    if args.out:
+        print(f"saved to {save_checkpoint(result.loaded, args.out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+"""Which models a session can use: the shipped ones (shared, cached) and the session's own."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from model import PRETRAINED, LoadedModel, load_pretrained
+
+DEFAULT_MODEL = "translate"
+USER_MODELS_KEY = "user_models"  # st.session_state: name -> LoadedModel trained or uploaded here
+
+
+@st.cache_resource(show_spinner="Loading model…")
+def shared_model(name: str) -> LoadedModel:
+    """A shipped model, loaded once per server and shared read-only by every session."""
+    return load_pretrained(name)
+
+
+def user_models() -> dict[str, LoadedModel]:
+    """This session's own models (never visible to other sessions)."""
+    return st.session_state.setdefault(USER_MODELS_KEY, {})
+
+
+def add_user_model(name: str, loaded: LoadedModel) -> None:
+    if name in PRETRAINED:
+        raise ValueError(f"'{name}' is the name of a shipped model; choose another name.")
+    user_models()[name] = loaded
+
+
+def model_names() -> list[str]:
+    """Shipped names first, then this session's models."""
+    return list(PRETRAINED) + [n for n in user_models() if n not in PRETRAINED]
+
+
+def get_model(name: str) -> LoadedModel:
+    mine = user_models()
+    return mine[name] if name in mine else shared_model(name)
+
+
+def selected_model_name() -> str:
+    name = st.session_state.get("model")
+    return name if name in model_names() else DEFAULT_MODEL
+
+
+def selected_model() -> LoadedModel:
+    """The model picked in the sidebar."""
+    return get_model(selected_model_name())
