@@ -49,7 +49,7 @@ class Seq2SeqTransformer(nn.Module):
             pos = torch.zeros_like(pos)
         x = embed + pos
         if trace is not None:
-            trace[f"{side}.embed"], trace[f"{side}.pos"], trace[f"{side}.input"] = embed, pos, x
+            trace[f"{side}.embed"], trace[f"{side}.pos"], trace[f"{side}.input"] = embed, pos.detach(), x
         return self.embed_dropout(x)
 
     def _key_padding(self, ids: torch.Tensor) -> torch.Tensor | None:

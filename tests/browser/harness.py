@@ -78,7 +78,7 @@ def free_port() -> int:
 def streamlit_server(timeout: float = 60.0, env: dict | None = None):
     """Run `streamlit run app.py` headless on a free port; yield its base URL; stop it afterwards."""
     port = free_port()
-    log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)
+    log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)  # noqa: SIM115
     cmd = [
         sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
         "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
