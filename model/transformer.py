@@ -91,6 +91,8 @@ class Seq2SeqTransformer(nn.Module):
     def forward(self, src: torch.Tensor, tgt: torch.Tensor, *, record: bool = False, ablation: Ablation = NO_ABLATION):
         """Logits (B, T, V); with record=True, (logits, Trace) holding every named intermediate."""
         self._check_lengths(src, tgt)
+        if record and self.training:
+            raise RuntimeError("traces are captured in eval mode (no dropout in a trace): call model.eval() first.")
         trace: Record = {} if record else None
         memory, src_mask = self.encode(src, trace, ablation)
         logits = self.decode(tgt, memory, src_mask, trace, ablation)

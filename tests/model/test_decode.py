@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 import torch
 
 from model import load_pretrained
@@ -42,3 +43,18 @@ def test_ablation_without_positions_changes_the_prediction():
     assert broken != "8 7 6 5 4 3 2 1"
     trace = loaded.run(text, ablation=Ablation(positional=False))
     assert torch.count_nonzero(trace["src.pos"]) == 0
+
+
+def test_traces_are_only_captured_in_eval_mode():
+    from model import ModelConfig, Seq2SeqTransformer
+
+    model = Seq2SeqTransformer(ModelConfig(src_vocab_size=8, tgt_vocab_size=8, d_model=16, n_heads=2, dropout=0.5))
+    src, tgt = torch.tensor([[4, 5, 6, 2]]), torch.tensor([[1, 4, 5]])
+    model.train()
+    with pytest.raises(RuntimeError, match="eval mode"):
+        model(src, tgt, record=True)
+    model.eval()
+    _, first = model(src, tgt, record=True)
+    _, second = model(src, tgt, record=True)
+    for name in first:  # no dropout: two captures are identical
+        assert torch.equal(first[name], second[name])
