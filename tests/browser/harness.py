@@ -28,8 +28,10 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-# Installed before any page script runs: counts reruns and timestamps the last DOM change in the app,
-# so a test can wait for "a new rerun started, finished, and the page has been quiet for a moment".
+# Installed before any page script runs: counts finished reruns and timestamps the last DOM change,
+# so a test can wait for "a new rerun finished, and the page has been quiet for a moment". A run is
+# counted from each mutation's old value (running → anything), so even a rerun that starts and ends
+# between two observer callbacks (a fast st.fragment) is counted.
 OBSERVER_JS = """
 (() => {
   window.__lab = {runs: 0, lastMutation: performance.now()};
@@ -40,9 +42,10 @@ OBSERVER_JS = """
       window.__lab.lastMutation = performance.now();
       for (const r of records) {
         if (r.type === 'attributes' && r.attributeName === 'data-test-script-state'
-            && app.getAttribute('data-test-script-state') === 'running') window.__lab.runs += 1;
+            && r.oldValue === 'running') window.__lab.runs += 1;
       }
-    }).observe(app, {subtree: true, childList: true, attributes: true, characterData: true});
+    }).observe(app, {subtree: true, childList: true, attributes: true, attributeOldValue: true,
+                     characterData: true});
   };
   watch();
 })();
