@@ -6,7 +6,7 @@ from ui.models import selected_model
 from ui.walkthrough_example import MASK_LABELS, N_HEADS, example_inputs, example_walk, mask_controls
 from ui.walkthrough_export import export_section
 from ui.walkthrough_model import model_controls, model_walk
-from ui.walkthrough_state import EXAMPLE, ablation_controls, query_picker, source_picker, step_picker
+from ui.walkthrough_state import EXAMPLE, ablation_controls, query_picker, source_picker, step_buttons, step_picker
 from ui.walkthrough_steps import header, step_mask, step_projections, step_scaling, step_scores
 from ui.walkthrough_steps_late import step_multi_head, step_residual_norm, step_softmax, step_weighted_sum
 
@@ -45,12 +45,12 @@ else:
         "This block uses the model's own mask: causal in the decoder's self-attention (unless switched off), "
         "none elsewhere (a single input has no padding)."
     )
-    if walk.notes.get("prediction") is not None:
+    if walk.notes.get("prediction") is not None and kind != "encoder self":
         st.caption(f"Decoder input: the model's own output, “{walk.notes['prediction']}”.")
 
 st.divider()
 step = step_picker()
-query = query_picker(walk.q_tokens)
+query = step_buttons(lambda: query_picker(walk.q_tokens))
 
 with st.container(border=True):
     header(step, walk)

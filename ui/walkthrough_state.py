@@ -5,6 +5,7 @@ step, source and query live in the URL (?step=5&source=...&query=2), so a link r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -46,6 +47,16 @@ class Walk:
         return select_head(self.full, self.head)
 
     @property
+    def size(self) -> int:
+        """Columns printed per matrix in a formula: the model's wide matrices are cut shorter."""
+        return 6 if self.source == EXAMPLE else 4
+
+    @property
+    def split(self) -> bool:
+        """Long formulas of the model source go one "= …" per line."""
+        return self.source != EXAMPLE
+
+    @property
     def n_heads(self) -> int:
         return self.full["heads"].shape[0]
 
@@ -59,23 +70,28 @@ def _go(delta: int) -> None:
 
 
 def step_picker() -> int:
-    """Previous / Next buttons around a step selector bound to ?step=."""
-    prev_col, steps_col, next_col = st.columns([1, 10, 1], vertical_alignment="center")
+    """The step selector, bound to ?step=."""
+    step = st.radio(
+        "Step",
+        list(STEPS),
+        format_func=str,
+        captions=list(STEPS.values()),
+        horizontal=True,
+        key=STEP_KEY,
+        bind="query-params",
+        label_visibility="collapsed",
+    )
+    return int(step)
+
+
+def step_buttons(middle: Callable[[], int]) -> int:
+    """◀ Previous and Next ▶ either side of `middle` (a callable drawing, e.g., the query picker)."""
+    prev_col, mid_col, next_col = st.columns([1, 5, 1], vertical_alignment="center")
     current = int(st.session_state.get(STEP_KEY, 1))
     prev_col.button("◀ Previous", on_click=_go, args=(-1,), disabled=current <= 1, width="stretch", key="wt_prev")
     next_col.button("Next ▶", on_click=_go, args=(1,), disabled=current >= len(STEPS), width="stretch", key="wt_next")
-    with steps_col:
-        step = st.radio(
-            "Step",
-            list(STEPS),
-            format_func=str,
-            captions=list(STEPS.values()),
-            horizontal=True,
-            key=STEP_KEY,
-            bind="query-params",
-            label_visibility="collapsed",
-        )
-    return int(step)
+    with mid_col:
+        return middle()
 
 
 def source_picker() -> str:

@@ -13,7 +13,7 @@ from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
 from viz.latex import text as tex_text
 
-from .walkthrough_state import STEPS, Walk
+from .walkthrough_state import EXAMPLE, STEPS, Walk
 
 MASKED = "−∞"
 
@@ -25,6 +25,11 @@ def header(step: int, walk: Walk) -> None:
 
 def say(*sentences: str) -> None:
     st.markdown(" ".join(sentences))
+
+
+def formula(walk: Walk, latex: str) -> None:
+    """A formula; the worked example's small matrices one size up, for a projector's back row."""
+    st.latex((r"\large " if walk.source == EXAMPLE else "") + latex)
 
 
 def chart(figure) -> None:
@@ -59,7 +64,19 @@ def step_projections(walk: Walk, query: int) -> None:
     for name, w, src in (("Q", "W_Q", "X"), ("K", "W_K", "M"), ("V", "W_V", "M")):
         in_sym = "M" if walk.cross and src == "M" else "X"
         b_sym = sym(f"b_{name}", walk) if bias else None
-        st.latex(tex.projection(sym(name, walk), in_sym, sym(w, walk), b_sym, v[src], v[w], v[f"b_{name}"], v[name]))
+        latex = tex.projection(
+            sym(name, walk),
+            in_sym,
+            sym(w, walk),
+            b_sym,
+            v[src],
+            v[w],
+            v[f"b_{name}"],
+            v[name],
+            size=walk.size,
+            split=walk.split,
+        )
+        formula(walk, latex)
     if bias:
         st.caption("The model's projections also add a learned bias b (a row added to every token).")
     cols = st.columns(3)
@@ -75,7 +92,17 @@ def step_scores(walk: Walk, query: int) -> None:
         "One matrix product does every pair at once: one row per query token, one column per key token.",
         f"The highlighted row is the query token you follow, **{walk.q_tokens[query]}**.",
     )
-    st.latex(tex.scores(sym("Q", walk), sym("K", walk), v["Q"], v["K"], v["scores"], highlight_row=query))
+    latex = tex.scores(
+        sym("Q", walk),
+        sym("K", walk),
+        v["Q"],
+        v["K"],
+        v["scores"],
+        highlight_row=query,
+        size=walk.size,
+        split=walk.split,
+    )
+    formula(walk, latex)
     chart(fig.matrix_heatmap(v["scores"], walk.q_tokens, walk.k_tokens, "Q Kᵀ: queries (rows) × keys (columns)",
                              highlight_row=query))  # fmt: skip
 
@@ -97,7 +124,10 @@ def step_scaling(walk: Walk, query: int) -> None:
     )
     if not walk.scale:
         st.warning(f"Scaling is switched off: the scores are divided only by τ = {walk.temperature:g}.")
-    st.latex(tex.scaling(v["scores"], v["scaled"], walk.d_k, walk.temperature, walk.scale, highlight_row=query))
+    latex = tex.scaling(
+        v["scores"], v["scaled"], walk.d_k, walk.temperature, walk.scale, highlight_row=query, size=walk.size
+    )
+    formula(walk, latex)
     left, right = st.columns([2, 3])
     with left:
         chart(fig.matrix_heatmap(v["scaled"], walk.q_tokens, walk.k_tokens, "Scaled scores", highlight_row=query))
@@ -119,6 +149,6 @@ def step_mask(walk: Walk, query: int, mask_note: str) -> None:
         "A decoder uses a causal mask (no peeking at later tokens); padding masks hide filler tokens.",
         mask_note,
     )
-    st.latex(tex.masking(v["scaled"], v["masked"], highlight_row=query))
+    formula(walk, tex.masking(v["scaled"], v["masked"], highlight_row=query, size=walk.size))
     chart(fig.matrix_heatmap(v["masked"], walk.q_tokens, walk.k_tokens, "Masked scores (grey = −∞)",
                              highlight_row=query, masked_label=MASKED))  # fmt: skip

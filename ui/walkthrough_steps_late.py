@@ -10,7 +10,7 @@ from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
 
 from .walkthrough_state import Walk
-from .walkthrough_steps import MASKED, chart, dims, q_tex, say, sym
+from .walkthrough_steps import MASKED, chart, dims, formula, q_tex, say
 
 
 def _cell(x: float) -> str:
@@ -27,8 +27,8 @@ def step_softmax(walk: Walk, query: int) -> None:
         "exponent is ≤ 0 and e^x ≤ 1 — even scores like 10¹² cannot overflow, and the result is the same because "
         "e^(s−m) / Σ e^(s−m) = e^s / Σ e^s.",
     )
-    for line in tex.softmax_lines(q_tex(walk, query), steps):
-        st.latex(line)
+    for line in tex.softmax_lines(query, q_tex(walk, query), steps):
+        formula(walk, line)
     table = pd.DataFrame({
         "key": walk.k_tokens,
         "s (scaled, masked)": [_cell(x) for x in steps.row],
@@ -54,12 +54,13 @@ def step_weighted_sum(walk: Walk, query: int) -> None:
         f"For **{walk.q_tokens[query]}**, the bars show how much each token's value vector adds to each "
         "dimension of its output; the diamond is the total.",
     )
-    st.latex(tex.weighted_sum(v["weights"], v["V"], v["Z"], highlight_row=query))
-    st.latex(tex.contribution_sum(q_tex(walk, query), row, v["V"], walk.k_tokens, v["Z"][query]))
+    formula(walk, tex.weighted_sum(v["weights"], v["V"], v["Z"], highlight_row=query, size=walk.size, split=walk.split))
+    formula(walk, tex.contribution_sum(query, row, v["V"], walk.k_tokens, v["Z"][query]))
     left, right = st.columns([3, 2])
     with left:
-        chart(fig.contribution_bars(contrib, v["Z"][query], walk.k_tokens, [f"z·{j}" for j in dims(walk.d_k)],
-                                    f"Contributions α_ij · v_j to z for “{walk.q_tokens[query]}”", "z (total)"))  # fmt: skip
+        title = f"Contributions α_ij · v_j to z for “{walk.q_tokens[query]}”"
+        dim_labels = [f"z·{j}" for j in dims(walk.d_k)]
+        chart(fig.contribution_bars(contrib, v["Z"][query], walk.k_tokens, dim_labels, title, "z (total)"))
     with right:
         chart(fig.matrix_heatmap(v["Z"], walk.q_tokens, dims(walk.d_k), f"Z (head {walk.head + 1})",
                                  highlight_row=query))  # fmt: skip
@@ -77,8 +78,18 @@ def step_multi_head(walk: Walk, query: int) -> None:
     for h in range(H):
         with cols[h % len(cols)]:
             chart(fig.matrix_heatmap(v["heads"][h], walk.q_tokens, dims(walk.d_k), f"Z^({h + 1})  head {h + 1}"))
-    st.latex(tex.concat_heads([f"Z^{{({h + 1})}}" for h in range(H)], v["heads"], v["concat"]))
-    st.latex(tex.output_projection(v["concat"], v["W_O"], v["b_O"], v["out"], walk.has_bias))
+    formula(
+        walk,
+        tex.concat_heads(
+            [f"Z^{{({h + 1})}}" for h in range(H)], v["heads"], v["concat"], size=walk.size, split=walk.split
+        ),
+    )
+    formula(
+        walk,
+        tex.output_projection(
+            v["concat"], v["W_O"], v["b_O"], v["out"], walk.has_bias, size=walk.size, split=walk.split
+        ),
+    )
     chart(fig.matrix_heatmap(v["out"], walk.q_tokens, dims(v["out"].shape[1]), "Multi-head output = Concat · W_O",
                              highlight_row=query))  # fmt: skip
 
@@ -96,11 +107,11 @@ def step_residual_norm(walk: Walk, query: int) -> None:
     if pre_ln:
         st.info("This model is pre-LN: the LayerNorm came *before* attention (X is LayerNorm(x)); the residual "
                 "sum below is the block's output.")  # fmt: skip
-    st.latex(tex.residual(v["R"], v["out"], v["resid"]))
+    formula(walk, tex.residual(v["R"], v["out"], v["resid"], size=walk.size, split=walk.split))
     if not pre_ln:
         ln = layer_norm_steps(v["resid"][query], v["ln_gamma"], v["ln_beta"], float(v["ln_eps"]))
-        for line in tex.layer_norm_lines(q_tex(walk, query), v["resid"][query], ln, float(v["ln_eps"])):
-            st.latex(line)
+        for line in tex.layer_norm_lines(query, q_tex(walk, query), v["resid"][query], ln, float(v["ln_eps"])):
+            formula(walk, line)
         g, b = v["ln_gamma"], v["ln_beta"]
         st.caption(f"γ ranges over [{g.min():.2f}, {g.max():.2f}], β over [{b.min():.2f}, {b.max():.2f}].")
     d = v["resid"].shape[1]

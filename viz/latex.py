@@ -34,7 +34,7 @@ def text(s: str, max_chars: int = 24) -> str:
 
 
 def number(x: float, digits: int = 2) -> str:
-    r"""One number: fixed decimals, scientific (1.2 \times 10^{7}) when very large or very small."""
+    r"""One number: fixed decimals (tiny values round to 0.00), scientific (1.2 \times 10^{7}) when very large."""
     x = float(x)
     if math.isnan(x):
         return r"\text{NaN}"
@@ -42,7 +42,7 @@ def number(x: float, digits: int = 2) -> str:
         return r"-\infty" if x < 0 else r"\infty"
     if x == 0:
         return "0" if digits == 0 else "0." + "0" * digits
-    if abs(x) >= 10**5 or abs(x) < 0.5 * 10**-digits:
+    if abs(x) >= 10**5:
         mantissa, exponent = f"{x:.{max(digits - 1, 1)}e}".split("e")
         return rf"{mantissa} \times 10^{{{int(exponent)}}}"
     out = f"{x:.{digits}f}"

@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 FONT = {"size": 16}
 DIVERGING = "RdBu_r"
 WEIGHTS = "Blues"
-MAX_ANNOTATED = 16  # print cell values when a matrix is at most this wide and tall
+MAX_ANNOTATED = (12, 8)  # print cell values when a matrix has at most this many rows and columns
 
 
 def _fmt(x: float, digits: int) -> str:
@@ -56,7 +56,7 @@ def matrix_heatmap(
     masked = np.isneginf(arr)
     z = np.where(np.isfinite(arr), arr, np.nan).astype(np.float32)
     rows, cols = arr.shape
-    annotate = rows <= MAX_ANNOTATED and cols <= MAX_ANNOTATED
+    annotate = rows <= MAX_ANNOTATED[0] and cols <= MAX_ANNOTATED[1]
     texts = [[masked_label if masked[r, c] else _fmt(arr[r, c], digits) for c in range(cols)] for r in range(rows)]
     finite = z[np.isfinite(z)]
     bound = float(np.abs(finite).max()) if finite.size else 1.0
@@ -90,10 +90,12 @@ def matrix_heatmap(
             "line": {"color": "#d62728", "width": 3},
         })  # fmt: skip
     height = int(min(max(70 + 44 * rows, 180), 560))
+    step = 1 if cols <= 12 else 4  # label every 4th column of a wide matrix
+    col_ticks = list(range(0, cols, step))
     layout = _layout(
         title,
         height,
-        xaxis={"tickvals": list(range(cols)), "ticktext": col_labels, "side": "top", "showgrid": False},
+        xaxis={"tickvals": col_ticks, "ticktext": [col_labels[c] for c in col_ticks], "side": "top", "showgrid": False},
         yaxis={"tickvals": list(range(rows)), "ticktext": row_labels, "autorange": "reversed", "showgrid": False},
         shapes=shapes,
     )
