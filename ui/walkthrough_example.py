@@ -97,7 +97,7 @@ def example_inputs() -> dict:
             help="Width of each token vector; the two heads get d_model / 2 columns each.",
         )  # fmt: skip
         seed_col.number_input("Seed", 0, 10**6, 0, key="wt_seed")
-        button_col.button("🎲 New random example", on_click=_on_random, width="stretch")
+        button_col.button("🎲 New random example", on_click=_on_random, width="stretch", key="wt_random")
         _edit_x(values, problems)
         d = values["X"].shape[1]
         st.caption(
