@@ -136,7 +136,7 @@ def test_ablations_change_every_number():
 
 def edit(at: AppTest, name: str, row: int, col: int, value) -> AppTest:
     """Type `value` into cell (row, col) (0-based, numeric columns) of a matrix editor, then rerun."""
-    key = f"wt_edit_{name}_{at.session_state['wt_version'] if 'wt_version' in at.session_state else 0}"
+    key = f"wt_edit_{name}_{at.session_state.get('wt_version', 0)}"
     at.session_state[key] = {"edited_rows": {row: {str(col + 1): value}}, "added_rows": [], "deleted_rows": []}
     return at.run()
 
@@ -171,7 +171,7 @@ def test_bad_input_names_the_cell_and_keeps_the_last_valid_values(value, says):
     edit(at, "W_Q", 0, 0, "0.25")  # a valid edit first: these become the last valid values
     valid = exported(at)
     assert valid["W_Q"][0, 0] == 0.25
-    at.session_state[f"wt_edit_W_Q_{at.session_state['wt_version'] if 'wt_version' in at.session_state else 0}"] = {
+    at.session_state[f"wt_edit_W_Q_{at.session_state.get('wt_version', 0)}"] = {
         "edited_rows": {0: {"1": "0.25"}, 1: {"3": value}}, "added_rows": [], "deleted_rows": []}  # fmt: skip
     at.run()
     assert not at.exception

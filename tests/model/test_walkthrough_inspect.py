@@ -41,10 +41,8 @@ def check_block(full: dict, model, kind: str, layer: int, temperature: float = 1
         np.testing.assert_allclose(full["scores"][h], S, **TOL)
         scaled = S / ((np.sqrt(dk) if scale else 1.0) * temperature)
         np.testing.assert_allclose(full["scaled"][h], scaled, **TOL)
-        if kind == "decoder self":
-            masked = np.where(np.tril(np.ones_like(S, dtype=bool)), scaled, -np.inf)
-        else:
-            masked = scaled
+        causal = np.tril(np.ones_like(S, dtype=bool)) if kind == "decoder self" else np.ones_like(S, dtype=bool)
+        masked = np.where(causal, scaled, -np.inf)
         np.testing.assert_allclose(full["masked"][h], masked, **TOL)
         weights = np_softmax(full["masked"][h])
         np.testing.assert_allclose(full["weights"][h], weights, **TOL)
@@ -97,7 +95,9 @@ def test_attention_weights_are_the_modules_slices(translate):
     d, dk = 64, 16
     x = torch.randn(3, d, dtype=torch.float64)
     # Independent check with torch's own linear layer on the stored parameters.
-    want_k = torch.nn.functional.linear(x, attn.in_proj_weight[d : 2 * d].double(), attn.in_proj_bias[d : 2 * d].double())
+    want_k = torch.nn.functional.linear(
+        x, attn.in_proj_weight[d : 2 * d].double(), attn.in_proj_bias[d : 2 * d].double()
+    )
     np.testing.assert_allclose(x.numpy() @ got["W_K"] + got["b_K"], want_k[:, 2 * dk : 3 * dk].detach().numpy())
     assert got["W_Q"].shape == (64, 16) and got["W_O"].shape == (64, 64)
 

@@ -1,4 +1,4 @@
-"""viz.latex and viz.walkthrough_latex: numbers print as themselves, big matrices are abbreviated, user text is escaped."""
+"""viz.latex / viz.walkthrough_latex: numbers print as themselves, big matrices abbreviate, user text is escaped."""
 
 import re
 
