@@ -53,7 +53,7 @@ def worked_example(
     if d % n_heads:
         raise ValueError(f"d_model ({d}) must be divisible by the number of heads ({n_heads}).")
     q, k, v = (_split_heads(x @ w, n_heads) for w in (wq, wk, wv))  # (H, L, dk)
-    mask_t = None if mask is None else torch.as_tensor(np.asarray(mask, dtype=bool))
+    mask_t = None if mask is None else torch.tensor(np.asarray(mask, dtype=bool))
     res = attention(q, k, v, mask_t, temperature=temperature, scale=scale)
     H, L, dk = res.out.shape
     concat = res.out.transpose(0, 1).reshape(L, H * dk)  # (L, d)

@@ -104,7 +104,7 @@ def example_inputs() -> dict:
             f"Columns 1–{d // 2} of W_Q, W_K and W_V feed head 1, columns {d // 2 + 1}–{d} head 2. "
             "Type any number with |x| ≤ 1,000,000."
         )
-        cols = st.columns(4)
+        cols = [*st.columns(2), *st.columns(2)]
         for col, name in zip(cols, ("W_Q", "W_K", "W_V", "W_O"), strict=True):
             with col:
                 _edit_matrix(name, f"**{name}**", values, problems)

@@ -69,6 +69,6 @@ def parse_tokens(values) -> tuple[list[str] | None, list[str]]:
 
 
 def as_text_frame(a: np.ndarray, columns: list[str], index: list[str]) -> pd.DataFrame:
-    """Numbers as editable text cells, in their shortest exact form (0.1 stays "0.1")."""
-    cells = [[np.format_float_positional(float(v), trim="-") for v in row] for row in np.asarray(a)]
+    """Numbers as editable text cells, in their shortest exact form (0.1 stays "0.1"; −0.0 prints as 0)."""
+    cells = [[np.format_float_positional(float(v) + 0.0, trim="-") for v in row] for row in np.asarray(a)]
     return pd.DataFrame(cells, columns=columns, index=index, dtype="string")

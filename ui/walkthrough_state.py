@@ -52,9 +52,9 @@ class Walk:
         return 6 if self.source == EXAMPLE else 4
 
     @property
-    def split(self) -> bool:
-        """Long formulas of the model source go one "= …" per line."""
-        return self.source != EXAMPLE
+    def split(self) -> bool | None:
+        """Long formulas of the model source go one "= …" per line; the example's wrap when too wide."""
+        return True if self.source != EXAMPLE else None
 
     @property
     def n_heads(self) -> int:

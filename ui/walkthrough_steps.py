@@ -5,6 +5,7 @@ Each step: a formula with the real numbers (viz.walkthrough_latex), a figure, tw
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from model.attention import scale_factor
@@ -149,6 +150,9 @@ def step_mask(walk: Walk, query: int, mask_note: str) -> None:
         "A decoder uses a causal mask (no peeking at later tokens); padding masks hide filler tokens.",
         mask_note,
     )
+    if not np.isneginf(v["masked"]).any():
+        st.info("No cell is masked right now: pick a mask in the **Mask** box above (causal, padding or your own), "
+                "or switch **Mask off** off, to see cells become −∞.")  # fmt: skip
     formula(walk, tex.masking(v["scaled"], v["masked"], highlight_row=query, size=walk.size))
     chart(fig.matrix_heatmap(v["masked"], walk.q_tokens, walk.k_tokens, "Masked scores (grey = −∞)",
                              highlight_row=query, masked_label=MASKED))  # fmt: skip

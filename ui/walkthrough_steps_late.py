@@ -12,6 +12,8 @@ from viz import walkthrough_latex as tex
 from .walkthrough_state import Walk
 from .walkthrough_steps import MASKED, chart, dims, formula, q_tex, say
 
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
 
 def _cell(x: float) -> str:
     return MASKED if x == float("-inf") else f"{x:.4f}"
@@ -77,7 +79,8 @@ def step_multi_head(walk: Walk, query: int) -> None:
     cols = st.columns(min(H, 4))
     for h in range(H):
         with cols[h % len(cols)]:
-            chart(fig.matrix_heatmap(v["heads"][h], walk.q_tokens, dims(walk.d_k), f"Z^({h + 1})  head {h + 1}"))
+            title = f"Head {h + 1}: Z{str(h + 1).translate(SUPERSCRIPT)}"
+            chart(fig.matrix_heatmap(v["heads"][h], walk.q_tokens, dims(walk.d_k), title))
     formula(
         walk,
         tex.concat_heads(
@@ -113,7 +116,8 @@ def step_residual_norm(walk: Walk, query: int) -> None:
         for line in tex.layer_norm_lines(query, q_tex(walk, query), v["resid"][query], ln, float(v["ln_eps"])):
             formula(walk, line)
         g, b = v["ln_gamma"], v["ln_beta"]
-        st.caption(f"γ ranges over [{g.min():.2f}, {g.max():.2f}], β over [{b.min():.2f}, {b.max():.2f}].")
+        if walk.has_bias:  # the model's learned γ, β (the worked example's are 1 and 0)
+            st.caption(f"γ ranges over [{g.min():.2f}, {g.max():.2f}], β over [{b.min():.2f}, {b.max():.2f}].")
     d = v["resid"].shape[1]
     left, right = st.columns(2)
     with left:

@@ -49,6 +49,12 @@ def number(x: float, digits: int = 2) -> str:
     return "0." + "0" * digits if out.lstrip("-") == "0." + "0" * digits else out
 
 
+def scientific(x: float, digits: int = 1) -> str:
+    r"""Always in scientific form: 1e-5 → 1.0 \times 10^{-5} (for constants such as LayerNorm's ε)."""
+    mantissa, exponent = f"{float(x):.{digits}e}".split("e")
+    return rf"{mantissa} \times 10^{{{int(exponent)}}}"
+
+
 def _cells(a: np.ndarray, max_rows: int, max_cols: int) -> tuple[list[int | None], list[int | None]]:
     """Row and column indices to print; None marks the elided gap."""
 

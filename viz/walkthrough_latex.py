@@ -7,17 +7,30 @@ Every function takes numbers already computed by model/ code and only prints the
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 import numpy as np
 
-from .latex import bmatrix, number, text
+from .latex import bmatrix, number, scientific, text
 
 ROW_LIMIT = 12  # a single softmax / LayerNorm row is printed in full up to this many entries
 
 
-def _chain(lhs: str, *sides: str, split: bool = False) -> str:
-    """lhs = a = b = c on one line, or with split=True one "= …" per line (aligned on the = signs)."""
+MAX_LINE_COLUMNS = 8  # matrix columns that fit on one projector-sized line; more and the "= …" wrap
+
+
+def _columns(latex: str) -> int:
+    """Matrix columns printed across a line: the cells in the first row of every bmatrix."""
+    firsts = re.findall(r"\\begin\{bmatrix\}(.*?)(?: \\\\ |\\end\{bmatrix\})", latex)
+    return sum(row.count("&") + 1 for row in firsts)
+
+
+def _chain(lhs: str, *sides: str, split: bool | None = None) -> str:
+    """lhs = a = b = c on one line, or one "= …" per line aligned on the = signs: when split is True,
+    or (split None) when the line would hold more than MAX_LINE_COLUMNS matrix columns."""
+    if split is None:
+        split = _columns(" ".join(sides)) > MAX_LINE_COLUMNS
     if not split:
         return " = ".join((lhs, *sides))
     return r"\begin{aligned}" + lhs + " &= " + r" \\ &= ".join(sides) + r"\end{aligned}"
@@ -27,14 +40,14 @@ def _m(digits: int, size: int):
     return partial(bmatrix, digits=digits, max_rows=6, max_cols=size)
 
 
-def projection(out_sym: str, in_sym: str, w_sym: str, b_sym: str | None, X, W, b, out, digits=2, size=6, split=False):
+def projection(out_sym: str, in_sym: str, w_sym: str, b_sym: str | None, X, W, b, out, digits=2, size=6, split=None):
     """Q = X W_Q (+ b_Q) = [X][W_Q] (+ [b_Q]) = [Q]."""
     m = _m(digits, size)
     bias_sym, bias = ("", "") if b_sym is None else (f" + {b_sym}", f" + {m(b)}")
     return _chain(out_sym, rf"{in_sym}\,{w_sym}{bias_sym}", rf"{m(X)}\,{m(W)}{bias}", m(out), split=split)
 
 
-def scores(q_sym: str, k_sym: str, Q, K, S, digits=2, highlight_row=None, size=6, split=False) -> str:
+def scores(q_sym: str, k_sym: str, Q, K, S, digits=2, highlight_row=None, size=6, split=None) -> str:
     """Q Kᵀ = [Q][Kᵀ] = [S]."""
     m = _m(digits, size)
     q, s = m(Q, highlight_row=highlight_row), m(S, highlight_row=highlight_row)
@@ -57,14 +70,14 @@ def scaling(S, scaled, d_k: int, temperature: float, scale: bool, digits=2, high
 
 
 def masking(scaled, masked, digits=2, highlight_row=None, size=6) -> str:
-    r"""masked_ij = scaled_ij where allowed, −∞ elsewhere."""
+    r"""masked_ij = scaled_ij where allowed, −∞ elsewhere: the rule, then the matrices before → after."""
     m = _m(digits, size)
-    return (
+    rule = (
         r"\operatorname{mask}(s)_{ij} = \begin{cases} s_{ij} & \text{if } i \text{ may attend to } j \\"
         r" -\infty & \text{otherwise} \end{cases}"
-        rf" \quad\Rightarrow\quad {m(scaled, highlight_row=highlight_row)}"
-        rf" \;\to\; {m(masked, highlight_row=highlight_row)}"
     )
+    change = rf"{m(scaled, highlight_row=highlight_row)} \;\longrightarrow\; {m(masked, highlight_row=highlight_row)}"
+    return rf"\begin{{gathered}}{rule} \\[1em] {change}\end{{gathered}}"
 
 
 def softmax_lines(query: int, query_tex: str, steps, digits: int = 3) -> list[str]:
@@ -85,7 +98,7 @@ def softmax_lines(query: int, query_tex: str, steps, digits: int = 3) -> list[st
     ]
 
 
-def weighted_sum(weights, V, Z, digits=2, highlight_row=None, size=6, split=False) -> str:
+def weighted_sum(weights, V, Z, digits=2, highlight_row=None, size=6, split=None) -> str:
     """Z = α V = [α][V] = [Z]."""
     m = _m(digits, size)
     product = rf"{m(weights, highlight_row=highlight_row)}\,{m(V)}"
@@ -106,17 +119,17 @@ def contribution_sum(query: int, weights_row, V, key_labels: list[str], z_row, d
     return lhs + " + ".join(terms) + rf" = {vec(z_row)}"
 
 
-def concat_heads(head_syms: list[str], heads, concat, digits=2, size=6, split=False) -> str:
+def concat_heads(head_syms: list[str], heads, concat, digits=2, size=6, split=None) -> str:
     r"""Concat(Z¹, …, Zʰ) = [Z¹ | Z² | …] as one matrix (at most 4 heads printed)."""
     m = _m(digits, size)
     shown = " ".join(bmatrix(h, digits, max_rows=6, max_cols=3) for h in heads[:4])
     more = r"\;\cdots" if len(heads) > 4 else ""
     names = ", ".join(head_syms)
     parts = rf"\operatorname{{Concat}}\!\left({shown}{more}\right)"
-    return _chain(rf"\operatorname{{Concat}}({names})", parts, m(concat), split=split)
+    return _chain(rf"\operatorname{{Concat}}({names})", parts, m(concat), split=True if split is None else split)
 
 
-def output_projection(concat, W_O, b_O, out, with_bias: bool, digits=2, size=6, split=False) -> str:
+def output_projection(concat, W_O, b_O, out, with_bias: bool, digits=2, size=6, split=None) -> str:
     """out = Concat W_O (+ b_O) = [..][..] = [out]."""
     m = _m(digits, size)
     bias_sym, bias = (" + b_O", f" + {m(b_O)}") if with_bias else ("", "")
@@ -124,7 +137,7 @@ def output_projection(concat, W_O, b_O, out, with_bias: bool, digits=2, size=6, 
     return _chain(r"\text{out}", rf"\operatorname{{Concat}}\,W_O{bias_sym}", product, m(out), split=split)
 
 
-def residual(R, out, resid, digits=2, size=6, split=False) -> str:
+def residual(R, out, resid, digits=2, size=6, split=None) -> str:
     """x + out = [x] + [out] = [resid]."""
     m = _m(digits, size)
     return _chain(r"x + \text{out}", rf"{m(R)} + {m(out)}", m(resid), split=split)
@@ -136,7 +149,7 @@ def layer_norm_lines(query: int, query_tex: str, row, steps, eps: float, digits:
     return [
         rf"i = {query + 1}\;\left({query_tex}\right): \qquad r_i = {vec(row)}",
         rf"\mu = {number(steps.mean, digits)}, \qquad \sigma^2 = {number(steps.var, digits)}, \qquad "
-        rf"\varepsilon = {number(eps, 1)}",
+        rf"\varepsilon = {scientific(eps)}",
         rf"\hat r_i = \frac{{r_i - \mu}}{{\sqrt{{\sigma^2 + \varepsilon}}}} = {vec(steps.normalized)}",
         rf"\operatorname{{LayerNorm}}(r_i) = \gamma \odot \hat r_i + \beta = {vec(steps.out)}",
     ]

@@ -207,3 +207,22 @@ def test_new_random_example_replaces_the_numbers():
     after = exported(at)
     assert not np.allclose(after["X"], before["X"])
     check_export(after, heads=2)
+
+
+def test_custom_mask_cells_become_minus_infinity():
+    at = open_page(step=4, wt_mask_kind="custom")
+    default = exported(at)  # the custom grid starts from the causal mask
+    assert np.isneginf(default["masked"][0, 1:]).all() and np.isfinite(default["masked"][3]).all()
+    at.session_state["wt_mask_0"] = {"edited_rows": {3: {"2 cat": False}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    e = exported(at)
+    assert np.isneginf(e["masked"][3, 1]) and e["weights"][3, 1] == 0
+    assert np.isfinite(e["masked"][3, [0, 2, 3]]).all()
+    check_export(e, heads=2)
+
+
+def test_model_source_bad_input_gets_a_message():
+    at = open_page(step=1, source=MODEL)
+    at.text_input(key="text").set_value("   ").run()
+    assert not at.exception
+    assert any("Type a few tokens" in i.value for i in at.info)

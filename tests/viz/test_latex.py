@@ -88,3 +88,18 @@ def test_projection_prints_bias_only_when_given():
     with_bias = tex.projection("Q", "X", "W_Q", "b_Q", X, W, b, X @ W + b)
     assert "b_Q" not in without and "0.10" not in without
     assert "+ b_Q" in with_bias and "0.10 & 0.20" in with_bias
+
+
+def test_wide_formulas_wrap_by_themselves():
+    wide = np.ones((4, 4))
+    auto = tex.output_projection(wide, wide, None, wide, with_bias=False)  # 4 + 4 + 4 columns on one line
+    assert auto.startswith(r"\begin{aligned}") and auto.count("&=") == 3
+    narrow = tex.weighted_sum(np.ones((2, 2)), np.ones((2, 1)), np.ones((2, 1)))
+    assert r"\begin{aligned}" not in narrow
+
+
+def test_scientific():
+    from viz.latex import scientific
+
+    assert scientific(1e-5) == r"1.0 \times 10^{-5}"
+    assert scientific(-2.5e12, 2) == r"-2.50 \times 10^{12}"
