@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -41,8 +42,9 @@ def step_softmax(walk: Walk, query: int) -> None:
     left, right = st.columns([3, 2])
     left.dataframe(table, hide_index=True, width="stretch")
     with right:
-        chart(fig.softmax_bars(steps.weights, walk.k_tokens, f"α for “{walk.q_tokens[query]}”", "weight α",
-                               MASKED, f"sum = {steps.weights_sum:.6f}"))  # fmt: skip
+        masked = np.isneginf(steps.row)
+        chart(fig.softmax_bars(steps.weights, masked, walk.k_tokens, f"α for “{walk.q_tokens[query]}”", "weight α",
+                               "masked", f"sum = {steps.weights_sum:.6f}"))  # fmt: skip
     chart(fig.matrix_heatmap(v["weights"], walk.q_tokens, walk.k_tokens, "All rows: attention weights α",
                              weights=True, highlight_row=query))  # fmt: skip
 

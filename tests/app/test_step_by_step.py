@@ -226,3 +226,34 @@ def test_model_source_bad_input_gets_a_message():
     at.text_input(key="text").set_value("   ").run()
     assert not at.exception
     assert any("Type a few tokens" in i.value for i in at.info)
+
+
+def test_d_model_six_example():
+    at = open_page(step=7)
+    at.radio(key="wt_d_model").set_value(6).run()
+    assert not at.exception
+    e = exported(at)
+    assert e["X"].shape == (4, 6) and e["d_k"] == 3 and e["W_Q"].shape == (6, 3) and e["W_O"].shape == (6, 6)
+    check_export(e, heads=2)
+
+
+def test_csv_of_a_matrix_round_trips():
+    import io
+
+    import pandas as pd
+
+    from model.walkthrough import build_mask
+    from ui.walkthrough_example import example_walk
+    from ui.walkthrough_export import matrix_csv
+    from ui.walkthrough_state import Ablations
+
+    at = open_page(step=1)
+    values = at.session_state["wt_values"]
+    walk = example_walk(Ablations(1.0, True, True), 1, build_mask("causal", 4, 4), values)
+    masked = pd.read_csv(io.StringIO(matrix_csv(walk, "masked")), index_col=0)
+    assert list(masked.index) == list(masked.columns) == ["the", "cat", "sat", "down"]
+    np.testing.assert_array_equal(masked.to_numpy(), walk.view["masked"])  # −inf survives as -inf
+    heads = pd.read_csv(io.StringIO(matrix_csv(walk, "heads")), index_col=0)
+    np.testing.assert_allclose(heads.to_numpy(), walk.view["concat"], rtol=1e-12)
+    w_q = pd.read_csv(io.StringIO(matrix_csv(walk, "W_Q")), index_col=0)
+    np.testing.assert_array_equal(w_q.to_numpy(), values["W_Q"][:, 2:])  # head 2's columns
