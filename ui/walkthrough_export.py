@@ -17,7 +17,7 @@ import streamlit as st
 
 from .walkthrough_state import Walk
 
-EXPORT_KEY = "wt_export"  # session: the JSON last offered for download (what the tests read)
+WALK_KEY = "wt_walk"  # session: the Walk the download buttons export (tests call to_json on it)
 CORE = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "masked", "weights", "Z")
 MULTI_HEAD = ("W_O", "heads", "concat", "out")
 MORE = ("M", "b_Q", "b_K", "b_V", "b_O", "R", "resid", "norm", "ln_gamma", "ln_beta", "mask")
@@ -85,18 +85,18 @@ def matrix_csv(walk: Walk, name: str) -> str:
 
 
 def export_section(walk: Walk) -> None:
-    """JSON of everything, and a CSV of the matrix picked from a list."""
-    data = to_json(walk)
-    st.session_state[EXPORT_KEY] = data
+    """JSON of everything, and a CSV of the matrix picked from a list. Both are generated on click
+    (a callable `data`), so a rerun does not ship ~270 KB of model numbers to the browser."""
+    st.session_state[WALK_KEY] = walk
     with st.container(border=True):
         json_col, pick_col, csv_col = st.columns([2, 2, 2], vertical_alignment="bottom")
         json_col.download_button(
-            "⬇️ This example as JSON", data, file_name="attention-walkthrough.json", mime="application/json",
-            width="stretch", on_click="ignore", help=INFINITY_NOTE,
+            "⬇️ This example as JSON", lambda: to_json(walk), file_name="attention-walkthrough.json",
+            mime="application/json", width="stretch", on_click="ignore", help=INFINITY_NOTE,
         )  # fmt: skip
         names = [n for n in (*CORE, *MULTI_HEAD, *MORE) if n != "mask"]
         name = pick_col.selectbox("Matrix", names, key="wt_csv_name")
         csv_col.download_button(
-            f"⬇️ {name} as CSV", matrix_csv(walk, name), file_name=f"{name}.csv", mime="text/csv",
+            f"⬇️ {name} as CSV", lambda: matrix_csv(walk, name), file_name=f"{name}.csv", mime="text/csv",
             width="stretch", on_click="ignore",
         )  # fmt: skip

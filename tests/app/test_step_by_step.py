@@ -8,10 +8,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import load_pretrained
+from ui.walkthrough_export import WALK_KEY, to_json
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "pages/step_by_step.py"
-EXPORT = "wt_export"
 MODEL = "From the model"
 
 
@@ -30,12 +30,12 @@ def open_page(step=None, source=None, **state) -> AppTest:
 
 
 def exported(at: AppTest) -> dict:
-    """The JSON the download button offers, parsed strictly (no NaN / Infinity literals allowed)."""
+    """The JSON the download button offers (to_json of the page's Walk), parsed strictly: no NaN / Infinity."""
 
     def refuse(name):
         raise ValueError(f"invalid JSON constant {name}")
 
-    data = json.loads(at.session_state[EXPORT], parse_constant=refuse)
+    data = json.loads(to_json(at.session_state[WALK_KEY]), parse_constant=refuse)
     for key in ("masked",):
         data[key] = [[float(v) if isinstance(v, str) else v for v in row] for row in data[key]]
     return {k: np.asarray(v, dtype=float) if isinstance(v, list) and k not in ("query_tokens", "key_tokens") else v
@@ -129,6 +129,8 @@ def test_ablations_change_every_number():
     np.testing.assert_allclose(e["scores"], base["scores"])
     np.testing.assert_allclose(e["scaled"], e["scores"] / 2.0)
     assert np.isneginf(e["masked"][0, 1:]).all() and e["weights"][0, 0] == pytest.approx(1.0)
+    raw = json.loads(to_json(at.session_state[WALK_KEY]))
+    assert raw["masked"][0][1] == "-Infinity" and "-Infinity" in raw["conventions"]  # documented in the file
     check_export(e, heads=2)
     off = exported(open_page(step=4, wt_mask_kind="causal", wt_mask_off=True))
     assert np.isfinite(off["masked"]).all()

@@ -1,5 +1,8 @@
 """The step-by-step page in a real browser: Next through every step, KaTeX renders, no errors anywhere."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from .harness import exceptions_on, open_page, runs, wait_settled
@@ -42,4 +45,14 @@ def test_next_through_every_step(page, app_url, source):
             click(page, page.get_by_role("button", name="Next ▶"))
     assert page.get_by_role("button", name="Next ▶").is_disabled()
     assert "step=8" in page.url
+    with page.expect_download() as download:
+        page.get_by_role("button", name="This example as JSON").click()
+    data = json.loads(Path(download.value.path()).read_text(), parse_constant=refuse)
+    assert data["source"] == source
+    assert {"X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "masked", "weights", "Z"} <= set(data)
+    assert {"W_O", "heads", "out"} <= set(data)
     assert page.console_errors == []
+
+
+def refuse(name):
+    raise ValueError(f"invalid JSON constant {name}")
