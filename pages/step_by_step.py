@@ -45,8 +45,6 @@ else:
         "This block uses the model's own mask: causal in the decoder's self-attention (unless switched off), "
         "none elsewhere (a single input has no padding)."
     )
-    if walk.notes.get("prediction") is not None and kind != "encoder self":
-        st.caption(f"Decoder input: the model's own output, “{walk.notes['prediction']}”.")
 
 st.divider()
 step = step_picker()

@@ -8,7 +8,7 @@ from model import Ablation, LoadedModel
 from model.inspect import KINDS, from_trace, n_layers
 
 from .inputs import run_or_explain, source_text
-from .walkthrough_state import MODEL, Ablations, Walk
+from .walkthrough_state import MODEL, Ablations, Walk, md_plain
 
 KIND_LABELS = {"encoder self": "Encoder self-attention", "decoder self": "Decoder masked self-attention",
                "cross": "Cross-attention (decoder → encoder)"}  # fmt: skip
@@ -35,6 +35,8 @@ def model_walk(loaded: LoadedModel, text: str, kind: str, layer: int, head: int,
     src, tgt = trace.tokens("src"), trace.tokens("tgt")
     q_tokens = src if kind == "encoder self" else tgt
     k_tokens = tgt if kind == "decoder self" else src
+    if trace.prediction is not None and kind != "encoder self":
+        st.caption(f"Decoder input: `<bos>` + the model's own output, “{md_plain(trace.prediction)}”.")
     if not ablations.mask and kind != "decoder self":
         st.caption("Mask off changes only the decoder's causal mask: this block has no mask to remove.")
     pre_ln = loaded.config.norm == "pre"

@@ -25,6 +25,7 @@ STEPS = {
 }
 EXAMPLE, MODEL = "Worked example", "From the model"
 STEP_KEY, SOURCE_KEY, QUERY_KEY = "step", "source", "query"
+MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|$~<>:")
 
 
 @dataclass
@@ -106,6 +107,11 @@ def source_picker() -> str:
     )
 
 
+def md_plain(text: str) -> str:
+    """User text inside Markdown (captions, explanations) shown exactly as typed."""
+    return "".join("\\" + ch if ch in MARKDOWN_SPECIALS else ch for ch in text)
+
+
 def query_picker(tokens: list[str]) -> int:
     """The query token (row) the softmax and weighted-sum steps follow; 0-based."""
     options = list(range(1, len(tokens) + 1))
@@ -113,7 +119,7 @@ def query_picker(tokens: list[str]) -> int:
         "Query token (row) to follow",
         options,
         format_func=str,
-        captions=[t if len(t) <= 12 else t[:11] + "…" for t in tokens],
+        captions=[md_plain(t if len(t) <= 12 else t[:11] + "…") for t in tokens],
         horizontal=True,
         key=QUERY_KEY,
         bind="query-params",

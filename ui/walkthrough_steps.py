@@ -14,7 +14,7 @@ from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
 from viz.latex import text as tex_text
 
-from .walkthrough_state import EXAMPLE, STEPS, Walk
+from .walkthrough_state import EXAMPLE, STEPS, Walk, md_plain
 
 MASKED = "−∞"
 
@@ -91,7 +91,7 @@ def step_scores(walk: Walk, query: int) -> None:
     say(
         "The score s_ij = q_i · k_j compares query i with key j: the more they point the same way, the larger it is.",
         "One matrix product does every pair at once: one row per query token, one column per key token.",
-        f"The highlighted row is the query token you follow, **{walk.q_tokens[query]}**.",
+        f"The highlighted row is the query token you follow, **{md_plain(walk.q_tokens[query])}**.",
     )
     latex = tex.scores(
         sym("Q", walk),

@@ -10,7 +10,7 @@ from model.walkthrough import contributions, layer_norm_steps, softmax_steps
 from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
 
-from .walkthrough_state import Walk
+from .walkthrough_state import Walk, md_plain
 from .walkthrough_steps import MASKED, chart, dims, formula, q_tex, say
 
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -24,8 +24,8 @@ def step_softmax(walk: Walk, query: int) -> None:
     v = walk.view
     steps = softmax_steps(v["masked"][query])
     say(
-        f"The softmax turns row **{walk.q_tokens[query]}** of the masked scores into weights that are ≥ 0 and sum "
-        "to 1: exponentiate each entry, then divide by the total.",
+        f"The softmax turns row **{md_plain(walk.q_tokens[query])}** of the masked scores into weights that are "
+        "≥ 0 and sum to 1: exponentiate each entry, then divide by the total.",
         "It is computed in the **numerically stable** form: the row's maximum is subtracted first, so every "
         "exponent is ≤ 0 and e^x ≤ 1 — even scores like 10¹² cannot overflow, and the result is the same because "
         "e^(s−m) / Σ e^(s−m) = e^s / Σ e^s.",
@@ -55,7 +55,7 @@ def step_weighted_sum(walk: Walk, query: int) -> None:
     contrib = contributions(row, v["V"])  # (Lk, dv)
     say(
         "Each output row is a weighted average of the value vectors: z_i = Σ_j α_ij v_j.",
-        f"For **{walk.q_tokens[query]}**, the bars show how much each token's value vector adds to each "
+        f"For **{md_plain(walk.q_tokens[query])}**, the bars show how much each token's value vector adds to each "
         "dimension of its output; the diamond is the total.",
     )
     formula(walk, tex.weighted_sum(v["weights"], v["V"], v["Z"], highlight_row=query, size=walk.size, split=walk.split))

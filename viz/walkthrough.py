@@ -5,12 +5,15 @@ Pure plotly built from dicts; every title and label is passed in. Values are onl
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import plotly.graph_objects as go
 
 FONT = {"size": 16}
 DIVERGING = "RdBu_r"
 WEIGHTS = "Blues"
+NO_GRID = {"showgrid": False, "zeroline": False}
 MAX_ANNOTATED = (12, 8)  # print cell values when a matrix has at most this many rows and columns
 
 
@@ -24,9 +27,16 @@ def _fmt(x: float, digits: int) -> str:
     return f"{x:.{digits}f}"
 
 
+def plain(labels):
+    """User text shown as typed: plotly renders a subset of HTML in labels, so escape &, < and >."""
+    if isinstance(labels, str):
+        return html.escape(labels, quote=False)
+    return [html.escape(str(s), quote=False) for s in labels]
+
+
 def _layout(title: str, height: int, **extra) -> dict:
     return {
-        "title": {"text": title, "font": {"size": 18}},
+        "title": {"text": plain(title), "font": {"size": 18}},
         "height": height,
         "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
         "font": FONT,
@@ -95,8 +105,18 @@ def matrix_heatmap(
     layout = _layout(
         title,
         height,
-        xaxis={"tickvals": col_ticks, "ticktext": [col_labels[c] for c in col_ticks], "side": "top", "showgrid": False},
-        yaxis={"tickvals": list(range(rows)), "ticktext": row_labels, "autorange": "reversed", "showgrid": False},
+        xaxis={
+            "tickvals": col_ticks,
+            "ticktext": plain([col_labels[c] for c in col_ticks]),
+            "side": "top",
+            "showgrid": False,
+        },
+        yaxis={
+            "tickvals": list(range(rows)),
+            "ticktext": plain(row_labels),
+            "autorange": "reversed",
+            "showgrid": False,
+        },
         shapes=shapes,
     )
     layout["margin"]["t"] = 80
@@ -117,12 +137,12 @@ def softmax_bars(
         "textposition": "outside",
         "marker": {"color": "#1f77b4"},
         "hovertemplate": "%{customdata}: %{y:.4f}<extra></extra>",
-        "customdata": key_labels,
+        "customdata": plain(key_labels),
     }
     layout = _layout(
         f"{title}  ({row_sum_label})",
         320,
-        xaxis={"tickvals": list(range(len(w))), "ticktext": key_labels},
+        xaxis={"tickvals": list(range(len(w))), "ticktext": plain(key_labels)},
         yaxis={"title": {"text": y_title}, "range": [0, 1.15]},
     )
     return go.Figure({"data": [trace], "layout": layout})
@@ -136,8 +156,8 @@ def contribution_bars(contrib, z_row, key_labels: list[str], dim_labels: list[st
     c = np.asarray(contrib, dtype=np.float64)
     x = list(range(c.shape[1]))
     data = [
-        {"type": "bar", "name": key_labels[j], "x": x, "y": c[j].astype(np.float32).tolist(),
-         "hovertemplate": f"{key_labels[j]}: %{{y:.3f}}<extra></extra>"}
+        {"type": "bar", "name": plain(key_labels[j]), "x": x, "y": c[j].astype(np.float32).tolist(),
+         "hovertemplate": "%{fullData.name}: %{y:.3f}<extra></extra>"}
         for j in range(c.shape[0])
     ]  # fmt: skip
     data.append({
@@ -149,7 +169,7 @@ def contribution_bars(contrib, z_row, key_labels: list[str], dim_labels: list[st
         title,
         360,
         barmode="relative",
-        xaxis={"tickvals": x, "ticktext": dim_labels},
+        xaxis={"tickvals": x, "ticktext": plain(dim_labels)},
         legend={"orientation": "h", "y": -0.15},
     )
     return go.Figure({"data": data, "layout": layout})

@@ -259,3 +259,14 @@ def test_csv_of_a_matrix_round_trips():
     np.testing.assert_allclose(heads.to_numpy(), walk.view["concat"], rtol=1e-12)
     w_q = pd.read_csv(io.StringIO(matrix_csv(walk, "W_Q")), index_col=0)
     np.testing.assert_array_equal(w_q.to_numpy(), values["W_Q"][:, 2:])  # head 2's columns
+
+
+def test_html_and_markdown_in_token_names_stay_plain_text():
+    at = open_page(step=6)
+    name = "<b>x</b>*y*"
+    at.session_state["wt_edit_X_0"] = {"edited_rows": {0: {"token": name}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.error and not at.exception
+    assert at.radio(key="query").proto.captions[0] == r"\<b\>x\</b\>\*y\*"  # Markdown-escaped caption
+    specs = [json.dumps(json.loads(c.proto.spec), ensure_ascii=False) for c in at.get("plotly_chart")]
+    assert any("&lt;b&gt;x&lt;/b&gt;*y*" in spec for spec in specs) and not any("<b>x</b>" in spec for spec in specs)
