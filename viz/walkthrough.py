@@ -14,7 +14,7 @@ FONT = {"size": 16}
 DIVERGING = "RdBu_r"
 WEIGHTS = "Blues"
 NO_GRID = {"showgrid": False, "zeroline": False}
-MAX_ANNOTATED = (12, 8)  # print cell values when a matrix has at most this many rows and columns
+MAX_ANNOTATED = (12, 10)  # print cell values when a matrix has at most this many rows and columns
 
 
 def _fmt(x: float, digits: int) -> str:
@@ -175,8 +175,11 @@ def contribution_bars(contrib, z_row, key_labels: list[str], dim_labels: list[st
     return go.Figure({"data": data, "layout": layout})
 
 
-def scaling_demo_figure(demo: dict, titles: tuple[str, str], x_title: str, names: tuple[str, str, str]):
-    """Left: std of q·k against d_k (grows like √d_k). Right: the mean largest softmax weight, raw vs scaled."""
+def scaling_demo_figure(
+    demo: dict, titles: tuple[str, str], x_title: str, names: tuple[str, str, str], current_d_k: int | None = None
+) -> go.Figure:
+    """Left: std of q·k against d_k (grows like √d_k, a straight line on log–log axes). Right: the mean largest
+    softmax weight, raw vs scaled. current_d_k (the example's d_k) is marked with a dashed line on both."""
     d_k = [int(v) for v in demo["d_k"]]
     std_name, raw_name, scaled_name = names
     data = [
@@ -187,13 +190,19 @@ def scaling_demo_figure(demo: dict, titles: tuple[str, str], x_title: str, names
         {"type": "scatter", "mode": "lines+markers", "x": d_k, "y": demo["max_weight_scaled"].tolist(),
          "name": scaled_name, "xaxis": "x2", "yaxis": "y2", "line": {"color": "#2ca02c"}},
     ]  # fmt: skip
-    axis = {"type": "log", "title": {"text": x_title}, "tickvals": d_k}
+    axis = {"type": "log", "title": {"text": x_title}, "tickvals": d_k[::2], "tickangle": 0}
+    marks = [] if current_d_k is None else [
+        {"type": "line", "xref": xref, "yref": f"{yref} domain", "x0": current_d_k, "x1": current_d_k, "y0": 0, "y1": 1,
+         "line": {"dash": "dash", "color": "#7f7f7f", "width": 2}}
+        for xref, yref in (("x", "y"), ("x2", "y2"))
+    ]  # fmt: skip
     layout = _layout(
         "",
         340,
+        shapes=marks,
         xaxis={**axis, "domain": [0, 0.45]},
         xaxis2={**axis, "domain": [0.55, 1], "anchor": "y2"},
-        yaxis={"title": {"text": titles[0]}, "rangemode": "tozero"},
+        yaxis={"title": {"text": titles[0]}, "type": "log", "tickvals": [1, 2, 4, 8, 16, 32]},
         yaxis2={"title": {"text": titles[1]}, "range": [0, 1.05], "anchor": "x2"},
         legend={"orientation": "h", "y": -0.3},
     )
