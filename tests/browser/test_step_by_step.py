@@ -56,3 +56,13 @@ def test_next_through_every_step(page, app_url, source):
 
 def refuse(name):
     raise ValueError(f"invalid JSON constant {name}")
+
+
+def test_a_link_reopens_step_source_and_query(page, app_url):
+    """?step=5&source=...&query=3 opens that view. (Opening a deep link makes Streamlit's frontend probe
+    /step-by-step/_stcore/health, a 404 in the console on any multipage app, so console errors are not checked.)"""
+    open_page(page, app_url)  # a first session, so the server knows its pages before the deep link
+    open_page(page, f"{app_url}/step-by-step?step=5&source=From+the+model&query=3")
+    assert_formulas_render(page, 5)
+    assert page.get_by_role("radio", name="From the model").get_attribute("aria-checked") == "true"
+    assert page.locator(".katex", has_text="i=3").count() >= 1  # the softmax follows query token 3
