@@ -86,11 +86,18 @@ def step_picker() -> int:
 
 
 def step_buttons(middle: Callable[[], int]) -> int:
-    """◀ Previous and Next ▶ either side of `middle` (a callable drawing, e.g., the query picker)."""
-    prev_col, mid_col, next_col = st.columns([1, 5, 1], vertical_alignment="center")
+    """◀ Previous and Next ▶ (also Page Up / Page Down) either side of `middle` (e.g. the query picker)."""
+    prev_col, mid_col, next_col = st.columns([2, 5, 2], vertical_alignment="center")
     current = int(st.session_state.get(STEP_KEY, 1))
-    prev_col.button("◀ Previous", on_click=_go, args=(-1,), disabled=current <= 1, width="stretch", key="wt_prev")
-    next_col.button("Next ▶", on_click=_go, args=(1,), disabled=current >= len(STEPS), width="stretch", key="wt_next")
+    # PageUp / PageDown: what a presenter's clicker sends.
+    prev_col.button(
+        "◀ Previous", on_click=_go, args=(-1,), disabled=current <= 1, width="stretch", key="wt_prev",
+        shortcut="PageUp", help="Previous step (Page Up, or a presenter clicker's back button)",
+    )  # fmt: skip
+    next_col.button(
+        "Next ▶", on_click=_go, args=(1,), disabled=current >= len(STEPS), width="stretch", key="wt_next",
+        shortcut="PageDown", help="Next step (Page Down, or a presenter clicker's forward button)",
+    )  # fmt: skip
     with mid_col:
         return middle()
 

@@ -51,6 +51,10 @@ def test_next_through_every_step(page, app_url, source):
     assert data["source"] == source
     assert {"X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "masked", "weights", "Z"} <= set(data)
     assert {"W_O", "heads", "out"} <= set(data)
+    before = runs(page)
+    page.keyboard.press("PageUp")  # a presenter's clicker: back one step
+    wait_settled(page, before)
+    assert_formulas_render(page, 7)
     assert page.console_errors == []
 
 
