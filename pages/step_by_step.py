@@ -2,11 +2,11 @@
 
 import streamlit as st
 
+from ui import walkthrough_state as nav
 from ui.models import selected_model
 from ui.walkthrough_example import MASK_LABELS, N_HEADS, example_inputs, example_walk, mask_controls
 from ui.walkthrough_export import export_section
 from ui.walkthrough_model import model_controls, model_walk
-from ui.walkthrough_state import EXAMPLE, ablation_controls, query_picker, source_picker, step_buttons, step_picker
 from ui.walkthrough_steps import header, step_mask, step_projections, step_scaling, step_scores
 from ui.walkthrough_steps_late import step_multi_head, step_residual_norm, step_softmax, step_weighted_sum
 
@@ -18,10 +18,10 @@ st.caption(
 
 source_col, head_col, mask_col = st.columns([2, 1, 2], vertical_alignment="bottom")
 with source_col:
-    source = source_picker()
-ablations = ablation_controls()
+    source = nav.source_picker()
+ablations = nav.ablation_controls()
 
-if source == EXAMPLE:
+if source == nav.EXAMPLE:
     values = example_inputs()
     n_heads = N_HEADS
 else:
@@ -30,14 +30,14 @@ else:
     n_heads = loaded.config.n_heads
 head = head_col.selectbox("Head", list(range(n_heads)), format_func=lambda h: f"head {h + 1}", key="wt_head")
 
-if source == EXAMPLE:
+if source == nav.EXAMPLE:
     with mask_col:
         mask = mask_controls(values["tokens"], ablations.mask)
     walk = example_walk(ablations, head, mask, values)
     kind_of_mask = st.session_state.get("wt_mask_kind", "none")
     mask_note = f"Mask in use: **{MASK_LABELS[kind_of_mask] if ablations.mask else 'none (mask off)'}**."
 else:
-    mask_col.caption(f"Model **{loaded.name}** · the sidebar picks another.")
+    mask_col.caption(f"Model **{nav.md_plain(loaded.name)}** · the sidebar picks another.")
     walk = model_walk(loaded, text, kind, layer, head, ablations)
     if walk is None:
         st.stop()
@@ -47,8 +47,8 @@ else:
     )
 
 st.divider()
-step = step_picker()
-query = step_buttons(lambda: query_picker(walk.q_tokens))
+step = nav.step_picker()
+query = nav.step_buttons(lambda: nav.query_picker(walk.q_tokens))
 
 with st.container(border=True):
     header(step, walk)
