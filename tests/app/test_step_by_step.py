@@ -270,3 +270,32 @@ def test_html_and_markdown_in_token_names_stay_plain_text():
     assert at.radio(key="query").proto.captions[0] == r"\<b\>x\</b\>\*y\*"  # Markdown-escaped caption
     specs = [json.dumps(json.loads(c.proto.spec), ensure_ascii=False) for c in at.get("plotly_chart")]
     assert any("&lt;b&gt;x&lt;/b&gt;*y*" in spec for spec in specs) and not any("<b>x</b>" in spec for spec in specs)
+
+
+def test_model_source_with_a_pre_ln_model_of_this_session():
+    """A model trained in the browser may be pre-LN: X is then LayerNorm(x) and the residual adds to x."""
+    import torch
+
+    from model import LoadedModel, ModelConfig, Seq2SeqTransformer, get_task
+
+    task = get_task("translate")
+    torch.manual_seed(0)
+    config = ModelConfig(src_vocab_size=len(task.src_vocab.itos), tgt_vocab_size=len(task.tgt_vocab.itos),
+                         d_model=32, n_heads=2, d_ff=64, norm="pre")  # fmt: skip
+    mine = LoadedModel(Seq2SeqTransformer(config), task, name="mine")
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["source"] = MODEL
+    at.query_params["model"] = "mine (yours)"
+    at.session_state["user_models"] = {"mine": mine}
+    at.run()
+    at.switch_page(PAGE).run()
+    for step in range(1, 9):
+        assert not at.exception, [e.value for e in at.exception]
+        assert subheader(at).startswith(f"Step {step} of 8")
+        if step < 8:
+            at.button(key="wt_next").click().run()
+    assert any("pre-LN" in i.value for i in at.info)
+    e = exported(at)
+    assert e["model"] == "mine" and e["heads"].shape[0] == 2 and e["pre_ln"] is True
+    check_export(e, heads=2)
+    np.testing.assert_allclose(e["norm"], e["resid"])  # pre-LN: the residual sum is the block's output
