@@ -8,6 +8,7 @@ st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
 
 PAGES = [
     st.Page("pages/home.py", title="Home", icon="🏠", default=True),
+    st.Page("pages/step_by_step.py", title="Step by step", icon="🧮", url_path="step-by-step"),
 ]
 
 navigation = st.navigation(PAGES)

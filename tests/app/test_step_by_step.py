@@ -1,0 +1,301 @@
+"""AppTest of the step-by-step page: every step renders, the numbers are the computation's, edits and bad input."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from model import load_pretrained
+from ui.walkthrough_export import WALK_KEY, to_json
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+PAGE = "pages/step_by_step.py"
+MODEL = "From the model"
+
+
+def open_page(step=None, source=None, **state) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    if step is not None:
+        at.query_params["step"] = str(step)
+    if source is not None:
+        at.query_params["source"] = source
+    at.run()
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def exported(at: AppTest) -> dict:
+    """The JSON the download button offers (to_json of the page's Walk), parsed strictly: no NaN / Infinity."""
+
+    def refuse(name):
+        raise ValueError(f"invalid JSON constant {name}")
+
+    data = json.loads(to_json(at.session_state[WALK_KEY]), parse_constant=refuse)
+    for key in ("masked",):
+        data[key] = [[float(v) if isinstance(v, str) else v for v in row] for row in data[key]]
+    return {k: np.asarray(v, dtype=float) if isinstance(v, list) and k not in ("query_tokens", "key_tokens") else v
+            for k, v in data.items()}  # fmt: skip
+
+
+def np_softmax(rows):
+    out = np.zeros_like(rows)
+    for i, r in enumerate(rows):
+        if np.isfinite(r).any():
+            e = np.exp(r - r[np.isfinite(r)].max())
+            out[i] = e / e.sum()
+    return out
+
+
+def check_export(e: dict, heads: int):
+    """Every matrix of the export against NumPy from X, M and the weights (biases 0 for the example)."""
+    tol = {"rtol": 1e-6, "atol": 1e-6}
+    bq, bk, bv = (e.get(k, 0.0) for k in ("b_Q", "b_K", "b_V"))
+    np.testing.assert_allclose(e["Q"], e["X"] @ e["W_Q"] + bq, **tol)
+    np.testing.assert_allclose(e["K"], e["M"] @ e["W_K"] + bk, **tol)
+    np.testing.assert_allclose(e["V"], e["M"] @ e["W_V"] + bv, **tol)
+    np.testing.assert_allclose(e["scores"], e["Q"] @ e["K"].T, **tol)
+    divisor = (np.sqrt(e["d_k"]) if e["scale"] else 1.0) * e["temperature"]
+    np.testing.assert_allclose(e["scaled"], e["scores"] / divisor, **tol)
+    np.testing.assert_allclose(e["masked"], np.where(e["mask"].astype(bool), e["scaled"], -np.inf), **tol)
+    np.testing.assert_allclose(e["weights"], np_softmax(e["masked"]), **tol)
+    np.testing.assert_allclose(e["Z"], e["weights"] @ e["V"], **tol)
+    assert e["heads"].shape[0] == heads
+    np.testing.assert_allclose(e["heads"][e["head"] - 1], e["Z"], **tol)
+    concat = np.concatenate(list(e["heads"]), axis=1)
+    np.testing.assert_allclose(e["concat"], concat, **tol)
+    np.testing.assert_allclose(e["out"], concat @ e["W_O"] + e.get("b_O", 0.0), **tol)
+    np.testing.assert_allclose(e["resid"], e["R"] + e["out"], **tol)
+
+
+def subheader(at: AppTest) -> str:
+    return next(s.value for s in at.subheader if s.value.startswith("Step "))
+
+
+@pytest.mark.parametrize("source", [None, MODEL])
+def test_every_step_renders_with_next(source):
+    at = open_page(source=source)
+    for step in range(1, 9):
+        assert subheader(at).startswith(f"Step {step} of 8"), subheader(at)
+        assert at.latex, f"step {step} shows no formula"
+        assert not at.exception and not at.error
+        if step < 8:
+            at.button(key="wt_next").click().run()
+    assert at.button(key="wt_next").disabled
+    at.button(key="wt_prev").click().run()
+    assert subheader(at).startswith("Step 7 of 8")
+
+
+def test_step_in_the_url_opens_that_step():
+    at = open_page(step=5)
+    assert subheader(at).startswith("Step 5 of 8 · Softmax")
+    assert any(r"\sum_j \alpha_{ij} = 1.000" in tex.value for tex in at.latex)  # the step-by-step row sums to 1
+
+
+@pytest.mark.parametrize("step", [1, 5])
+def test_worked_example_export_matches_numpy(step):
+    at = open_page(step=step)
+    e = exported(at)
+    assert e["source"] == "Worked example" and e["X"].shape == (4, 4)
+    check_export(e, heads=2)
+    np.testing.assert_allclose(e["weights"].sum(axis=1), 1.0, atol=1e-9)
+
+
+@pytest.mark.parametrize(("kind", "layer", "head"), [("encoder self", 0, 0), ("decoder self", 1, 2), ("cross", 1, 3)])
+def test_model_export_matches_numpy_and_the_trace(kind, layer, head):
+    at = open_page(step=2, source=MODEL, wt_kind=kind, wt_layer=layer, wt_head=head)
+    e = exported(at)
+    assert (e["kind"], e["layer"], e["head"]) == (kind, layer, head + 1)
+    check_export(e, heads=4)
+    # The same numbers the dashboard plots: straight from a fresh trace of the same input.
+    loaded = load_pretrained("translate")
+    trace = loaded.run(loaded.task.example)
+    name = {"encoder self": "encoder", "decoder self": "decoder", "cross": "decoder"}[kind]
+    attn = "cross_attn" if kind == "cross" else "self_attn"
+    weights = trace.numpy(f"{name}.{layer}.{attn}.weights")[head]
+    np.testing.assert_allclose(e["weights"], weights, rtol=0, atol=1e-7)
+    np.testing.assert_allclose(e["norm"], trace.numpy(f"{name}.{layer}.{attn}.norm"), rtol=0, atol=1e-6)
+
+
+def test_ablations_change_every_number():
+    base = exported(open_page(step=3))
+    at = open_page(step=3, wt_temperature=2.0, wt_scale_off=True, wt_mask_kind="causal")
+    e = exported(at)
+    assert e["temperature"] == 2.0 and e["scale"] is False
+    np.testing.assert_allclose(e["scores"], base["scores"])
+    np.testing.assert_allclose(e["scaled"], e["scores"] / 2.0)
+    assert np.isneginf(e["masked"][0, 1:]).all() and e["weights"][0, 0] == pytest.approx(1.0)
+    raw = json.loads(to_json(at.session_state[WALK_KEY]))
+    assert raw["masked"][0][1] == "-Infinity" and "-Infinity" in raw["conventions"]  # documented in the file
+    check_export(e, heads=2)
+    off = exported(open_page(step=4, wt_mask_kind="causal", wt_mask_off=True))
+    assert np.isfinite(off["masked"]).all()
+
+
+def edit(at: AppTest, name: str, row: int, col: int, value) -> AppTest:
+    """Type `value` into cell (row, col) (0-based, numeric columns) of a matrix editor, then rerun."""
+    key = f"wt_edit_{name}_{at.session_state.get('wt_version', 0)}"
+    at.session_state[key] = {"edited_rows": {row: {str(col + 1): value}}, "added_rows": [], "deleted_rows": []}
+    return at.run()
+
+
+def test_editing_w_q_changes_q_scores_and_weights():
+    at = open_page(step=2)
+    before = exported(at)
+    edit(at, "W_Q", 1, 0, "3.5")
+    after = exported(at)
+    assert not at.error
+    assert after["W_Q"][1, 0] == 3.5 and before["W_Q"][1, 0] != 3.5
+    for name in ("Q", "scores", "weights"):
+        assert not np.allclose(after[name], before[name]), name
+    np.testing.assert_allclose(after["K"], before["K"])  # W_K untouched
+    check_export(after, heads=2)
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ("abc", "“abc” is not a number"),
+        ("", "the cell is empty"),
+        (None, "the cell is empty"),
+        ("nan", "NaN"),
+        ("inf", "infinite"),
+        ("-inf", "infinite"),
+        ("1e308", "too large"),
+    ],
+)
+def test_bad_input_names_the_cell_and_keeps_the_last_valid_values(value, says):
+    at = open_page(step=6)
+    edit(at, "W_Q", 0, 0, "0.25")  # a valid edit first: these become the last valid values
+    valid = exported(at)
+    assert valid["W_Q"][0, 0] == 0.25
+    at.session_state[f"wt_edit_W_Q_{at.session_state.get('wt_version', 0)}"] = {
+        "edited_rows": {0: {"1": "0.25"}, 1: {"3": value}}, "added_rows": [], "deleted_rows": []}  # fmt: skip
+    at.run()
+    assert not at.exception
+    messages = " ".join(e.value for e in at.error)
+    assert "W_Q row 2, column 3:" in messages and says in messages, messages
+    kept = exported(at)
+    for name in ("W_Q", "Q", "scores", "weights", "Z"):
+        np.testing.assert_array_equal(kept[name], valid[name])
+
+
+def test_empty_token_name_is_refused():
+    at = open_page(step=1)
+    key = "wt_edit_X_0"
+    at.session_state[key] = {"edited_rows": {2: {"token": "  "}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert any("Token 3: the name is empty" in e.value for e in at.error)
+    assert exported(at)["query_tokens"] == ["the", "cat", "sat", "down"]
+
+
+def test_user_text_in_token_names_is_escaped_in_formulas():
+    at = open_page(step=5)
+    at.session_state["wt_edit_X_0"] = {"edited_rows": {0: {"token": "$x}\\"}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.error
+    assert any(r"\text{\$x\}\backslash{}}" in tex.value for tex in at.latex)
+
+
+def test_new_random_example_replaces_the_numbers():
+    at = open_page(step=1)
+    before = exported(at)
+    at.session_state["wt_seed"] = 7
+    at.button(key="wt_random").click().run()
+    after = exported(at)
+    assert not np.allclose(after["X"], before["X"])
+    check_export(after, heads=2)
+
+
+def test_custom_mask_cells_become_minus_infinity():
+    at = open_page(step=4, wt_mask_kind="custom")
+    default = exported(at)  # the custom grid starts from the causal mask
+    assert np.isneginf(default["masked"][0, 1:]).all() and np.isfinite(default["masked"][3]).all()
+    at.session_state["wt_mask_0"] = {"edited_rows": {3: {"2 cat": False}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    e = exported(at)
+    assert np.isneginf(e["masked"][3, 1]) and e["weights"][3, 1] == 0
+    assert np.isfinite(e["masked"][3, [0, 2, 3]]).all()
+    check_export(e, heads=2)
+
+
+def test_model_source_bad_input_gets_a_message():
+    at = open_page(step=1, source=MODEL)
+    at.text_input(key="text").set_value("   ").run()
+    assert not at.exception
+    assert any("Type a few tokens" in i.value for i in at.info)
+
+
+def test_d_model_six_example():
+    at = open_page(step=7)
+    at.radio(key="wt_d_model").set_value(6).run()
+    assert not at.exception
+    e = exported(at)
+    assert e["X"].shape == (4, 6) and e["d_k"] == 3 and e["W_Q"].shape == (6, 3) and e["W_O"].shape == (6, 6)
+    check_export(e, heads=2)
+
+
+def test_csv_of_a_matrix_round_trips():
+    import io
+
+    import pandas as pd
+
+    from model.walkthrough import build_mask
+    from ui.walkthrough_example import example_walk
+    from ui.walkthrough_export import matrix_csv
+    from ui.walkthrough_state import Ablations
+
+    at = open_page(step=1)
+    values = at.session_state["wt_values"]
+    walk = example_walk(Ablations(1.0, True, True), 1, build_mask("causal", 4, 4), values)
+    masked = pd.read_csv(io.StringIO(matrix_csv(walk, "masked")), index_col=0)
+    assert list(masked.index) == list(masked.columns) == ["the", "cat", "sat", "down"]
+    np.testing.assert_array_equal(masked.to_numpy(), walk.view["masked"])  # −inf survives as -inf
+    heads = pd.read_csv(io.StringIO(matrix_csv(walk, "heads")), index_col=0)
+    np.testing.assert_allclose(heads.to_numpy(), walk.view["concat"], rtol=1e-12)
+    w_q = pd.read_csv(io.StringIO(matrix_csv(walk, "W_Q")), index_col=0)
+    np.testing.assert_array_equal(w_q.to_numpy(), values["W_Q"][:, 2:])  # head 2's columns
+
+
+def test_html_and_markdown_in_token_names_stay_plain_text():
+    at = open_page(step=6)
+    name = "<b>x</b>*y*"
+    at.session_state["wt_edit_X_0"] = {"edited_rows": {0: {"token": name}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.error and not at.exception
+    assert at.radio(key="query").proto.captions[0] == r"\<b\>x\</b\>\*y\*"  # Markdown-escaped caption
+    specs = [json.dumps(json.loads(c.proto.spec), ensure_ascii=False) for c in at.get("plotly_chart")]
+    assert any("&lt;b&gt;x&lt;/b&gt;*y*" in spec for spec in specs) and not any("<b>x</b>" in spec for spec in specs)
+
+
+def test_model_source_with_a_pre_ln_model_of_this_session():
+    """A model trained in the browser may be pre-LN: X is then LayerNorm(x) and the residual adds to x."""
+    import torch
+
+    from model import LoadedModel, ModelConfig, Seq2SeqTransformer, get_task
+
+    task = get_task("translate")
+    torch.manual_seed(0)
+    config = ModelConfig(src_vocab_size=len(task.src_vocab.itos), tgt_vocab_size=len(task.tgt_vocab.itos),
+                         d_model=32, n_heads=2, d_ff=64, norm="pre")  # fmt: skip
+    mine = LoadedModel(Seq2SeqTransformer(config), task, name="mine")
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["source"] = MODEL
+    at.query_params["model"] = "mine (yours)"
+    at.session_state["user_models"] = {"mine": mine}
+    at.run()
+    at.switch_page(PAGE).run()
+    for step in range(1, 9):
+        assert not at.exception, [e.value for e in at.exception]
+        assert subheader(at).startswith(f"Step {step} of 8")
+        if step < 8:
+            at.button(key="wt_next").click().run()
+    assert any("pre-LN" in i.value for i in at.info)
+    e = exported(at)
+    assert e["model"] == "mine" and e["heads"].shape[0] == 2 and e["pre_ln"] is True
+    check_export(e, heads=2)
+    np.testing.assert_allclose(e["norm"], e["resid"])  # pre-LN: the residual sum is the block's output

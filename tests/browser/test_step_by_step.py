@@ -1,0 +1,72 @@
+"""The step-by-step page in a real browser: Next through every step, KaTeX renders, no errors anywhere."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from .harness import exceptions_on, open_page, runs, wait_settled
+
+pytestmark = pytest.mark.browser
+
+
+def open_walkthrough(page, app_url):
+    """Open the app and go to the page through the sidebar, as a user does."""
+    open_page(page, app_url)
+    before = runs(page)
+    page.get_by_role("link", name="Step by step").click()
+    wait_settled(page, before)
+    assert page.get_by_role("heading", name="Attention, step by step").is_visible()
+
+
+def click(page, locator):
+    before = runs(page)
+    locator.click()
+    wait_settled(page, before)
+
+
+def assert_formulas_render(page, step: int):
+    assert page.locator('[data-testid="stHeadingWithActionElements"]', has_text=f"Step {step} of 8").count() == 1
+    assert page.locator(".katex").count() > 0, f"no KaTeX formula on step {step}"
+    errors = page.locator(".katex-error")
+    assert errors.count() == 0, [errors.nth(i).get_attribute("title") for i in range(errors.count())]
+    assert exceptions_on(page) == []
+
+
+@pytest.mark.parametrize("source", ["Worked example", "From the model"])
+def test_next_through_every_step(page, app_url, source):
+    open_walkthrough(page, app_url)
+    if source != "Worked example":
+        click(page, page.get_by_role("radio", name=source))
+        assert page.get_by_label("Attention", exact=True).count() >= 1
+    for step in range(1, 9):
+        assert_formulas_render(page, step)
+        if step < 8:
+            click(page, page.get_by_role("button", name="Next ▶"))
+    assert page.get_by_role("button", name="Next ▶").is_disabled()
+    assert "step=8" in page.url
+    with page.expect_download() as download:
+        page.get_by_role("button", name="This example as JSON").click()
+    data = json.loads(Path(download.value.path()).read_text(), parse_constant=refuse)
+    assert data["source"] == source
+    assert {"X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "masked", "weights", "Z"} <= set(data)
+    assert {"W_O", "heads", "out"} <= set(data)
+    before = runs(page)
+    page.keyboard.press("PageUp")  # a presenter's clicker: back one step
+    wait_settled(page, before)
+    assert_formulas_render(page, 7)
+    assert page.console_errors == []
+
+
+def refuse(name):
+    raise ValueError(f"invalid JSON constant {name}")
+
+
+def test_a_link_reopens_step_source_and_query(page, app_url):
+    """?step=5&source=...&query=3 opens that view. (Opening a deep link makes Streamlit's frontend probe
+    /step-by-step/_stcore/health, a 404 in the console on any multipage app, so console errors are not checked.)"""
+    open_page(page, app_url)  # a first session, so the server knows its pages before the deep link
+    open_page(page, f"{app_url}/step-by-step?step=5&source=From+the+model&query=3")
+    assert_formulas_render(page, 5)
+    assert page.get_by_role("radio", name="From the model").get_attribute("aria-checked") == "true"
+    assert page.locator(".katex", has_text="i=3").count() >= 1  # the softmax follows query token 3

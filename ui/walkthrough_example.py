@@ -1,0 +1,146 @@
+"""The worked example: four tokens, X and the weights in editable tables, a mask, a random button.
+
+Each table is text, checked cell by cell (ui.walkthrough_parse); a bad cell is named in a message and
+the last valid numbers stay in use. The math itself is model.walkthrough.worked_example.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from model.walkthrough import DEFAULT_TOKENS, build_mask, default_example, random_example, worked_example
+
+from .walkthrough_parse import as_text_frame, parse_matrix, parse_tokens
+from .walkthrough_state import EXAMPLE, Ablations, Walk
+
+N_HEADS = 2
+MATRICES = ("X", "W_Q", "W_K", "W_V", "W_O")
+VALUES_KEY, VERSION_KEY, MASK_KEY = "wt_values", "wt_version", "wt_custom_mask"
+MASK_LABELS = {
+    "none": "None",
+    "causal": "Causal (no peeking ahead)",
+    "padding": "Padding (last token is padding)",
+    "custom": "Custom (tick the allowed cells)",
+}
+
+
+def editor_key(name: str) -> str:
+    """Session key of a matrix's data editor (changes when a new example replaces the tables)."""
+    return f"wt_edit_{name}_{st.session_state.get(VERSION_KEY, 0)}"
+
+
+def _reset(values: dict) -> None:
+    st.session_state[VALUES_KEY] = {"tokens": list(DEFAULT_TOKENS), **values}
+    st.session_state[VERSION_KEY] = st.session_state.get(VERSION_KEY, 0) + 1
+    st.session_state.pop(MASK_KEY, None)
+
+
+def _on_d_model() -> None:
+    _reset(default_example(int(st.session_state["wt_d_model"])))
+
+
+def _on_random() -> None:
+    _reset(random_example(int(st.session_state.get("wt_d_model", 4)), int(st.session_state.get("wt_seed", 0))))
+
+
+def _values() -> dict:
+    if VALUES_KEY not in st.session_state:
+        st.session_state[VALUES_KEY] = {"tokens": list(DEFAULT_TOKENS), **default_example(4)}
+    return st.session_state[VALUES_KEY]
+
+
+def _dims(d: int) -> list[str]:
+    return [str(i + 1) for i in range(d)]
+
+
+def _edit_matrix(name: str, label: str, values: dict, problems: list[str]) -> None:
+    """One weight matrix's editor; a valid table replaces values[name]."""
+    d = values[name].shape[0]
+    st.markdown(label)
+    frame = st.data_editor(
+        as_text_frame(values[name], _dims(d), _dims(d)),
+        key=editor_key(name),
+        width="stretch",
+        column_config={"_index": st.column_config.Column(disabled=True)},
+    )
+    parsed, bad = parse_matrix(frame, name)
+    problems += bad
+    if parsed is not None:
+        values[name] = parsed
+
+
+def _edit_x(values: dict, problems: list[str]) -> None:
+    d = values["X"].shape[1]
+    base = as_text_frame(values["X"], _dims(d), _dims(4))
+    base.insert(0, "token", pd.array(values["tokens"], dtype="string"))
+    st.markdown("**X** — one row per token (names editable)")
+    frame = st.data_editor(base, key=editor_key("X"), width="stretch", hide_index=True)
+    tokens, bad_tokens = parse_tokens(frame["token"])
+    parsed, bad = parse_matrix(frame, "X", _dims(d))
+    problems += bad_tokens + bad
+    if tokens is not None:
+        values["tokens"] = tokens
+    if parsed is not None:
+        values["X"] = parsed
+
+
+def example_inputs() -> dict:
+    """Editors for X, W_Q, W_K, W_V, W_O; returns the last valid values (tokens + matrices)."""
+    values = _values()
+    problems: list[str] = []
+    with st.expander("✏️ Edit the numbers: X, W_Q, W_K, W_V, W_O", expanded=False):
+        size_col, seed_col, button_col = st.columns([2, 1, 1], vertical_alignment="bottom")
+        size_col.radio(
+            "d_model", [4, 6], horizontal=True, key="wt_d_model", on_change=_on_d_model,
+            help="Width of each token vector; the two heads get d_model / 2 columns each.",
+        )  # fmt: skip
+        seed_col.number_input("Seed", 0, 10**6, 0, key="wt_seed")
+        button_col.button("🎲 New random example", on_click=_on_random, width="stretch", key="wt_random")
+        _edit_x(values, problems)
+        d = values["X"].shape[1]
+        st.caption(
+            f"Columns 1–{d // 2} of W_Q, W_K and W_V feed head 1, columns {d // 2 + 1}–{d} head 2. "
+            "Type any number with |x| ≤ 1,000,000."
+        )
+        cols = [*st.columns(2), *st.columns(2)]
+        for col, name in zip(cols, ("W_Q", "W_K", "W_V", "W_O"), strict=True):
+            with col:
+                _edit_matrix(name, f"**{name}**", values, problems)
+    if problems:
+        shown = "\n".join(f"- {p}" for p in problems[:8])
+        more = f"\n- … and {len(problems) - 8} more" if len(problems) > 8 else ""
+        st.error(f"Some cells are not usable numbers; the last valid values stay in use.\n\n{shown}{more}")
+    return values
+
+
+def mask_controls(tokens: list[str], mask_on: bool) -> np.ndarray | None:
+    """Mask kind (and the custom grid): bool (L, L), True = may attend, or None for no mask."""
+    kind = st.selectbox("Mask", list(MASK_LABELS), format_func=MASK_LABELS.get, key="wt_mask_kind")
+    L = len(tokens)
+    if kind == "custom":
+        labels = [f"{i + 1} {t}" for i, t in enumerate(tokens)]
+        stored = st.session_state.get(MASK_KEY)
+        grid = stored if stored is not None and stored.shape == (L, L) else build_mask("causal", L, L)
+        with st.popover("Edit the custom mask", width="stretch"):
+            st.caption("Rows are queries, columns are keys; untick a cell to forbid that query from seeing that key.")
+            frame = st.data_editor(
+                pd.DataFrame(grid, index=labels, columns=labels), key=f"wt_mask_{st.session_state.get(VERSION_KEY, 0)}"
+            )
+        grid = frame.to_numpy(dtype=bool)
+        st.session_state[MASK_KEY] = grid
+    if not mask_on:
+        return None
+    return build_mask(kind, L, L, n_padding=1, custom=st.session_state.get(MASK_KEY))
+
+
+def example_walk(ablations: Ablations, head: int, mask: np.ndarray | None, values: dict) -> Walk:
+    """Run the worked example through model.walkthrough (which calls model.attention)."""
+    full = worked_example(
+        values["X"], values["W_Q"], values["W_K"], values["W_V"], values["W_O"], N_HEADS,
+        mask=mask, temperature=ablations.temperature, scale=ablations.scale,
+    )  # fmt: skip
+    full["mask"] = np.ones(full["scores"].shape[1:], dtype=bool) if mask is None else mask
+    tokens = values["tokens"]
+    return Walk(full, head, tokens, tokens, EXAMPLE, ablations.temperature, ablations.scale, has_bias=False)

@@ -1,0 +1,47 @@
+"""The model source: one attention block of the sidebar's model on the shared input, read from its trace."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from model import Ablation, LoadedModel
+from model.inspect import KINDS, from_trace, n_layers
+
+from .inputs import run_or_explain, source_text
+from .walkthrough_state import MODEL, Ablations, Walk, md_plain
+
+KIND_LABELS = {"encoder self": "Encoder self-attention", "decoder self": "Decoder masked self-attention",
+               "cross": "Cross-attention (decoder → encoder)"}  # fmt: skip
+
+
+def model_controls(loaded: LoadedModel) -> tuple[str, str, int]:
+    """Input text is shared with the other pages; kind and layer are this page's."""
+    text_col, kind_col, layer_col = st.columns([3, 2, 1], vertical_alignment="bottom")
+    with text_col:
+        text = source_text(loaded=loaded)
+    kind = kind_col.selectbox("Attention", KINDS, format_func=KIND_LABELS.get, key="wt_kind")
+    layers = list(range(n_layers(loaded.model, kind)))
+    layer = layer_col.selectbox("Layer", layers, format_func=lambda i: str(i + 1), key="wt_layer")
+    return text, kind, int(layer)
+
+
+def model_walk(loaded: LoadedModel, text: str, kind: str, layer: int, head: int, ablations: Ablations) -> Walk | None:
+    """Trace the current input with the ablations, and take this block's numbers from the trace."""
+    ablation = Ablation(scale=ablations.scale, temperature=ablations.temperature, causal=ablations.mask)
+    trace = run_or_explain(loaded, text, ablation=ablation)
+    if trace is None:
+        return None
+    full = from_trace(trace, loaded.model, kind, layer)
+    src, tgt = trace.tokens("src"), trace.tokens("tgt")
+    q_tokens = src if kind == "encoder self" else tgt
+    k_tokens = tgt if kind == "decoder self" else src
+    if trace.prediction is not None and kind != "encoder self":
+        st.caption(f"Decoder input: `<bos>` + the model's own output, “{md_plain(trace.prediction)}”.")
+    if not ablations.mask and kind != "decoder self":
+        st.caption("Mask off changes only the decoder's causal mask: this block has no mask to remove.")
+    pre_ln = loaded.config.norm == "pre"
+    notes = {"kind": kind, "layer": layer, "model": loaded.name, "pre_ln": pre_ln, "prediction": trace.prediction}
+    return Walk(
+        full, head, q_tokens, k_tokens, MODEL, ablations.temperature, ablations.scale,
+        has_bias=True, cross=kind == "cross", notes=notes,
+    )  # fmt: skip

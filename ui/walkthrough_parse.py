@@ -1,0 +1,74 @@
+"""Check what a user typed into the walkthrough's editors; every problem names its cell.
+
+The editors hold text, so anything can be typed; only finite numbers with |x| ≤ MAX_ABS_INPUT get
+through. Larger values could overflow Q Kᵀ itself (1e308 · 1e308 = inf) before the softmax sees them.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from model.walkthrough import MAX_ABS_INPUT
+
+MAX_TOKEN_CHARS = 20
+
+
+def _cell_problem(value) -> tuple[float | None, str | None]:
+    """(number, None) or (None, what is wrong with it)."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return None, "the cell is empty; type a number"
+    raw = str(value).strip()
+    if not raw:
+        return None, "the cell is empty; type a number"
+    try:
+        x = float(raw.replace("−", "-"))
+    except ValueError:
+        shown = raw if len(raw) <= 20 else raw[:19] + "…"
+        return None, f"“{shown}” is not a number"
+    if math.isnan(x):
+        return None, "NaN (not a number) is not allowed; type a number"
+    if math.isinf(x):
+        return None, f"{raw} is infinite; type a finite number"
+    if abs(x) > MAX_ABS_INPUT:
+        return None, (
+            f"{raw} is too large: keep |x| ≤ {MAX_ABS_INPUT:,.0f}, or the products in Q Kᵀ could overflow to infinity"
+        )
+    return x, None
+
+
+def parse_matrix(frame: pd.DataFrame, name: str, columns: list[str] | None = None) -> tuple[np.ndarray | None, list]:
+    """The numbers in `columns` of `frame` as a float64 array, or None and one message per bad cell
+    ("W_Q row 2, column 3: “abc” is not a number"), rows and columns counted from 1."""
+    columns = list(frame.columns) if columns is None else columns
+    out = np.zeros((len(frame), len(columns)), dtype=np.float64)
+    problems = []
+    for r in range(len(frame)):
+        for c, col in enumerate(columns):
+            x, problem = _cell_problem(frame[col].iloc[r])
+            if problem:
+                problems.append(f"{name} row {r + 1}, column {c + 1}: {problem}.")
+            else:
+                out[r, c] = x
+    return (None, problems) if problems else (out, [])
+
+
+def parse_tokens(values) -> tuple[list[str] | None, list[str]]:
+    """Token names: non-empty, at most MAX_TOKEN_CHARS characters each."""
+    tokens, problems = [], []
+    for i, value in enumerate(values):
+        name = "" if value is None or (not isinstance(value, str) and pd.isna(value)) else str(value).strip()
+        if not name:
+            problems.append(f"Token {i + 1}: the name is empty; type a word.")
+        elif len(name) > MAX_TOKEN_CHARS:
+            problems.append(f"Token {i + 1}: the name is longer than {MAX_TOKEN_CHARS} characters.")
+        tokens.append(name)
+    return (None, problems) if problems else (tokens, [])
+
+
+def as_text_frame(a: np.ndarray, columns: list[str], index: list[str]) -> pd.DataFrame:
+    """Numbers as editable text cells, in their shortest exact form (0.1 stays "0.1"; −0.0 prints as 0)."""
+    cells = [[np.format_float_positional(float(v) + 0.0, trim="-") for v in row] for row in np.asarray(a)]
+    return pd.DataFrame(cells, columns=columns, index=index, dtype="string")

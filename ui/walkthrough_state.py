@@ -1,0 +1,159 @@
+"""The walkthrough's controls and shared state: which step, which source, which query token, ablations.
+
+step, source and query live in the URL (?step=5&source=...&query=2), so a link reopens the same view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import streamlit as st
+
+from model.walkthrough import select_head
+
+STEPS = {
+    1: "Projections",
+    2: "Scores QKᵀ",
+    3: "Scaling",
+    4: "Mask",
+    5: "Softmax",
+    6: "Weighted sum",
+    7: "Multi-head",
+    8: "Residual + LayerNorm",
+}
+EXAMPLE, MODEL = "Worked example", "From the model"
+STEP_KEY, SOURCE_KEY, QUERY_KEY = "step", "source", "query"
+MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|$~<>:")
+
+
+@dataclass
+class Walk:
+    """Everything one view of the walkthrough shows: all heads' arrays plus how to label them."""
+
+    full: dict[str, np.ndarray]  # model.walkthrough.worked_example / model.inspect.from_trace layout
+    head: int  # 0-based head the single-head steps follow
+    q_tokens: list[str]
+    k_tokens: list[str]
+    source: str
+    temperature: float
+    scale: bool
+    has_bias: bool  # the model's projections have biases; the worked example's do not
+    cross: bool = False  # K, V come from the encoder output M
+    notes: dict = field(default_factory=dict)  # what the page says about this source (mask, model, …)
+
+    @property
+    def view(self) -> dict[str, np.ndarray]:
+        return select_head(self.full, self.head)
+
+    @property
+    def size(self) -> int:
+        """Columns printed per matrix in a formula: the model's wide matrices are cut shorter."""
+        return 6 if self.source == EXAMPLE else 4
+
+    @property
+    def split(self) -> bool | None:
+        """Long formulas of the model source go one "= …" per line; the example's wrap when too wide."""
+        return True if self.source != EXAMPLE else None
+
+    @property
+    def n_heads(self) -> int:
+        return self.full["heads"].shape[0]
+
+    @property
+    def d_k(self) -> int:
+        return self.full["Q"].shape[-1]
+
+
+def _go(delta: int) -> None:
+    st.session_state[STEP_KEY] = min(max(int(st.session_state.get(STEP_KEY, 1)) + delta, 1), len(STEPS))
+
+
+def step_picker() -> int:
+    """The step selector, bound to ?step=."""
+    step = st.radio(
+        "Step",
+        list(STEPS),
+        format_func=str,
+        captions=list(STEPS.values()),
+        horizontal=True,
+        key=STEP_KEY,
+        bind="query-params",
+        label_visibility="collapsed",
+    )
+    return int(step)
+
+
+def step_buttons(middle: Callable[[], int]) -> int:
+    """◀ Previous and Next ▶ (also Page Up / Page Down) either side of `middle` (e.g. the query picker)."""
+    prev_col, mid_col, next_col = st.columns([2, 5, 2], vertical_alignment="center")
+    current = int(st.session_state.get(STEP_KEY, 1))
+    # PageUp / PageDown: what a presenter's clicker sends.
+    prev_col.button(
+        "◀ Previous", on_click=_go, args=(-1,), disabled=current <= 1, width="stretch", key="wt_prev",
+        shortcut="PageUp", help="Previous step (Page Up, or a presenter clicker's back button)",
+    )  # fmt: skip
+    next_col.button(
+        "Next ▶", on_click=_go, args=(1,), disabled=current >= len(STEPS), width="stretch", key="wt_next",
+        shortcut="PageDown", help="Next step (Page Down, or a presenter clicker's forward button)",
+    )  # fmt: skip
+    with mid_col:
+        return middle()
+
+
+def source_picker() -> str:
+    return st.segmented_control(
+        "Numbers from",
+        [EXAMPLE, MODEL],
+        default=EXAMPLE,
+        key=SOURCE_KEY,
+        bind="query-params",
+        required=True,
+        help="A small example you can edit, or one attention block of the model chosen in the sidebar.",
+    )
+
+
+def md_plain(text: str) -> str:
+    """User text inside Markdown (captions, explanations) shown exactly as typed."""
+    return "".join("\\" + ch if ch in MARKDOWN_SPECIALS else ch for ch in text)
+
+
+def query_picker(tokens: list[str]) -> int:
+    """The query token (row) the softmax and weighted-sum steps follow; 0-based."""
+    options = list(range(1, len(tokens) + 1))
+    chosen = st.radio(
+        "Query token (row) to follow",
+        options,
+        format_func=str,
+        captions=[md_plain(t if len(t) <= 12 else t[:11] + "…") for t in tokens],
+        horizontal=True,
+        key=QUERY_KEY,
+        bind="query-params",
+        help="Steps 5, 6 and 8 work through this token's row in full.",
+    )
+    return int(chosen) - 1
+
+
+@dataclass(frozen=True)
+class Ablations:
+    temperature: float
+    scale: bool
+    mask: bool
+
+
+def ablation_controls() -> Ablations:
+    """Temperature, scaling off, mask off: every number downstream updates."""
+    t_col, s_col, m_col = st.columns(3, vertical_alignment="bottom")
+    temperature = t_col.slider(
+        "Temperature τ",
+        0.1,
+        5.0,
+        1.0,
+        0.1,
+        key="wt_temperature",
+        help="Divides the scores once more before the softmax: τ > 1 flattens the weights, τ < 1 sharpens them.",
+    )
+    scale_off = s_col.toggle("Scaling off (no ÷√dₖ)", key="wt_scale_off")
+    mask_off = m_col.toggle("Mask off", key="wt_mask_off", help="Let every query see every key.")
+    return Ablations(float(temperature), not scale_off, not mask_off)

@@ -1,0 +1,159 @@
+"""Steps 1–4 of the walkthrough (projections, scores, scaling, mask), plus the shared panel helpers.
+
+Each step: a formula with the real numbers (viz.walkthrough_latex), a figure, two or three sentences.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from model.attention import scale_factor
+from model.walkthrough import scaling_demo
+from viz import walkthrough as fig
+from viz import walkthrough_latex as tex
+from viz.latex import text as tex_text
+
+from .walkthrough_state import EXAMPLE, STEPS, Walk, md_plain
+
+MASKED = "−∞"
+
+
+def header(step: int, walk: Walk) -> None:
+    head = f" · head {walk.head + 1} of {walk.n_heads}" if step <= 6 else ""
+    st.subheader(f"Step {step} of {len(STEPS)} · {STEPS[step]}{head}", anchor=False)
+
+
+def say(*sentences: str) -> None:
+    st.markdown(" ".join(sentences))
+
+
+def formula(walk: Walk, latex: str) -> None:
+    """A formula; the worked example's small matrices one size up, for a projector's back row."""
+    st.latex((r"\large " if walk.source == EXAMPLE else "") + latex)
+
+
+def chart(figure) -> None:
+    st.plotly_chart(figure, width="stretch", config={"displayModeBar": False})
+
+
+def sym(name: str, walk: Walk) -> str:
+    """'Q' → 'Q^{(1)}': per-head symbols carry the head number."""
+    return f"{name}^{{({walk.head + 1})}}"
+
+
+def q_tex(walk: Walk, i: int) -> str:
+    return tex_text(walk.q_tokens[i])
+
+
+def dims(n: int) -> list[str]:
+    return [str(j + 1) for j in range(n)]
+
+
+def step_projections(walk: Walk, query: int) -> None:
+    v = walk.view
+    d = v["X"].shape[1]
+    say(
+        "Every token's row of X is multiplied by three learned matrices. The **query** q says what the token is "
+        "looking for, the **key** k what it can be found by, the **value** v what it hands on when it is chosen.",
+        f"This head uses its own {walk.d_k} columns of W_Q, W_K and W_V (d_k = d_model / h = {d} / {walk.n_heads}).",
+    )
+    if walk.cross:
+        say("In cross-attention the queries come from the decoder (X) and the keys and values from the encoder "
+            "output (M).")  # fmt: skip
+    bias = walk.has_bias
+    for name, w, src in (("Q", "W_Q", "X"), ("K", "W_K", "M"), ("V", "W_V", "M")):
+        in_sym = "M" if walk.cross and src == "M" else "X"
+        b_sym = sym(f"b_{name}", walk) if bias else None
+        latex = tex.projection(
+            sym(name, walk),
+            in_sym,
+            sym(w, walk),
+            b_sym,
+            v[src],
+            v[w],
+            v[f"b_{name}"],
+            v[name],
+            size=walk.size,
+            split=walk.split,
+        )
+        formula(walk, latex)
+    if bias:
+        st.caption("The model's projections also add a learned bias b (a row added to every token).")
+    cols = st.columns(3)
+    for col, name, tokens in zip(cols, "QKV", (walk.q_tokens, walk.k_tokens, walk.k_tokens), strict=True):
+        with col:
+            chart(fig.matrix_heatmap(v[name], tokens, dims(walk.d_k), f"{name} (head {walk.head + 1})"))
+
+
+def step_scores(walk: Walk, query: int) -> None:
+    v = walk.view
+    say(
+        "The score s_ij = q_i · k_j compares query i with key j: the more they point the same way, the larger it is.",
+        "One matrix product does every pair at once: one row per query token, one column per key token.",
+        f"The highlighted row is the query token you follow, **{md_plain(walk.q_tokens[query])}**.",
+    )
+    latex = tex.scores(
+        sym("Q", walk),
+        sym("K", walk),
+        v["Q"],
+        v["K"],
+        v["scores"],
+        highlight_row=query,
+        size=walk.size,
+        split=walk.split,
+    )
+    formula(walk, latex)
+    chart(fig.matrix_heatmap(v["scores"], walk.q_tokens, walk.k_tokens, "Q Kᵀ: queries (rows) × keys (columns)",
+                             highlight_row=query))  # fmt: skip
+
+
+@st.cache_data(show_spinner=False)
+def _scaling_demo() -> dict:
+    return scaling_demo(n_samples=1000)
+
+
+def step_scaling(walk: Walk, query: int) -> None:
+    v = walk.view
+    divisor = scale_factor(walk.d_k, scale=walk.scale, temperature=walk.temperature)
+    tau = f" and by the temperature τ = {walk.temperature:g} (÷ {divisor:.3f} in all)" if walk.temperature != 1 else ""
+    say(
+        f"Scores are divided by √d_k = √{walk.d_k} ≈ {scale_factor(walk.d_k):.3f}{tau}." if walk.scale else "",
+        "**Why:** if the entries of q and k have variance 1, q · k adds up d_k products, so its spread grows like "
+        "√d_k. Large scores make the softmax put nearly all the weight on one key and its gradients vanish; "
+        "dividing by √d_k brings the spread back to about 1.",
+    )
+    if not walk.scale:
+        st.warning(f"Scaling is switched off: the scores are divided only by τ = {walk.temperature:g}.")
+    latex = tex.scaling(
+        v["scores"], v["scaled"], walk.d_k, walk.temperature, walk.scale, highlight_row=query, size=walk.size
+    )
+    formula(walk, latex)
+    left, right = st.columns([2, 3])
+    with left:
+        chart(fig.matrix_heatmap(v["scaled"], walk.q_tokens, walk.k_tokens, "Scaled scores", highlight_row=query))
+    with right:
+        demo = _scaling_demo()
+        chart(fig.scaling_demo_figure(
+            demo, ("std of q · k", "largest softmax weight"), "d_k (random unit-variance q, k; 8 keys)",
+            ("std of q · k  (≈ √d_k)", "largest weight, not scaled", "largest weight, ÷ √d_k"), walk.d_k,
+        ))  # fmt: skip
+        st.caption("Measured on 1,000 random queries against 8 random keys for each d_k (entries drawn from N(0, 1)); "
+                   f"the dashed line is this head's d_k = {walk.d_k}. Without scaling the softmax saturates on one "
+                   "key as d_k grows; with it, the weights stay spread out.")  # fmt: skip
+
+
+def step_mask(walk: Walk, query: int, mask_note: str) -> None:
+    v = walk.view
+    say(
+        "A mask says which keys each query may look at. Forbidden cells are set to −∞ before the softmax, so "
+        "e^−∞ = 0 and they get **exactly zero** weight.",
+        "A decoder uses a causal mask (no peeking at later tokens); padding masks hide filler tokens.",
+        mask_note,
+    )
+    if not np.isneginf(v["masked"]).any():
+        st.info("No cell is masked right now: pick a mask in the **Mask** box above (causal, padding or your own), "
+                "or switch **Mask off** off, to see cells become −∞.")  # fmt: skip
+    formula(walk, tex.masking(v["scaled"], v["masked"], highlight_row=query, size=walk.size))
+    chart(fig.matrix_heatmap(v["masked"], walk.q_tokens, walk.k_tokens, "Masked scores (grey = −∞)",
+                             highlight_row=query, masked_label=MASKED))  # fmt: skip

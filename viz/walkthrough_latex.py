@@ -1,0 +1,155 @@
+r"""The walkthrough's formulas with the real numbers substituted, as LaTeX strings for st.latex.
+
+Every function takes numbers already computed by model/ code and only prints them; symbols such as
+"Q^{(1)}" are passed in, so the page decides how heads and tokens are named. Matrices print at most
+6 rows and `size` columns (the rest elided with ⋯), so a model's 9 × 64 matrices still fit.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+
+import numpy as np
+
+from .latex import bmatrix, number, scientific, text
+
+ROW_LIMIT = 12  # a single softmax / LayerNorm row is printed in full up to this many entries
+
+
+MAX_LINE_COLUMNS = 8  # matrix columns that fit on one projector-sized line; more and the "= …" wrap
+
+
+def _columns(latex: str) -> int:
+    """Matrix columns printed across a line: the cells in the first row of every bmatrix."""
+    firsts = re.findall(r"\\begin\{bmatrix\}(.*?)(?: \\\\ |\\end\{bmatrix\})", latex)
+    return sum(row.count("&") + 1 for row in firsts)
+
+
+def _chain(lhs: str, *sides: str, split: bool | None = None) -> str:
+    """lhs = a = b = c on one line, or one "= …" per line aligned on the = signs: when split is True,
+    or (split None) when the line would hold more than MAX_LINE_COLUMNS matrix columns."""
+    if split is None:
+        split = _columns(" ".join(sides)) > MAX_LINE_COLUMNS
+    if not split:
+        return " = ".join((lhs, *sides))
+    return r"\begin{aligned}" + lhs + " &= " + r" \\ &= ".join(sides) + r"\end{aligned}"
+
+
+def _m(digits: int, size: int):
+    return partial(bmatrix, digits=digits, max_rows=6, max_cols=size)
+
+
+def projection(out_sym: str, in_sym: str, w_sym: str, b_sym: str | None, X, W, b, out, digits=2, size=6, split=None):
+    """Q = X W_Q (+ b_Q) = [X][W_Q] (+ [b_Q]) = [Q]."""
+    m = _m(digits, size)
+    bias_sym, bias = ("", "") if b_sym is None else (f" + {b_sym}", f" + {m(b)}")
+    return _chain(out_sym, rf"{in_sym}\,{w_sym}{bias_sym}", rf"{m(X)}\,{m(W)}{bias}", m(out), split=split)
+
+
+def scores(q_sym: str, k_sym: str, Q, K, S, digits=2, highlight_row=None, size=6, split=None) -> str:
+    """Q Kᵀ = [Q][Kᵀ] = [S]."""
+    m = _m(digits, size)
+    q, s = m(Q, highlight_row=highlight_row), m(S, highlight_row=highlight_row)
+    return _chain(rf"{q_sym}\,{{{k_sym}}}^{{\top}}", rf"{q}\,{m(np.asarray(K).T)}", s, split=split)
+
+
+def scaling(S, scaled, d_k: int, temperature: float, scale: bool, digits=2, highlight_row=None, size=6) -> str:
+    r"""QKᵀ / (√d_k · τ) with the divisor spelled out (τ only when it is not 1, √d_k only when on)."""
+    m = _m(digits, size)
+    syms, nums = [], []
+    if scale:
+        syms.append(r"\sqrt{d_k}")
+        nums.append(rf"\sqrt{{{d_k}}}")
+    if temperature != 1.0 or not scale:
+        syms.append(r"\tau")
+        nums.append(number(temperature, 2))
+    dot = r" \cdot "
+    before, after = m(S, highlight_row=highlight_row), m(scaled, highlight_row=highlight_row)
+    return rf"\frac{{Q K^{{\top}}}}{{{dot.join(syms)}}} = \frac{{1}}{{{dot.join(nums)}}}\,{before} = {after}"
+
+
+def masking(scaled, masked, digits=2, highlight_row=None, size=6) -> str:
+    r"""masked_ij = scaled_ij where allowed, −∞ elsewhere: the rule, then the matrices before → after."""
+    m = _m(digits, size)
+    rule = (
+        r"\operatorname{mask}(s)_{ij} = \begin{cases} s_{ij} & \text{if } i \text{ may attend to } j \\"
+        r" -\infty & \text{otherwise} \end{cases}"
+    )
+    change = rf"{m(scaled, highlight_row=highlight_row)} \;\longrightarrow\; {m(masked, highlight_row=highlight_row)}"
+    return rf"\begin{{gathered}}{rule} \\[1em] {change}\end{{gathered}}"
+
+
+def softmax_lines(query: int, query_tex: str, steps, digits: int = 3) -> list[str]:
+    """One row's softmax line by line: row, max, shift, exp, sum, divide (steps: SoftmaxSteps).
+
+    query is the 0-based row; it prints as i = query + 1 next to the token's name.
+    """
+    row = partial(bmatrix, digits=digits, max_cols=ROW_LIMIT)
+    total = number(steps.total, digits)
+    return [
+        rf"i = {query + 1}\;\left({query_tex}\right): \qquad s_i = {row(steps.row)}",
+        rf"m = \max_j s_{{ij}} = {number(steps.max, digits)}",
+        rf"s_i - m = {row(steps.shifted)} \quad (\text{{every entry}} \le 0)",
+        rf"e^{{s_i - m}} = {row(steps.exps)}",
+        rf"\textstyle\sum_j e^{{s_{{ij}} - m}} = {total}",
+        rf"\alpha_i = \frac{{e^{{s_i - m}}}}{{{total}}} = {row(steps.weights)}, \qquad "
+        rf"\textstyle\sum_j \alpha_{{ij}} = {number(steps.weights_sum, digits)}",
+    ]
+
+
+def weighted_sum(weights, V, Z, digits=2, highlight_row=None, size=6, split=None) -> str:
+    """Z = α V = [α][V] = [Z]."""
+    m = _m(digits, size)
+    product = rf"{m(weights, highlight_row=highlight_row)}\,{m(V)}"
+    return _chain("Z", r"\alpha V", product, m(Z, highlight_row=highlight_row), split=split)
+
+
+def contribution_sum(query: int, weights_row, V, key_labels: list[str], z_row, digits: int = 2) -> str:
+    r"""z_i = Σ_j α_ij v_j = 0.12·[v_the] + ... = [z_i] (at most 4 terms, else the first two, ⋯, the last)."""
+    vec = partial(bmatrix, digits=digits, max_cols=4)
+    n = len(weights_row)
+    shown = list(range(n)) if n <= 4 else [0, 1, n - 1]
+    terms = []
+    for j in shown:
+        if n > 4 and j == n - 1:
+            terms.append(r"\cdots")
+        terms.append(rf"{number(weights_row[j], digits)}\,\underbrace{{{vec(V[j])}}}_{{{text(key_labels[j])}}}")
+    lhs = rf"z_{{{query + 1}}} = \sum_j \alpha_{{{query + 1}j}}\, v_j = "
+    return lhs + " + ".join(terms) + rf" = {vec(z_row)}"
+
+
+def concat_heads(head_syms: list[str], heads, concat, digits=2, size=6, split=None) -> str:
+    r"""Concat(Z¹, …, Zʰ) = [Z¹ | Z² | …] as one matrix (at most 4 heads printed)."""
+    m = _m(digits, size)
+    shown = " ".join(bmatrix(h, digits, max_rows=6, max_cols=3) for h in heads[:4])
+    more = r"\;\cdots" if len(heads) > 4 else ""
+    names = ", ".join(head_syms)
+    parts = rf"\operatorname{{Concat}}\!\left({shown}{more}\right)"
+    return _chain(rf"\operatorname{{Concat}}({names})", parts, m(concat), split=True if split is None else split)
+
+
+def output_projection(concat, W_O, b_O, out, with_bias: bool, digits=2, size=6, split=None) -> str:
+    """out = Concat W_O (+ b_O) = [..][..] = [out]."""
+    m = _m(digits, size)
+    bias_sym, bias = (" + b_O", f" + {m(b_O)}") if with_bias else ("", "")
+    product = rf"{m(concat)}\,{m(W_O)}{bias}"
+    return _chain(r"\text{out}", rf"\operatorname{{Concat}}\,W_O{bias_sym}", product, m(out), split=split)
+
+
+def residual(R, out, resid, digits=2, size=6, split=None) -> str:
+    """x + out = [x] + [out] = [resid]."""
+    m = _m(digits, size)
+    return _chain(r"x + \text{out}", rf"{m(R)} + {m(out)}", m(resid), split=split)
+
+
+def layer_norm_lines(query: int, query_tex: str, row, steps, eps: float, digits: int = 3) -> list[str]:
+    """μ, σ², the normalised row and γ ⊙ · + β for one position (steps: LayerNormSteps)."""
+    vec = partial(bmatrix, digits=digits, max_cols=8)
+    return [
+        rf"i = {query + 1}\;\left({query_tex}\right): \qquad r_i = {vec(row)}",
+        rf"\mu = {number(steps.mean, digits)}, \qquad \sigma^2 = {number(steps.var, digits)}, \qquad "
+        rf"\varepsilon = {scientific(eps)}",
+        rf"\hat r_i = \frac{{r_i - \mu}}{{\sqrt{{\sigma^2 + \varepsilon}}}} = {vec(steps.normalized)}",
+        rf"\operatorname{{LayerNorm}}(r_i) = \gamma \odot \hat r_i + \beta = {vec(steps.out)}",
+    ]
