@@ -44,6 +44,10 @@ def head_name(h: int) -> str:
     return f"Head {h + 1}"
 
 
+def one_based(i: int) -> str:
+    return str(i + 1)
+
+
 def numbered(tokens: list[str]) -> list[str]:
     """Axis labels that stay distinct even when a token repeats: '3 · dog'."""
     return [f"{i} · {t}" for i, t in enumerate(tokens)]
@@ -74,9 +78,10 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str]) -> No
     """Layer / head / token pickers, the chosen head large, and the layer's head view."""
     n_layers, n_heads = weights.shape[:2]
     pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
-    layer = pick_layer.selectbox("Layer", range(n_layers), format_func=layer_name, key="layer", bind="query-params")
+    # options show as 1, 2, … so a shared link reads ?layer=2&head=3
+    layer = pick_layer.selectbox("Layer", range(n_layers), format_func=one_based, key="layer", bind="query-params")
     head = pick_head.radio(
-        "Head", range(n_heads), format_func=head_name, key="head", bind="query-params", horizontal=True
+        "Head", range(n_heads), format_func=one_based, key="head", bind="query-params", horizontal=True
     )
     token = pick_token.selectbox(
         "Isolate one query token", [None, *range(len(queries))], key="token",
@@ -94,11 +99,12 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str]) -> No
         show_chart(fig, "focused")
     with right:
         fig = head_view_figure(
-            weights[layer], title=f"Head view · {layer_name(layer)} (click a head to hide it)",
+            weights[layer], title=f"Head view · {layer_name(layer)}",
             query_tokens=queries, key_tokens=keys, head_names=[head_name(h) for h in range(n_heads)],
             query_title="Query", key_title="Key", focus=token,
         )  # fmt: skip
         show_chart(fig, "head_view")
+        st.caption("Line thickness = weight. Click a head in the legend to hide it; double-click to show only it.")
     fig = matrix_figure(
         head_mean(weights[layer]), title=f"Mean over the {n_heads} heads · {layer_name(layer)}",
         x_title=key_title, y_title=query_title, x_labels=numbered(keys), y_labels=numbered(queries),

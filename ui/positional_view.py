@@ -97,6 +97,8 @@ def ablation_section(loaded: LoadedModel, text: str, trace: Trace) -> None:
         columns[1].info("Turn on the switch above to run the model without its positional encoding.")
     for column, label, run in runs:
         with column:
-            verdict = "" if expected is None else (" ✅" if run.prediction == expected else " ❌")
+            verdict = (
+                "" if expected is None else (" :green[(correct)]" if run.prediction == expected else " :red[(wrong)]")
+            )
             st.markdown(f"**{label}:** {token_chips((run.prediction or '').split()) or '(empty)'}{verdict}")
             _cross_attention(run, f"{label}: cross-attention, last layer, mean over heads", label.split()[0].lower())

@@ -34,4 +34,3 @@ def cached_run(
         while len(cache) > CACHE_SIZE:
             cache.popitem(last=False)
     return trace
-

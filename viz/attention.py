@@ -42,7 +42,9 @@ def _tile_hover(weights: np.ndarray, layer_names, head_names, query_tokens, key_
             for i, q in enumerate(query_tokens):
                 row = text[r0 + i]
                 for j, k in enumerate(key_tokens):
-                    row[c0 + j] = f"{where}<br>{q_name}: {q}<br>{k_name}: {k}<br>{w_name}: {weights[layer, head, i, j]:.3f}"
+                    row[c0 + j] = (
+                        f"{where}<br>{q_name}: {q}<br>{k_name}: {k}<br>{w_name}: {weights[layer, head, i, j]:.3f}"
+                    )
     return text
 
 
@@ -90,6 +92,7 @@ def overview_figure(
                     "side": "top",
                     "showgrid": False,
                     "zeroline": False,
+                    "automargin": True,
                     "range": [-0.5, n_cols - 0.5],
                 },
                 "yaxis": {
@@ -98,6 +101,7 @@ def overview_figure(
                     "ticktext": list(layer_names),
                     "showgrid": False,
                     "zeroline": False,
+                    "automargin": True,
                     "range": [n_rows - 0.5, -0.5],
                 },
                 "height": height,

@@ -31,7 +31,7 @@ def hover_grid(y_labels: list[str], x_labels: list[str], y_name: str, x_name: st
 def tick_axis(labels: list[str] | None, title: str, n: int, max_ticks: int = 64, reverse: bool = False) -> dict:
     """A numeric axis 0..n-1 showing `labels` as tick text (every k-th one when there are many)."""
     span = [n - 0.5, -0.5] if reverse else [-0.5, n - 0.5]
-    axis = {"title": {"text": title}, "showgrid": False, "zeroline": False, "range": span}
+    axis = {"title": {"text": title}, "showgrid": False, "zeroline": False, "automargin": True, "range": span}
     if labels is not None:
         step = max(1, -(-n // max_ticks))
         axis.update(tickmode="array", tickvals=list(range(0, n, step)), ticktext=list(labels[::step]))
