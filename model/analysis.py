@@ -20,7 +20,7 @@ ATTENTION_KINDS: dict[str, tuple[str, str, str, str]] = {
 
 
 def _tensor(x) -> torch.Tensor:
-    return torch.as_tensor(np.asarray(x, dtype=np.float64))
+    return torch.from_numpy(np.array(x, dtype=np.float64))  # a copy: inputs may be read-only views
 
 
 def attention_name(kind: str, layer: int) -> str:

@@ -5,6 +5,7 @@ import streamlit as st
 from ui.inputs import fit_to_limit, source_text
 from ui.models import selected_model
 from ui.positional_view import ablation_section, model_encoding, sinusoidal_lab
+from ui.tokens import show_tokens
 from ui.trace_cache import cached_run
 
 st.title("Positional encoding")
@@ -23,6 +24,7 @@ text = fit_to_limit(loaded, source_text())
 trace = cached_run(loaded, text)
 if trace is None:
     st.stop()
+show_tokens("Source tokens:", trace.tokens("src"), trace.unknown, "Not in this model's vocabulary (read as <unk>):")
 model_encoding(loaded, trace)
 
 st.header("What breaks without it")
