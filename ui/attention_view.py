@@ -34,6 +34,8 @@ AXES = {  # kind → (query axis title, key axis title)
     "cross": ("Query: decoder input", "Key: source token"),
 }
 HOVER = ("query", "key", "weight")
+SIDE_TABS = ["Head view", "Mean over heads"]
+SUMMARY_TABS = ["Entropy per head", "Largest weight per head", "Attention rollout (encoder)"]
 
 
 def layer_name(i: int) -> str:
@@ -70,7 +72,8 @@ def attention_section(trace: Trace) -> None:
     )  # fmt: skip
     show_chart(fig, "overview")
     focus_section(weights, kind, queries, keys)
-    summaries(trace, weights, kind, layers, heads, keys)
+    st.subheader("Per-head summaries")
+    summaries(trace, weights, layers, heads, keys)
 
 
 @st.fragment
@@ -97,51 +100,59 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str]) -> No
             query_title=query_title, key_title=key_title, hover_names=HOVER,
         )  # fmt: skip
         show_chart(fig, "focused")
-    with right:
-        fig = head_view_figure(
-            weights[layer], title=f"Head view · {layer_name(layer)}",
-            query_tokens=queries, key_tokens=keys, head_names=[head_name(h) for h in range(n_heads)],
-            query_title="Query", key_title="Key", focus=token,
-        )  # fmt: skip
-        show_chart(fig, "head_view")
-        st.caption("Line thickness = weight. Click a head in the legend to hide it; double-click to show only it.")
-    fig = matrix_figure(
-        head_mean(weights[layer]), title=f"Mean over the {n_heads} heads · {layer_name(layer)}",
-        x_title=key_title, y_title=query_title, x_labels=numbered(keys), y_labels=numbered(queries),
-        hover_names=HOVER, height=460, role="head-mean",
-    )  # fmt: skip
-    show_chart(fig, "head_mean")
+    # lazy tabs: only the open tab's figure is built and painted
+    head_view_tab, mean_tab = right.tabs(SIDE_TABS, key="side", on_change="rerun", bind="query-params")
+    if head_view_tab.open:
+        with head_view_tab:
+            fig = head_view_figure(
+                weights[layer], title=f"Head view · {layer_name(layer)}",
+                query_tokens=queries, key_tokens=keys, head_names=[head_name(h) for h in range(n_heads)],
+                query_title="Query", key_title="Key", focus=token,
+            )  # fmt: skip
+            show_chart(fig, "head_view")
+            st.caption("Line thickness = weight. Click a head in the legend to hide it; double-click to show only it.")
+    if mean_tab.open:
+        with mean_tab:
+            fig = matrix_figure(
+                head_mean(weights[layer]), title=f"Mean over the {n_heads} heads · {layer_name(layer)}",
+                x_title=key_title, y_title=query_title, x_labels=numbered(keys), y_labels=numbered(queries),
+                hover_names=HOVER, height=560, role="head-mean",
+            )  # fmt: skip
+            show_chart(fig, "head_mean")
 
 
-def summaries(trace: Trace, weights, kind: str, layers: list[str], heads: list[str], keys: list[str]) -> None:
-    """Per-head entropy and peak weight for this kind, and the encoder's attention rollout."""
-    st.subheader("How focused is each head?")
-    entropy_col, peak_col = st.columns(2)
-    height = 150 + 60 * len(layers)
-    with entropy_col:
-        fig = matrix_figure(
-            head_entropy(weights), title="Mean row entropy (nats; 0 = looks at one token)",
-            x_title="", y_title="", x_labels=heads, y_labels=layers, hover_names=("layer", "head", "entropy"),
-            colorscale="Purples", zmin=0.0, zmax=math.log(max(2, len(keys))), cell_text=True, height=height,
-            role="head-entropy",
-        )  # fmt: skip
-        show_chart(fig, "entropy")
-    with peak_col:
-        fig = matrix_figure(
-            head_peak(weights), title="Mean largest weight per row (1 = one-hot)",
-            x_title="", y_title="", x_labels=heads, y_labels=layers, hover_names=("layer", "head", "max weight"),
-            cell_text=True, height=height, role="head-peak",
-        )  # fmt: skip
-        show_chart(fig, "peak")
-    st.subheader("Attention rollout (encoder)")
-    st.caption(
-        "Each layer's heads averaged, the residual connection added (½ identity + ½ attention), and the layers "
-        "multiplied bottom-up: row i shows how much of each input token reaches position i at the encoder's top."
-    )
-    source = numbered(trace.tokens("src"))
-    fig = matrix_figure(
-        attention_rollout(attention_layers(trace, "encoder")), title="Encoder attention rollout",
-        x_title="Input token", y_title="Position at the top", x_labels=source, y_labels=source,
-        hover_names=("position", "input token", "share"), height=520, role="rollout",
-    )  # fmt: skip
-    show_chart(fig, "rollout")
+def summaries(trace: Trace, weights, layers: list[str], heads: list[str], keys: list[str]) -> None:
+    """Per-head entropy and peak weight for this kind, and the encoder's attention rollout (one tab at a time)."""
+    entropy_tab, peak_tab, rollout_tab = st.tabs(SUMMARY_TABS, key="more", on_change="rerun", bind="query-params")
+    height = 170 + 70 * len(layers)
+    if entropy_tab.open:
+        with entropy_tab:
+            fig = matrix_figure(
+                head_entropy(weights), title="Mean row entropy in nats: 0 = each query looks at one token",
+                x_title="", y_title="", x_labels=heads, y_labels=layers, hover_names=("layer", "head", "entropy"),
+                colorscale="Purples", zmin=0.0, zmax=math.log(max(2, len(keys))), cell_text=True, height=height,
+                role="head-entropy",
+            )  # fmt: skip
+            show_chart(fig, "entropy")
+    if peak_tab.open:
+        with peak_tab:
+            fig = matrix_figure(
+                head_peak(weights), title="Mean of each row's largest weight: 1 = every query looks at one token",
+                x_title="", y_title="", x_labels=heads, y_labels=layers, hover_names=("layer", "head", "max weight"),
+                cell_text=True, height=height, role="head-peak",
+            )  # fmt: skip
+            show_chart(fig, "peak")
+    if rollout_tab.open:
+        with rollout_tab:
+            st.caption(
+                "Each encoder layer's heads averaged, the residual connection added (½ identity + ½ attention), and "
+                "the layers multiplied bottom-up: row i shows how much of each input token reaches position i at "
+                "the encoder's top."
+            )
+            source = numbered(trace.tokens("src"))
+            fig = matrix_figure(
+                attention_rollout(attention_layers(trace, "encoder")), title="Encoder attention rollout",
+                x_title="Input token", y_title="Position at the top", x_labels=source, y_labels=source,
+                hover_names=("position", "input token", "share"), height=560, role="rollout",
+            )  # fmt: skip
+            show_chart(fig, "rollout")

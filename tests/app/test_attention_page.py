@@ -14,6 +14,7 @@ from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from model import LoadedModel, load_pretrained
+from model.analysis import attention_rollout
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "pages/attention.py"
@@ -65,9 +66,8 @@ def numbered(tokens):
 def test_default_view_draws_every_figure_from_the_translate_model():
     at = open_page()
     figs = figures(at)
-    assert set(figs) == {
-        "attention-overview", "attention-head", "head-view", "head-mean", "head-entropy", "head-peak", "rollout",
-    }  # fmt: skip
+    # the side and summary tabs are lazy: only the open tab's figure is built
+    assert set(figs) == {"attention-overview", "attention-head", "head-view", "head-entropy"}
     text = at.text_input(key="text").value
     trace = load_pretrained("translate").run(text)
     focused = figs["attention-head"]
@@ -85,6 +85,20 @@ def test_url_parameters_restore_model_text_kind_layer_and_head():
     np.testing.assert_allclose(array(focused["data"][0]["z"]), trace["decoder.1.cross_attn.weights"][0, 2].numpy())
     assert focused["layout"]["xaxis"]["ticktext"] == numbered(["1", "2", "3", "<eos>"])
     assert focused["layout"]["yaxis"]["ticktext"] == numbered(trace.tokens("tgt"))
+
+
+def test_tabs_from_the_url_show_mean_over_heads_peak_and_rollout():
+    at = open_page(model="reverse", text="3 1 2", side="Mean over heads", more="Attention rollout (encoder)")
+    figs = figures(at)
+    assert {"head-mean", "rollout"} <= set(figs) and "head-view" not in figs and "head-entropy" not in figs
+    trace = load_pretrained("reverse").run("3 1 2")
+    enc0 = trace["encoder.0.self_attn.weights"][0].numpy()
+    np.testing.assert_allclose(array(figs["head-mean"]["data"][0]["z"]), enc0.mean(0), rtol=1e-5, atol=1e-6)
+    layers = np.stack([trace[f"encoder.{i}.self_attn.weights"][0].numpy() for i in range(2)])
+    np.testing.assert_allclose(array(figs["rollout"]["data"][0]["z"]), attention_rollout(layers), rtol=1e-5)
+    at = open_page(model="reverse", text="3 1 2", more="Largest weight per head")
+    peak = array(figures(at)["head-peak"]["data"][0]["z"])
+    np.testing.assert_allclose(peak[1, 2], trace["encoder.1.self_attn.weights"][0, 2].numpy().max(-1).mean(), rtol=1e-5)
 
 
 def test_switching_model_and_kind(monkeypatch):

@@ -68,6 +68,17 @@ def real_console_errors(page, probes) -> list[str]:
     return errors
 
 
+def wait_for_figure(page, role: str, title: str | None = None, timeout_ms: int = 60_000) -> None:
+    """Wait until a painted chart with this role (and title) is on the page. Fragment reruns can be so quick
+    that the rerun counter misses their 'running' state, so these waits look at the chart itself."""
+    page.wait_for_function(
+        """([role, title]) => Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot'))
+             .some((el) => el.layout && el.layout.meta === role && el.querySelector('svg.main-svg')
+                           && (title === null || el.layout.title.text === title))""",
+        arg=[role, title], timeout=timeout_ms, polling=25,
+    )  # fmt: skip
+
+
 def type_input(page, text: str) -> None:
     box = page.get_by_label("Input", exact=True)
     before = runs(page)
@@ -86,7 +97,9 @@ def test_typing_a_new_input_redraws_every_heatmap_with_its_tokens(page, app_url,
     assert figs["attention-head"]["x"] == numbered(tokens) == figs["attention-head"]["y"]
     assert figs["attention-head"]["painted"] == numbered(tokens)  # drawn in the SVG, not only in the data
     assert figs["head-view"]["tokens"] == tokens
-    assert figs["rollout"]["x"] == numbered(tokens)
+    page.get_by_role("tab", name="Mean over heads").click()
+    wait_for_figure(page, "head-mean")
+    assert page.evaluate(FIGURES_JS)["head-mean"]["x"] == numbered(tokens)
     gap = 1
     assert figs["attention-overview"]["rows"] == 2 * (len(tokens) + gap) - gap
     assert exceptions_on(page) == []
@@ -101,9 +114,8 @@ def test_shared_link_reopens_the_exact_view(page, app_url, probes):
     assert figs["attention-overview"]["title"].startswith("Cross-attention")
     assert "model=reverse" in page.url and "kind=Cross-attention" in page.url
     # choosing another head redraws the focused view (a fragment rerun) and updates the link
-    before = runs(page)
     page.get_by_test_id("stRadio").filter(has_text="Head").get_by_text("1", exact=True).click()
-    wait_settled(page, before)
+    wait_for_figure(page, "attention-head", "Layer 2 · Head 1")
     assert page.evaluate(FIGURES_JS)["attention-head"]["title"] == "Layer 2 · Head 1"
     assert "head=" not in page.url or "head=1" in page.url
     assert exceptions_on(page) == []

@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import exceptions_on, open_page, runs, wait_settled
-from .test_attention_browser import FIGURES_JS, app_left_v1_mode, numbered, probes, real_console_errors, type_input
+from .harness import exceptions_on, open_page
+from .test_attention_browser import (
+    FIGURES_JS,
+    app_left_v1_mode,
+    numbered,
+    probes,
+    real_console_errors,
+    type_input,
+    wait_for_figure,
+)
 
 pytestmark = pytest.mark.browser
 __all__ = ["app_left_v1_mode", "probes"]  # fixtures shared with the attention tests
@@ -20,9 +28,8 @@ def test_typing_a_new_input_redraws_the_models_encoding(page, app_url, probes):
     tokens = ["a", "young", "horse", "finds", "the", "black", "mouse", "<eos>"]
     assert figs["model-pe"]["y"] == numbered(tokens)
     assert figs["ablation-with"]["x"] == numbered(tokens)
-    before = runs(page)
     page.get_by_text("Remove the positional encoding at inference").click()
-    wait_settled(page, before)
+    wait_for_figure(page, "ablation-without")
     figs = page.evaluate(FIGURES_JS)
     assert figs["ablation-without"]["x"] == numbered(tokens)
     assert "no_pe=true" in page.url
