@@ -101,4 +101,5 @@ def ablation_section(loaded: LoadedModel, text: str, trace: Trace) -> None:
                 "" if expected is None else (" :green[(correct)]" if run.prediction == expected else " :red[(wrong)]")
             )
             st.markdown(f"**{label}:** {token_chips((run.prediction or '').split()) or '(empty)'}{verdict}")
-            _cross_attention(run, f"{label}: cross-attention, last layer, mean over heads", label.split()[0].lower())
+            _cross_attention(run, label, label.split()[0].lower())
+            st.caption("Cross-attention of the last decoder layer, mean over heads.")

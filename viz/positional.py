@@ -64,7 +64,7 @@ def curves_figure(
                 "height": 420,
                 "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
                 "font": FONT,
-                "legend": {"orientation": "h", "y": -0.2, "yanchor": "top", "x": 0.5, "xanchor": "center"},
+                "legend": {"orientation": "v", "y": 1, "yanchor": "top", "x": 1.02, "xanchor": "left"},
                 "meta": "pe-curves",
             },
         }

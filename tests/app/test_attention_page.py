@@ -159,6 +159,10 @@ def test_over_long_input_is_cut_with_a_notice():
     assert any("70 tokens" in w.value and "first 63" in w.value for w in at.warning)
     focused = figures(at)["attention-head"]
     assert len(focused["layout"]["xaxis"]["ticktext"]) == 63 + 1  # + <eos>
+    at.text_input(key="target").input(" ".join(["le"] * 70)).run()
+    assert not at.exception
+    assert any("target has 70 tokens" in w.value for w in at.warning)
+    assert len(figures(at)["attention-head"]["layout"]["yaxis"]["ticktext"]) == 63 + 1  # <bos> + 63
 
 
 def test_unknown_words_and_html_are_named_as_plain_text():
