@@ -3,11 +3,13 @@
     python bench/ui_latency.py [--edits 20]
 
 Edit-to-paint: from the Enter keypress in `Input` to the rerun finished and the charts painted, i.e. the
-last DOM change in the app before it went quiet (tests/browser/harness.py's wait_settled, whose quiet
-window is not counted). Cases:
+last DOM change in the app before it went quiet for 300 ms (the quiet window is not counted). "Finished"
+is judged like tests/browser/harness.py's wait_settled, plus a check that the page shows the new input
+(see DONE_JS). Cases:
   default  the default model (translate) and sentences like its example
   large    64 source tokens (and a 64-token target) on an untrained 4+4-layer × 8-head model, written to
            a temporary folder and offered to the app through ATTENTION_LAB_EXTRA_MODELS
+  floor    a one-box app (st.text_input + st.write) on the same machine in the same run, for scale
   cold     `streamlit run` process start to the first complete paint of the home page, then of /attention
 Prints p50 / p90 in ms. Figures vary by ±20 % or more on a shared machine.
 """
@@ -15,11 +17,15 @@ Prints p50 / p90 in ms. Figures vary by ±20 % or more on a shared machine.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote_plus
 
@@ -28,10 +34,75 @@ sys.path.insert(0, str(ROOT))
 
 from model import ModelConfig, Seq2SeqTransformer, get_task, save_checkpoint  # noqa: E402
 from model.runner import LoadedModel  # noqa: E402
-from tests.browser.harness import chromium, new_page, open_page, runs, streamlit_server, wait_settled  # noqa: E402
+from tests.browser.harness import (  # noqa: E402
+    chromium,
+    free_port,
+    new_page,
+    open_page,
+    streamlit_server,
+)
 
 LARGE_NAME = "bench-4x8"
 LARGE_TOKENS = 64
+
+
+FLOOR_APP = """
+import streamlit as st
+text = st.text_input("Input", "a b c")
+st.write(text)
+"""
+
+
+@contextmanager
+def floor_server(folder: Path):
+    """`streamlit run` of the one-box floor app; yields its URL."""
+    script = folder / "floor_app.py"
+    script.write_text(FLOOR_APP)
+    port = free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
+           "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+           "--server.fileWatcherType", "none"]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+# Done = the page shows the new input (a check run in the page), the script is not running, nothing is stale,
+# every chart has its SVG, and the app's DOM has been quiet for QUIET_MS. The harness's wait_settled also
+# needs to have seen data-test-script-state == "running", which a quick rerun (the floor app's) never shows
+# in the DOM, so it would wait forever there.
+QUIET_MS = 300
+DONE_JS = """
+([check, arg, quietMs]) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || !window.__lab || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
+  for (const chart of document.querySelectorAll('[data-testid="stPlotlyChart"]')) {
+    if (!chart.querySelector('svg.main-svg')) return false;
+  }
+  if (!new Function('arg', check)(arg)) return false;
+  return performance.now() - window.__lab.lastMutation >= quietMs;
+}
+"""
+HEAD_VIEW_SHOWS = """
+  const el = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot'))
+    .find((e) => e.layout && e.layout.meta === 'head-view');
+  const keys = el && el.data[el.data.length - 1].text;
+  return !!keys && JSON.stringify(Array.from(keys)) === JSON.stringify(arg);
+"""
+MARKDOWN_SHOWS = """
+  return Array.from(document.querySelectorAll('[data-testid="stMarkdown"]')).some((m) => m.innerText.trim() === arg);
+"""
 
 
 def write_large_model(folder: Path) -> Path:
@@ -49,21 +120,25 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def edit_latency_ms(page, text: str) -> float:
-    """Type `text` into Input, press Enter, wait for the rerun and paint; ms from Enter to the last DOM change."""
+def edit_latency_ms(page, text: str, check: str, expected) -> float:
+    """Type `text` into Input, press Enter, wait until the page shows it, painted and quiet;
+    ms from Enter to the last DOM change."""
     box = page.get_by_label("Input", exact=True)
     box.fill(text)
-    before = runs(page)
     page.evaluate("window.__t0 = performance.now()")
     box.press("Enter")
-    wait_settled(page, before)
+    page.wait_for_function(DONE_JS, arg=[check, expected, QUIET_MS], timeout=60_000, polling=25)
     return page.evaluate("window.__lab.lastMutation - window.__t0")
 
 
-def measure_edits(page, url: str, inputs: list[str]) -> list[float]:
+def measure_edits(page, url: str, inputs: list[str], check: str, expect) -> list[float]:
+    """Open url, make one uncounted warm-up edit (plotly's lazy chunks, caches), then time the others."""
     open_page(page, url)
-    edit_latency_ms(page, inputs[-1])  # one warm-up edit (plotly's lazy chunks, caches)
-    return [edit_latency_ms(page, text) for text in inputs]
+    return [edit_latency_ms(page, text, check, expect(text)) for text in inputs][1:]
+
+
+def source_tokens(text: str) -> list[str]:
+    return [*text.split(), "<eos>"]
 
 
 def report(name: str, values: list[float], goal: str) -> None:
@@ -97,8 +172,8 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(0)
     translate = get_task("translate")
-    sentences = [s for s, _ in translate.sample(400, seed=1) if 7 <= len(s.split()) <= 9][: args.edits]
-    digits = [" ".join(rng.choice("0123456789") for _ in range(LARGE_TOKENS)) for _ in range(args.edits)]
+    sentences = [s for s, _ in translate.sample(400, seed=1) if 7 <= len(s.split()) <= 9][: args.edits + 1]
+    digits = [" ".join(rng.choice("0123456789") for _ in range(LARGE_TOKENS)) for _ in range(args.edits + 1)]
     target = quote_plus(" ".join(rng.choice("0123456789") for _ in range(LARGE_TOKENS)))
 
     with tempfile.TemporaryDirectory(prefix="attention-lab-bench-") as tmp, chromium() as browser:
@@ -109,16 +184,23 @@ def main() -> None:
             open_page(warm, url)  # leave Streamlit's v1 pages-folder mode (see cold_start)
             warm.context.close()
             page = new_page(browser)
-            default = measure_edits(page, f"{url}/attention", sentences)
+            default = measure_edits(page, f"{url}/attention", sentences, HEAD_VIEW_SHOWS, source_tokens)
             page.context.close()
             page = new_page(browser)
             model = quote_plus(f"{LARGE_NAME} (yours)")  # the picker shows session models with this suffix
-            large = measure_edits(page, f"{url}/attention?model={model}&target={target}", digits)
+            large_url = f"{url}/attention?model={model}&target={target}"
+            large = measure_edits(page, large_url, digits, HEAD_VIEW_SHOWS, source_tokens)
+            page.context.close()
+        with floor_server(Path(tmp)) as url:
+            page = new_page(browser)
+            floor = measure_edits(page, url, [f"edit {i}" for i in range(args.edits + 1)], MARKDOWN_SHOWS, str)
             page.context.close()
 
     print(f"edit-to-paint on /attention, {args.edits} edits each (shared 2-core machine: figures are noisy)")
     report("default model + input", default, "p50 <= 300, p90 <= 450")
     report(f"{LARGE_TOKENS} tokens, 4+4 layers x 8 heads", large, "p50 <= 900")
+    report("floor: text_input + st.write", floor, "(for scale)")
+    print(f"default / floor p50 ratio {statistics.median(default) / statistics.median(floor):.2f}")
     print(f"cold start: process start -> home painted {home:5.2f} s (goal <= 5 s); then /attention {attention:5.2f} s")
 
 

@@ -35,6 +35,7 @@ AXES = {  # kind → (query axis title, key axis title)
 }
 HOVER = ("query", "key", "weight")
 SIDE_TABS = ["Head view", "Mean over heads"]
+SUMMARIES_LABEL = "Per-head summaries: entropy, largest weight, attention rollout"
 SUMMARY_TABS = ["Entropy per head", "Largest weight per head", "Attention rollout (encoder)"]
 
 
@@ -72,8 +73,10 @@ def attention_section(trace: Trace) -> None:
     )  # fmt: skip
     show_chart(fig, "overview")
     focus_section(weights, kind, queries, keys)
-    st.subheader("Per-head summaries")
-    summaries(trace, weights, layers, heads, keys)
+    box = st.expander(SUMMARIES_LABEL, key="summaries", on_change="rerun", bind="query-params")
+    if box.open:  # lazy: built and painted only when opened
+        with box:
+            summaries(trace, weights, layers, heads, keys)
 
 
 @st.fragment

@@ -66,8 +66,8 @@ def numbered(tokens):
 def test_default_view_draws_every_figure_from_the_translate_model():
     at = open_page()
     figs = figures(at)
-    # the side and summary tabs are lazy: only the open tab's figure is built
-    assert set(figs) == {"attention-overview", "attention-head", "head-view", "head-entropy"}
+    # the side tabs and the summaries expander are lazy: only what is open is built
+    assert set(figs) == {"attention-overview", "attention-head", "head-view"}
     text = at.text_input(key="text").value
     trace = load_pretrained("translate").run(text)
     focused = figs["attention-head"]
@@ -88,7 +88,9 @@ def test_url_parameters_restore_model_text_kind_layer_and_head():
 
 
 def test_tabs_from_the_url_show_mean_over_heads_peak_and_rollout():
-    at = open_page(model="reverse", text="3 1 2", side="Mean over heads", more="Attention rollout (encoder)")
+    at = open_page(
+        model="reverse", text="3 1 2", side="Mean over heads", summaries="true", more="Attention rollout (encoder)"
+    )
     figs = figures(at)
     assert {"head-mean", "rollout"} <= set(figs) and "head-view" not in figs and "head-entropy" not in figs
     trace = load_pretrained("reverse").run("3 1 2")
@@ -96,7 +98,7 @@ def test_tabs_from_the_url_show_mean_over_heads_peak_and_rollout():
     np.testing.assert_allclose(array(figs["head-mean"]["data"][0]["z"]), enc0.mean(0), rtol=1e-5, atol=1e-6)
     layers = np.stack([trace[f"encoder.{i}.self_attn.weights"][0].numpy() for i in range(2)])
     np.testing.assert_allclose(array(figs["rollout"]["data"][0]["z"]), attention_rollout(layers), rtol=1e-5)
-    at = open_page(model="reverse", text="3 1 2", more="Largest weight per head")
+    at = open_page(model="reverse", text="3 1 2", summaries="true", more="Largest weight per head")
     peak = array(figures(at)["head-peak"]["data"][0]["z"])
     np.testing.assert_allclose(peak[1, 2], trace["encoder.1.self_attn.weights"][0, 2].numpy().max(-1).mean(), rtol=1e-5)
 
@@ -172,3 +174,13 @@ def test_unknown_words_and_html_are_named_as_plain_text():
     assert "zebra" in warning and "\\<script\\>alert\\(1\\)\\</script\\>" in warning
     assert "<script>" not in "".join(m.value for m in at.markdown)
     assert at.markdown[0].value.count(":red-badge[\\<unk\\>]") == 2
+
+
+def test_summaries_open_from_the_url_with_entropy_per_head():
+    at = open_page(model="copy", text="4 4 2", summaries="true")
+    entropy = figures(at)["head-entropy"]
+    trace = load_pretrained("copy").run("4 4 2")
+    w = trace["encoder.1.self_attn.weights"][0, 3].numpy().astype(np.float64)
+    expected = -(w * np.log(np.where(w > 0, w, 1))).sum(-1).mean()
+    assert array(entropy["data"][0]["z"])[1, 3] == pytest.approx(expected, rel=1e-4)
+    assert entropy["layout"]["yaxis"]["ticktext"] == ["Layer 1", "Layer 2"]
