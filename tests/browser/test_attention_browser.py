@@ -69,12 +69,19 @@ def real_console_errors(page, probes) -> list[str]:
 
 
 def wait_for_figure(page, role: str, title: str | None = None, timeout_ms: int = 60_000) -> None:
-    """Wait until a painted chart with this role (and title) is on the page. Fragment reruns can be so quick
-    that the rerun counter misses their 'running' state, so these waits look at the chart itself."""
+    """Wait until the page is not running, nothing is stale, and every chart with this role is painted (with
+    this title). Fragment reruns can be so quick that the harness's rerun counter never sees them running, so
+    these waits look at the chart itself."""
     page.wait_for_function(
-        """([role, title]) => Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot'))
-             .some((el) => el.layout && el.layout.meta === role && el.querySelector('svg.main-svg')
-                           && (title === null || el.layout.title.text === title))""",
+        """([role, title]) => {
+             const app = document.querySelector('[data-testid="stApp"]');
+             if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+             if (document.querySelector('[data-stale="true"]')) return false;
+             const charts = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot'))
+               .filter((el) => el.layout && el.layout.meta === role);
+             return charts.length > 0 && charts.every((el) => el.querySelector('svg.main-svg')
+               && (title === null || el.layout.title.text === title));
+           }""",
         arg=[role, title], timeout=timeout_ms, polling=25,
     )  # fmt: skip
 
