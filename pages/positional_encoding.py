@@ -17,7 +17,7 @@ st.caption(
 loaded = selected_model()
 
 st.header("The sinusoidal table")
-sinusoidal_lab(loaded.config.d_model if loaded.config.d_model <= 256 else 64)
+sinusoidal_lab(min(256, max(8, loaded.config.d_model // 8 * 8)))  # the slider moves in steps of 8
 
 st.header("The encoding this model adds")
 text = fit_to_limit(loaded, source_text())
