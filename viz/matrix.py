@@ -28,10 +28,24 @@ def hover_grid(y_labels: list[str], x_labels: list[str], y_name: str, x_name: st
     return rows
 
 
+def label_margins(x_labels: list[str] | None, y_labels: list[str] | None, x_title: str, y_title: str) -> dict:
+    """Fixed margins wide enough for the tick labels (x labels are turned 45°). Plotly's automargin would
+    measure them and draw the figure a second time, which costs ~20 ms per chart in the browser."""
+    char = 0.6 * FONT["size"]  # average glyph width, px
+    longest_y = max((len(t) for t in y_labels or ["000"]), default=3)
+    longest_x = max((len(t) for t in x_labels or ["000"]), default=3)
+    return {
+        "l": int(16 + char * longest_y + (28 if y_title else 0)),
+        "b": int(20 + char * longest_x * 0.75 + (28 if x_title else 0)),
+        "r": 10,
+        "t": 50,
+    }
+
+
 def tick_axis(labels: list[str] | None, title: str, n: int, max_ticks: int = 64, reverse: bool = False) -> dict:
     """A numeric axis 0..n-1 showing `labels` as tick text (every k-th one when there are many)."""
     span = [n - 0.5, -0.5] if reverse else [-0.5, n - 0.5]
-    axis = {"title": {"text": title}, "showgrid": False, "zeroline": False, "automargin": True, "range": span}
+    axis = {"title": {"text": title}, "showgrid": False, "zeroline": False, "range": span}
     if labels is not None:
         step = max(1, -(-n // max_ticks))
         axis.update(tickmode="array", tickvals=list(range(0, n, step)), ticktext=list(labels[::step]))
@@ -89,7 +103,7 @@ def matrix_figure(
                 "xaxis": {**tick_axis(x_labels, x_title, n_cols), "side": "bottom", "tickangle": -45},
                 "yaxis": tick_axis(y_labels, y_title, n_rows, reverse=True),
                 "height": height,
-                "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
+                "margin": label_margins(x_labels, y_labels, x_title, y_title),
                 "font": FONT,
                 "plot_bgcolor": "rgba(0,0,0,0)",
                 "meta": role,

@@ -59,10 +59,10 @@ def curves_figure(
             "data": data,
             "layout": {
                 "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 18}},
-                "xaxis": {"title": {"text": position_title}, "zeroline": False, "automargin": True},
-                "yaxis": {"title": {"text": value_title}, "range": [-1.1, 1.1], "automargin": True},
+                "xaxis": {"title": {"text": position_title}, "zeroline": False},
+                "yaxis": {"title": {"text": value_title}, "range": [-1.1, 1.1]},
                 "height": 420,
-                "margin": {"l": 10, "r": 10, "t": 50, "b": 10},
+                "margin": {"l": 60, "r": 10, "t": 50, "b": 50},
                 "font": FONT,
                 "legend": {"orientation": "v", "y": 1, "yanchor": "top", "x": 1.02, "xanchor": "left"},
                 "meta": "pe-curves",
