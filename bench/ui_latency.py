@@ -79,8 +79,8 @@ def floor_server(folder: Path):
 
 # Done = the page shows the new input (a check run in the page), the script is not running, nothing is stale,
 # every chart has its SVG, and the app's DOM has been quiet for QUIET_MS. The harness's wait_settled also
-# needs to have seen data-test-script-state == "running", which a quick rerun (the floor app's) never shows
-# in the DOM, so it would wait forever there.
+# needs data-test-script-state to have been "running"; the floor app's reruns were seen never to set it in
+# the DOM at all (run and finish inside one React commit), so wait_settled alone could wait forever there.
 QUIET_MS = 300
 DONE_JS = """
 ([check, arg, quietMs]) => {
