@@ -33,12 +33,16 @@ if trace is None:
     st.stop()
 
 show_tokens("Source tokens:", trace.tokens("src"), trace.unknown, "Not in this model's vocabulary (read as <unk>):")
-show_tokens(
-    "Decoder input:", trace.tokens("tgt"), trace.unknown_target, "Target words not in the vocabulary (read as <unk>):"
-)
 if trace.prediction is not None:
     st.markdown(f"**Model output:** {token_chips(trace.prediction.split()) or '(empty)'}")
+    st.caption("The decoder reads `<bos>` followed by this output: one row of its attention per position.")
 else:
-    st.caption("Decoder input is your target (teacher forcing); clear it to see the model's own output.")
+    show_tokens(
+        "Decoder input:",
+        trace.tokens("tgt"),
+        trace.unknown_target,
+        "Target words not in the vocabulary (read as <unk>):",
+    )
+    st.caption("The decoder input is your target (teacher forcing); clear it to see the model's own output.")
 
 attention_section(trace)

@@ -73,7 +73,8 @@ def test_default_view_draws_every_figure_from_the_translate_model():
     focused = figs["attention-head"]
     np.testing.assert_allclose(array(focused["data"][0]["z"]), trace["encoder.0.self_attn.weights"][0, 0].numpy())
     assert focused["layout"]["xaxis"]["ticktext"] == numbered(trace.tokens("src"))
-    assert trace.prediction and all(word in at.markdown[2].value for word in trace.prediction.split())
+    output = next(m.value for m in at.markdown if m.value.startswith("**Model output:**"))
+    assert trace.prediction and output == "**Model output:** " + " ".join(f"`{w}`" for w in trace.prediction.split())
 
 
 def test_url_parameters_restore_model_text_kind_layer_and_head():
@@ -173,7 +174,7 @@ def test_unknown_words_and_html_are_named_as_plain_text():
     warning = next(w.value for w in at.warning if "vocabulary" in w.value)
     assert "zebra" in warning and "\\<script\\>alert\\(1\\)\\</script\\>" in warning
     assert "<script>" not in "".join(m.value for m in at.markdown)
-    assert at.markdown[0].value.count(":red-badge[\\<unk\\>]") == 2
+    assert at.markdown[0].value.count(":red[**`<unk>`**]") == 2
 
 
 def test_summaries_open_from_the_url_with_entropy_per_head():

@@ -59,7 +59,7 @@ def test_removing_positions_shows_the_ablated_run_next_to_the_normal_one():
     np.testing.assert_allclose(head_mean(off["decoder.1.cross_attn.weights"][0].numpy()), expected, rtol=1e-5)
     lines = [m.value for m in at.markdown if m.value.startswith("**With")]
     assert lines[1].startswith("**Without positions:**")
-    assert all(f"[{w}]" in lines[1] for w in loaded.predict("1 2 3 4 5 6", ablation=Ablation(positional=False)).split())
+    assert all(f"`{w}`" in lines[1] for w in loaded.predict("1 2 3 4 5 6", ablation=Ablation(positional=False)).split())
     assert "(correct)" in lines[0]  # the trained model reverses six digits
 
 
