@@ -9,6 +9,8 @@ st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
 PAGES = [
     st.Page("pages/home.py", title="Home", icon="🏠", default=True),
     st.Page("pages/step_by_step.py", title="Step by step", icon="🧮", url_path="step-by-step"),
+    st.Page("pages/attention.py", title="Attention", icon="🔦", url_path="attention"),
+    st.Page("pages/positional_encoding.py", title="Positional encoding", icon="〰️", url_path="positional-encoding"),
 ]
 
 navigation = st.navigation(PAGES)

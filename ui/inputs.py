@@ -31,11 +31,26 @@ def source_text(label: str = "Input", loaded: LoadedModel | None = None) -> str:
     )
 
 
+def fit_to_limit(loaded: LoadedModel, text: str | None, what: str = "input") -> str:
+    """The text cut to the model's limit of loaded.max_words tokens, with a visible notice when it was longer."""
+    words = (text or "").split()
+    if len(words) <= loaded.max_words:
+        return text or ""
+    st.warning(
+        f"The {what} has {len(words)} tokens; this model reads at most {loaded.max_words}, "
+        f"so only the first {loaded.max_words} are used."
+    )
+    return " ".join(words[: loaded.max_words])
+
+
 def run_or_explain(loaded: LoadedModel, text: str, target: str | None = None, **kwargs) -> Trace | None:
-    """loaded.run(...), or None after a friendly message for empty / too long / unknown input."""
+    """loaded.run(...), or None after a friendly message for empty / unknown input; over-long input is cut."""
     if not text.strip():
         st.info(f"Type a few tokens separated by spaces, for example `{loaded.task.example}`.")
         return None
+    text = fit_to_limit(loaded, text)
+    if target:
+        target = fit_to_limit(loaded, target, "target")
     try:
         return loaded.run(text, target, **kwargs)
     except InputError as exc:

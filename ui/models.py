@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import os
+
 import streamlit as st
 
 from model import PRETRAINED, LoadedModel, load_pretrained
+
+from .extra_models import EXTRA_MODELS_ENV, extra_models
 
 DEFAULT_MODEL = "translate"
 USER_MODELS_KEY = "user_models"  # st.session_state: name -> LoadedModel trained or uploaded here
@@ -18,7 +22,11 @@ def shared_model(name: str) -> LoadedModel:
 
 def user_models() -> dict[str, LoadedModel]:
     """This session's own models (never visible to other sessions)."""
-    return st.session_state.setdefault(USER_MODELS_KEY, {})
+    mine = st.session_state.setdefault(USER_MODELS_KEY, {})
+    if os.environ.get(EXTRA_MODELS_ENV):  # benchmarks: checkpoints named in the environment
+        for name, loaded in extra_models().items():
+            mine.setdefault(name, loaded)
+    return mine
 
 
 def add_user_model(name: str, loaded: LoadedModel) -> None:

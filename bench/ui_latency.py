@@ -1,0 +1,208 @@
+"""Edit-to-paint latency of the Attention page in headless Chromium, and the app's cold start.
+
+    python bench/ui_latency.py [--edits 20]
+
+Edit-to-paint: from the Enter keypress in `Input` to the rerun finished and the charts painted, i.e. the
+last DOM change in the app before it went quiet for 300 ms (the quiet window is not counted). "Finished"
+is judged like tests/browser/harness.py's wait_settled, plus a check that the page shows the new input
+(see DONE_JS). Cases:
+  default  the default model (translate) and sentences like its example
+  large    64 source tokens (and a 64-token target) on an untrained 4+4-layer × 8-head model, written to
+           a temporary folder and offered to the app through ATTENTION_LAB_EXTRA_MODELS
+  floor    a one-box app (st.text_input + st.write) on the same machine in the same run, for scale
+  cold     `streamlit run` process start to the first complete paint of the home page, then of /attention
+Prints p50 / p90 in ms. Figures vary by ±20 % or more on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import quote_plus
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from model import ModelConfig, Seq2SeqTransformer, get_task, save_checkpoint  # noqa: E402
+from model.runner import LoadedModel  # noqa: E402
+from tests.browser.harness import (  # noqa: E402
+    chromium,
+    free_port,
+    new_page,
+    open_page,
+    streamlit_server,
+)
+
+LARGE_NAME = "bench-4x8"
+LARGE_TOKENS = 64
+
+
+FLOOR_APP = """
+import streamlit as st
+text = st.text_input("Input", "a b c")
+st.write(text)
+"""
+
+
+@contextmanager
+def floor_server(folder: Path):
+    """`streamlit run` of the one-box floor app; yields its URL."""
+    script = folder / "floor_app.py"
+    script.write_text(FLOOR_APP)
+    port = free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
+           "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+           "--server.fileWatcherType", "none"]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
+    url = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+# Done = the page shows the new input (a check run in the page), the script is not running, nothing is stale,
+# every chart has its SVG, and the app's DOM has been quiet for QUIET_MS. The harness's wait_settled also
+# needs data-test-script-state to have been "running"; the floor app's reruns were seen never to set it in
+# the DOM at all (run and finish inside one React commit), so wait_settled alone could wait forever there.
+QUIET_MS = 300
+DONE_JS = """
+([check, arg, quietMs]) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!app || !window.__lab || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+  if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
+  for (const chart of document.querySelectorAll('[data-testid="stPlotlyChart"]')) {
+    if (!chart.querySelector('svg.main-svg')) return false;
+  }
+  if (!new Function('arg', check)(arg)) return false;
+  return performance.now() - window.__lab.lastMutation >= quietMs;
+}
+"""
+HEAD_VIEW_SHOWS = """
+  const el = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot'))
+    .find((e) => e.layout && e.layout.meta === 'head-view');
+  const keys = el && el.data[el.data.length - 1].text;
+  return !!keys && JSON.stringify(Array.from(keys)) === JSON.stringify(arg);
+"""
+MARKDOWN_SHOWS = """
+  return Array.from(document.querySelectorAll('[data-testid="stMarkdown"]')).some((m) => m.innerText.trim() === arg);
+"""
+
+
+def write_large_model(folder: Path) -> Path:
+    """An untrained 4+4-layer, 8-head copy-task model that takes 64 source tokens."""
+    task = get_task("copy")
+    config = ModelConfig(
+        src_vocab_size=len(task.src_vocab), tgt_vocab_size=len(task.tgt_vocab), d_model=64, n_heads=8,
+        n_encoder_layers=4, n_decoder_layers=4, d_ff=128, max_len=LARGE_TOKENS + 1,
+    )  # fmt: skip
+    return save_checkpoint(LoadedModel(Seq2SeqTransformer(config), task, name=LARGE_NAME), folder / LARGE_NAME)
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def edit_latency_ms(page, text: str, check: str, expected) -> float:
+    """Type `text` into Input, press Enter, wait until the page shows it, painted and quiet;
+    ms from Enter to the last DOM change."""
+    box = page.get_by_label("Input", exact=True)
+    box.fill(text)
+    page.evaluate("window.__t0 = performance.now()")
+    box.press("Enter")
+    page.wait_for_function(DONE_JS, arg=[check, expected, QUIET_MS], timeout=60_000, polling=25)
+    return page.evaluate("window.__lab.lastMutation - window.__t0")
+
+
+def measure_edits(page, url: str, inputs: list[str], check: str, expect) -> list[float]:
+    """Open url, make one uncounted warm-up edit (plotly's lazy chunks, caches), then time the others."""
+    open_page(page, url)
+    return [edit_latency_ms(page, text, check, expect(text)) for text in inputs][1:]
+
+
+def source_tokens(text: str) -> list[str]:
+    return [*text.split(), "<eos>"]
+
+
+def report(name: str, values: list[float], goal: str) -> None:
+    print(
+        f"{name:<34} p50 {statistics.median(values):7.0f} ms   p90 {percentile(values, 0.9):7.0f} ms   "
+        f"min {min(values):6.0f}   max {max(values):6.0f}   n={len(values)}   goal {goal}"
+    )
+
+
+def cold_start(browser, env: dict) -> tuple[float, float]:
+    """Seconds from process start to the first complete paint of / and then of /attention."""
+    page = new_page(browser)
+    start = time.time()
+    with streamlit_server(env=env) as url:
+        # The home page first: until app.py has called st.navigation once, Streamlit runs the `pages/`
+        # folder as a v1 multipage app, so a first visit straight to /attention skips app.py.
+        open_page(page, url)
+        home = page.evaluate("performance.timeOrigin + window.__lab.lastMutation") / 1000 - start
+        second = new_page(browser)
+        opened = time.time()
+        open_page(second, f"{url}/attention")
+        attention = second.evaluate("performance.timeOrigin + window.__lab.lastMutation") / 1000 - opened
+        second.context.close()
+    page.context.close()
+    return home, attention
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--edits", type=int, default=20)
+    args = parser.parse_args()
+    rng = random.Random(0)
+    translate = get_task("translate")
+    sentences = [s for s, _ in translate.sample(400, seed=1) if 7 <= len(s.split()) <= 9][: args.edits + 1]
+    digits = [" ".join(rng.choice("0123456789") for _ in range(LARGE_TOKENS)) for _ in range(args.edits + 1)]
+    target = quote_plus(" ".join(rng.choice("0123456789") for _ in range(LARGE_TOKENS)))
+
+    with tempfile.TemporaryDirectory(prefix="attention-lab-bench-") as tmp, chromium() as browser:
+        env = {"ATTENTION_LAB_EXTRA_MODELS": str(write_large_model(Path(tmp)))}
+        home, attention = cold_start(browser, env)
+        with streamlit_server(env=env) as url:
+            warm = new_page(browser)
+            open_page(warm, url)  # leave Streamlit's v1 pages-folder mode (see cold_start)
+            warm.context.close()
+            page = new_page(browser)
+            default = measure_edits(page, f"{url}/attention", sentences, HEAD_VIEW_SHOWS, source_tokens)
+            page.context.close()
+            page = new_page(browser)
+            model = quote_plus(f"{LARGE_NAME} (yours)")  # the picker shows session models with this suffix
+            large_url = f"{url}/attention?model={model}&target={target}"
+            large = measure_edits(page, large_url, digits, HEAD_VIEW_SHOWS, source_tokens)
+            page.context.close()
+        with floor_server(Path(tmp)) as url:
+            page = new_page(browser)
+            floor = measure_edits(page, url, [f"edit {i}" for i in range(args.edits + 1)], MARKDOWN_SHOWS, str)
+            page.context.close()
+
+    print(f"edit-to-paint on /attention, {args.edits} edits each (shared 2-core machine: figures are noisy)")
+    report("default model + input", default, "p50 <= 300, p90 <= 450")
+    report(f"{LARGE_TOKENS} tokens, 4+4 layers x 8 heads", large, "p50 <= 900")
+    report("floor: text_input + st.write", floor, "(for scale)")
+    print(f"default / floor p50 ratio {statistics.median(default) / statistics.median(floor):.2f}")
+    print(f"cold start: process start -> home painted {home:5.2f} s (goal <= 5 s); then /attention {attention:5.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""The Attention page in streamlit's AppTest: runs clean, restores its state from the URL, switches model
+and attention kind, handles bad input, and shows the numbers of an independently computed trace."""
+
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import streamlit.testing.v1.app_test as app_test_module
+from streamlit.runtime.pages_manager import PagesManager
+from streamlit.testing.v1 import AppTest
+
+from model import LoadedModel, load_pretrained
+from model.analysis import attention_rollout
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+PAGE = "pages/attention.py"
+
+
+class _NavigationPagesManager(PagesManager):
+    """Streamlit runs a `pages/` folder as a v1 multipage app until st.navigation has run once in the
+    process, and AppTest resets that flag before every run; the live server leaves v1 mode after its
+    first app.py run. Pin the st.navigation behaviour so each run goes through app.py and its sidebar."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        PagesManager.uses_pages_directory = False
+
+
+@pytest.fixture(autouse=True)
+def _through_app_py(monkeypatch):
+    monkeypatch.setattr(app_test_module, "PagesManager", _NavigationPagesManager)
+
+
+def open_page(page: str = PAGE, **params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update(params)
+    at.run()
+    at.switch_page(page).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def figures(at: AppTest) -> dict[str, dict]:
+    """Every plotly figure on the page by its layout.meta role."""
+    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return {spec["layout"].get("meta"): spec for spec in specs}
+
+
+def array(value) -> np.ndarray:
+    """A plotly JSON array: a plain list or a base64 typed array {dtype, bdata, shape}."""
+    if isinstance(value, dict):
+        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        shape = [int(s) for s in str(value.get("shape", len(flat))).split(",")]
+        return flat.reshape(shape)
+    return np.asarray(value, dtype=np.float64)
+
+
+def numbered(tokens):
+    return [f"{i} · {t}" for i, t in enumerate(tokens)]
+
+
+def test_default_view_draws_every_figure_from_the_translate_model():
+    at = open_page()
+    figs = figures(at)
+    # the side tabs and the summaries expander are lazy: only what is open is built
+    assert set(figs) == {"attention-overview", "attention-head", "head-view"}
+    text = at.text_input(key="text").value
+    trace = load_pretrained("translate").run(text)
+    focused = figs["attention-head"]
+    np.testing.assert_allclose(array(focused["data"][0]["z"]), trace["encoder.0.self_attn.weights"][0, 0].numpy())
+    assert focused["layout"]["xaxis"]["ticktext"] == numbered(trace.tokens("src"))
+    output = next(m.value for m in at.markdown if m.value.startswith("**Model output:**"))
+    assert trace.prediction and output == "**Model output:** " + " ".join(f"`{w}`" for w in trace.prediction.split())
+
+
+def test_url_parameters_restore_model_text_kind_layer_and_head():
+    at = open_page(model="reverse", text="1 2 3", kind="Cross-attention", layer="2", head="3")
+    assert at.selectbox(key="model").value == "reverse"
+    assert (at.radio(key="kind").value, at.selectbox(key="layer").value, at.radio(key="head").value) == ("cross", 1, 2)
+    trace = load_pretrained("reverse").run("1 2 3")
+    focused = figures(at)["attention-head"]
+    np.testing.assert_allclose(array(focused["data"][0]["z"]), trace["decoder.1.cross_attn.weights"][0, 2].numpy())
+    assert focused["layout"]["xaxis"]["ticktext"] == numbered(["1", "2", "3", "<eos>"])
+    assert focused["layout"]["yaxis"]["ticktext"] == numbered(trace.tokens("tgt"))
+
+
+def test_tabs_from_the_url_show_mean_over_heads_peak_and_rollout():
+    at = open_page(
+        model="reverse", text="3 1 2", side="Mean over heads", summaries="true", more="Attention rollout (encoder)"
+    )
+    figs = figures(at)
+    assert {"head-mean", "rollout"} <= set(figs) and "head-view" not in figs and "head-entropy" not in figs
+    trace = load_pretrained("reverse").run("3 1 2")
+    enc0 = trace["encoder.0.self_attn.weights"][0].numpy()
+    np.testing.assert_allclose(array(figs["head-mean"]["data"][0]["z"]), enc0.mean(0), rtol=1e-5, atol=1e-6)
+    layers = np.stack([trace[f"encoder.{i}.self_attn.weights"][0].numpy() for i in range(2)])
+    np.testing.assert_allclose(array(figs["rollout"]["data"][0]["z"]), attention_rollout(layers), rtol=1e-5)
+    at = open_page(model="reverse", text="3 1 2", summaries="true", more="Largest weight per head")
+    peak = array(figures(at)["head-peak"]["data"][0]["z"])
+    np.testing.assert_allclose(peak[1, 2], trace["encoder.1.self_attn.weights"][0, 2].numpy().max(-1).mean(), rtol=1e-5)
+
+
+def test_switching_model_and_kind(monkeypatch):
+    at = open_page()
+    at.selectbox(key="model").select("sort").run()
+    assert not at.exception
+    example = load_pretrained("sort").task.example
+    assert at.text_input(key="text").value == example  # the new task's example replaces the old one
+    at.radio(key="kind").set_value("decoder").run()
+    assert not at.exception
+    figs = figures(at)
+    assert figs["attention-overview"]["layout"]["title"]["text"].startswith("Decoder masked self-attention")
+    trace = load_pretrained("sort").run(example)
+    n_layers, n_heads = 2, load_pretrained("sort").config.n_heads
+    assert figs["attention-overview"]["layout"]["yaxis"]["ticktext"] == [f"Layer {i + 1}" for i in range(n_layers)]
+    assert figs["attention-overview"]["layout"]["xaxis"]["ticktext"] == [f"Head {h + 1}" for h in range(n_heads)]
+    assert figs["attention-head"]["layout"]["yaxis"]["ticktext"] == numbered(trace.tokens("tgt"))
+    z = array(figs["attention-head"]["data"][0]["z"])
+    assert np.allclose(np.triu(z, 1), 0)  # masked: no query looks ahead
+
+
+def test_changing_head_or_kind_does_not_run_the_model_again(monkeypatch):
+    calls = []
+    original = LoadedModel.run
+    monkeypatch.setattr(LoadedModel, "run", lambda self, *a, **k: calls.append(a) or original(self, *a, **k))
+    at = open_page()
+    assert len(calls) == 1
+    at.radio(key="head").set_value(3).run()
+    at.selectbox(key="layer").set_value(1).run()
+    at.radio(key="kind").set_value("cross").run()
+    assert not at.exception and len(calls) == 1
+    assert figures(at)["attention-head"]["layout"]["title"]["text"] == "Layer 2 · Head 4"
+
+
+def test_target_is_teacher_forced():
+    at = open_page()
+    at.text_input(key="target").input("le chien").run()
+    assert not at.exception
+    trace = load_pretrained("translate").run(at.text_input(key="text").value, "le chien")
+    assert trace.tokens("tgt") == ["<bos>", "le", "chien"]
+    at.radio(key="kind").set_value("cross").run()
+    focused = figures(at)["attention-head"]
+    assert focused["layout"]["yaxis"]["ticktext"] == numbered(trace.tokens("tgt"))
+    np.testing.assert_allclose(array(focused["data"][0]["z"]), trace["decoder.0.cross_attn.weights"][0, 0].numpy())
+
+
+def test_empty_input_asks_for_some_tokens_without_an_error():
+    at = open_page(text="")
+    at.text_input(key="text").input("   ").run()
+    assert not at.exception
+    assert any("Type a few tokens" in i.value for i in at.info)
+    assert figures(at) == {}
+
+
+def test_over_long_input_is_cut_with_a_notice():
+    words = " ".join(["dog"] * 70)
+    at = open_page(text=words)
+    assert any("70 tokens" in w.value and "first 63" in w.value for w in at.warning)
+    focused = figures(at)["attention-head"]
+    assert len(focused["layout"]["xaxis"]["ticktext"]) == 63 + 1  # + <eos>
+    at.text_input(key="target").input(" ".join(["le"] * 70)).run()
+    assert not at.exception
+    assert any("target has 70 tokens" in w.value for w in at.warning)
+    assert len(figures(at)["attention-head"]["layout"]["yaxis"]["ticktext"]) == 63 + 1  # <bos> + 63
+
+
+def test_unknown_words_and_html_are_named_as_plain_text():
+    at = open_page(text="the dog <script>alert(1)</script> sees a zebra")
+    assert not at.exception
+    warning = next(w.value for w in at.warning if "vocabulary" in w.value)
+    assert "zebra" in warning and "\\<script\\>alert\\(1\\)\\</script\\>" in warning
+    assert "<script>" not in "".join(m.value for m in at.markdown)
+    assert at.markdown[0].value.count(":red[**`<unk>`**]") == 2
+
+
+def test_summaries_open_from_the_url_with_entropy_per_head():
+    at = open_page(model="copy", text="4 4 2", summaries="true")
+    entropy = figures(at)["head-entropy"]
+    trace = load_pretrained("copy").run("4 4 2")
+    w = trace["encoder.1.self_attn.weights"][0, 3].numpy().astype(np.float64)
+    expected = -(w * np.log(np.where(w > 0, w, 1))).sum(-1).mean()
+    assert array(entropy["data"][0]["z"])[1, 3] == pytest.approx(expected, rel=1e-4)
+    assert entropy["layout"]["yaxis"]["ticktext"] == ["Layer 1", "Layer 2"]

@@ -1,0 +1,83 @@
+"""The Positional-encoding page in AppTest: the table against the closed form, the model's own encoding,
+the no-position ablation against an independent run, URL state, model switching and bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from model import Ablation, load_pretrained
+from model.analysis import head_mean
+
+from .test_attention_page import _through_app_py, array, figures, open_page  # noqa: F401  (fixture)
+
+PAGE = "pages/positional_encoding.py"
+
+
+def closed_form(length: int, d_model: int) -> np.ndarray:
+    pos = np.arange(length)[:, None]
+    i = np.arange(d_model // 2)[None, :]
+    angle = pos / 10000 ** (2 * i / d_model)
+    table = np.empty((length, d_model))
+    table[:, 0::2], table[:, 1::2] = np.sin(angle), np.cos(angle)
+    return table
+
+
+def test_default_view_matches_the_closed_form_and_the_trace():
+    at = open_page(PAGE)
+    figs = figures(at)
+    assert {"pe-table", "pe-curves", "pe-similarity", "model-pe", "ablation-with"} <= set(figs)
+    np.testing.assert_allclose(array(figs["pe-table"]["data"][0]["z"]), closed_form(50, 64), atol=1e-5)
+    table = closed_form(50, 64)
+    np.testing.assert_allclose(array(figs["pe-similarity"]["data"][0]["z"]), table @ table.T, rtol=1e-4, atol=1e-3)
+    text = at.text_input(key="text").value
+    trace = load_pretrained("translate").run(text)
+    np.testing.assert_allclose(array(figs["model-pe"]["data"][0]["z"]), trace["src.pos"].numpy())
+    assert figs["model-pe"]["layout"]["yaxis"]["ticktext"] == [f"{i} · {t}" for i, t in enumerate(trace.tokens("src"))]
+
+
+def test_sliders_restore_from_the_url_and_curves_follow_the_chosen_dimensions():
+    at = open_page(PAGE, d_model="32", length="20")
+    assert (at.slider(key="d_model").value, at.slider(key="length").value) == (32, 20)
+    figs = figures(at)
+    np.testing.assert_allclose(array(figs["pe-table"]["data"][0]["z"]), closed_form(20, 32), atol=1e-5)
+    at.multiselect(key="dims").set_value([3, 30]).run()
+    curves = figures(at)["pe-curves"]["data"]
+    np.testing.assert_allclose(array(curves[1]["y"]), closed_form(20, 32)[:, 30], atol=1e-5)
+
+
+def test_removing_positions_shows_the_ablated_run_next_to_the_normal_one():
+    at = open_page(PAGE, model="reverse", text="1 2 3 4 5 6")
+    assert figures(at).get("ablation-without") is None
+    at.toggle(key="no_pe").set_value(True).run()
+    assert not at.exception
+    loaded = load_pretrained("reverse")
+    off = loaded.run("1 2 3 4 5 6", ablation=Ablation(positional=False))
+    np.testing.assert_array_equal(off["src.pos"].numpy(), 0)
+    shown = figures(at)["ablation-without"]
+    expected = off["decoder.1.cross_attn.weights"][0].numpy().mean(0)
+    np.testing.assert_allclose(array(shown["data"][0]["z"]), expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(head_mean(off["decoder.1.cross_attn.weights"][0].numpy()), expected, rtol=1e-5)
+    lines = [m.value for m in at.markdown if m.value.startswith("**With")]
+    assert lines[1].startswith("**Without positions:**")
+    assert all(f"`{w}`" in lines[1] for w in loaded.predict("1 2 3 4 5 6", ablation=Ablation(positional=False)).split())
+    assert "(correct)" in lines[0]  # the trained model reverses six digits
+
+
+def test_url_toggle_and_model_switch():
+    at = open_page(PAGE, no_pe="true")
+    assert at.toggle(key="no_pe").value is True and "ablation-without" in figures(at)
+    at.selectbox(key="model").select("copy").run()
+    assert not at.exception
+    example = load_pretrained("copy").task.example
+    assert figures(at)["model-pe"]["layout"]["yaxis"]["ticktext"][0] == f"0 · {example.split()[0]}"
+
+
+def test_empty_and_html_input():
+    at = open_page(PAGE)
+    at.text_input(key="text").input("").run()
+    assert not at.exception and any("Type a few tokens" in i.value for i in at.info)
+    assert "pe-table" in figures(at)  # the table lab does not need an input
+    at.text_input(key="text").input("<b>bold</b> dog").run()
+    assert not at.exception and "model-pe" in figures(at)
+    warning = next(w.value for w in at.warning if "vocabulary" in w.value)
+    assert "\\<b\\>bold\\</b\\>" in warning

@@ -1,0 +1,161 @@
+"""The Attention page's sections: kind picker + every-head overview, one head large + head view, summaries.
+
+Fragments: changing the kind reruns only the attention section; changing layer, head or token reruns
+only the focused part. The model is never run again for those (the trace is cached per session).
+"""
+
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from model import Trace
+from model.analysis import attention_layers, attention_rollout, attention_tokens, head_entropy, head_mean, head_peak
+from viz.attention import head_figure, overview_figure
+from viz.head_view import head_view_figure
+from viz.matrix import matrix_figure
+
+from .charts import show_chart
+
+KINDS = {
+    "encoder": "Encoder self-attention",
+    "decoder": "Decoder masked self-attention",
+    "cross": "Cross-attention",
+}
+KIND_HELP = (
+    "Encoder self-attention: each source token looks at every source token. "
+    "Decoder masked self-attention: each output position looks only at earlier outputs. "
+    "Cross-attention: each output position looks at the source."
+)
+AXES = {  # kind → (query axis title, key axis title)
+    "encoder": ("Query: source token", "Key: source token"),
+    "decoder": ("Query: decoder input", "Key: decoder input"),
+    "cross": ("Query: decoder input", "Key: source token"),
+}
+HOVER = ("query", "key", "weight")
+SIDE_TABS = ["Head view", "Mean over heads"]
+SUMMARIES_LABEL = "Per-head summaries: entropy, largest weight, attention rollout"
+SUMMARY_TABS = ["Entropy per head", "Largest weight per head", "Attention rollout (encoder)"]
+
+
+def layer_name(i: int) -> str:
+    return f"Layer {i + 1}"
+
+
+def head_name(h: int) -> str:
+    return f"Head {h + 1}"
+
+
+def one_based(i: int) -> str:
+    return str(i + 1)
+
+
+def numbered(tokens: list[str]) -> list[str]:
+    """Axis labels that stay distinct even when a token repeats: '3 · dog'."""
+    return [f"{i} · {t}" for i, t in enumerate(tokens)]
+
+
+@st.fragment
+def attention_section(trace: Trace) -> None:
+    """Kind picker, the every-layer × every-head overview, the focused head, then per-head summaries."""
+    kind = st.radio(
+        "Attention kind", list(KINDS), format_func=KINDS.get, key="kind", bind="query-params", horizontal=True,
+        help=KIND_HELP,
+    )  # fmt: skip
+    weights = attention_layers(trace, kind)  # (L, H, Lq, Lk)
+    queries, keys = attention_tokens(trace, kind)
+    n_layers, n_heads = weights.shape[:2]
+    layers, heads = [layer_name(i) for i in range(n_layers)], [head_name(h) for h in range(n_heads)]
+    fig = overview_figure(
+        weights, title=f"{KINDS[kind]}: every layer and head (rows = queries, columns = keys)",
+        layer_names=layers, head_names=heads, query_tokens=queries, key_tokens=keys, hover_names=HOVER,
+    )  # fmt: skip
+    show_chart(fig, "overview")
+    focus_section(weights, kind, queries, keys)
+    box = st.expander(SUMMARIES_LABEL, key="summaries", on_change="rerun", bind="query-params")
+    if box.open:  # lazy: built and painted only when opened
+        with box:
+            summaries(trace, weights, layers, heads, keys)
+
+
+@st.fragment
+def focus_section(weights, kind: str, queries: list[str], keys: list[str]) -> None:
+    """Layer / head / token pickers, the chosen head large, and the layer's head view."""
+    n_layers, n_heads = weights.shape[:2]
+    pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
+    # options show as 1, 2, … so a shared link reads ?layer=2&head=3
+    layer = pick_layer.selectbox("Layer", range(n_layers), format_func=one_based, key="layer", bind="query-params")
+    head = pick_head.radio(
+        "Head", range(n_heads), format_func=one_based, key="head", bind="query-params", horizontal=True
+    )
+    token = pick_token.selectbox(
+        "Isolate one query token", [None, *range(len(queries))], key="token",
+        format_func=lambda i: "All tokens" if i is None else f"{i} · {queries[i]}",
+        help="Keep only the lines from this token in the head view.",
+    )  # fmt: skip
+    query_title, key_title = AXES[kind]
+    left, right = st.columns([3, 2])
+    with left:
+        fig = head_figure(
+            weights[layer, head], title=f"{layer_name(layer)} · {head_name(head)}",
+            query_tokens=numbered(queries), key_tokens=numbered(keys),
+            query_title=query_title, key_title=key_title, hover_names=HOVER,
+        )  # fmt: skip
+        show_chart(fig, "focused")
+    # lazy tabs: only the open tab's figure is built and painted
+    head_view_tab, mean_tab = right.tabs(SIDE_TABS, key="side", on_change="rerun", bind="query-params")
+    if head_view_tab.open:
+        with head_view_tab:
+            fig = head_view_figure(
+                weights[layer], title=f"Head view · {layer_name(layer)}",
+                query_tokens=queries, key_tokens=keys, head_names=[head_name(h) for h in range(n_heads)],
+                query_title="Query", key_title="Key", focus=token,
+            )  # fmt: skip
+            show_chart(fig, "head_view")
+            st.caption("Line thickness = weight. Click a head in the legend to hide it; double-click to show only it.")
+    if mean_tab.open:
+        with mean_tab:
+            fig = matrix_figure(
+                head_mean(weights[layer]), title=f"Mean over the {n_heads} heads · {layer_name(layer)}",
+                x_title=key_title, y_title=query_title, x_labels=numbered(keys), y_labels=numbered(queries),
+                hover_names=HOVER, height=560, role="head-mean",
+            )  # fmt: skip
+            show_chart(fig, "head_mean")
+
+
+def summaries(trace: Trace, weights, layers: list[str], heads: list[str], keys: list[str]) -> None:
+    """Per-head entropy and peak weight for this kind, and the encoder's attention rollout (one tab at a time)."""
+    entropy_tab, peak_tab, rollout_tab = st.tabs(SUMMARY_TABS, key="more", on_change="rerun", bind="query-params")
+    height = 170 + 70 * len(layers)
+    if entropy_tab.open:
+        with entropy_tab:
+            fig = matrix_figure(
+                head_entropy(weights), title="Mean row entropy in nats: 0 = each query looks at one token",
+                x_title="", y_title="", x_labels=heads, y_labels=layers, hover_names=("layer", "head", "entropy"),
+                colorscale="Purples", zmin=0.0, zmax=math.log(max(2, len(keys))), cell_text=True, height=height,
+                role="head-entropy",
+            )  # fmt: skip
+            show_chart(fig, "entropy")
+    if peak_tab.open:
+        with peak_tab:
+            fig = matrix_figure(
+                head_peak(weights), title="Mean of each row's largest weight: 1 = every query looks at one token",
+                x_title="", y_title="", x_labels=heads, y_labels=layers, hover_names=("layer", "head", "max weight"),
+                cell_text=True, height=height, role="head-peak",
+            )  # fmt: skip
+            show_chart(fig, "peak")
+    if rollout_tab.open:
+        with rollout_tab:
+            st.caption(
+                "Each encoder layer's heads averaged, the residual connection added (½ identity + ½ attention), and "
+                "the layers multiplied bottom-up: row i shows how much of each input token reaches position i at "
+                "the encoder's top."
+            )
+            source = numbered(trace.tokens("src"))
+            fig = matrix_figure(
+                attention_rollout(attention_layers(trace, "encoder")), title="Encoder attention rollout",
+                x_title="Input token", y_title="Position at the top", x_labels=source, y_labels=source,
+                hover_names=("position", "input token", "share"), height=560, role="rollout",
+            )  # fmt: skip
+            show_chart(fig, "rollout")

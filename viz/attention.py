@@ -1,0 +1,137 @@
+"""Attention figures: every layer × head tiled into ONE heatmap, and one head drawn large.
+
+One tiled trace with NaN gaps paints 2–3× faster in the browser than a subplot per head.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .matrix import FONT, MAX_HOVER_TEXT_CELLS, WEIGHT_SCALE, float32, matrix_figure
+
+
+def tile_gap(n_keys: int) -> int:
+    """Blank cells between tiles: wide enough to see, about an eighth of a tile."""
+    return max(1, n_keys // 8)
+
+
+def tile_heads(weights) -> np.ndarray:
+    """(L, H, Lq, Lk) → one (L·(Lq+g)−g, H·(Lk+g)−g) float32 grid, layers down, heads across, NaN between."""
+    w = float32(weights)
+    n_layers, n_heads, n_q, n_k = w.shape
+    g = tile_gap(n_k)
+    grid = np.full((n_layers * (n_q + g) - g, n_heads * (n_k + g) - g), np.nan, dtype=np.float32)
+    for layer in range(n_layers):
+        for head in range(n_heads):
+            r, c = layer * (n_q + g), head * (n_k + g)
+            grid[r : r + n_q, c : c + n_k] = w[layer, head]
+    return grid
+
+
+def _tile_hover(weights: np.ndarray, layer_names, head_names, query_tokens, key_tokens, hover_names) -> list:
+    """Per-cell hover text of the tiled grid ("" in the gaps)."""
+    n_layers, n_heads, n_q, n_k = weights.shape
+    g = tile_gap(n_k)
+    q_name, k_name, w_name = hover_names
+    text = [[""] * (n_heads * (n_k + g) - g) for _ in range(n_layers * (n_q + g) - g)]
+    for layer in range(n_layers):
+        for head in range(n_heads):
+            r0, c0 = layer * (n_q + g), head * (n_k + g)
+            where = f"{layer_names[layer]} · {head_names[head]}"
+            for i, q in enumerate(query_tokens):
+                row = text[r0 + i]
+                for j, k in enumerate(key_tokens):
+                    row[c0 + j] = (
+                        f"{where}<br>{q_name}: {q}<br>{k_name}: {k}<br>{w_name}: {weights[layer, head, i, j]:.3f}"
+                    )
+    return text
+
+
+def overview_figure(
+    weights,
+    *,
+    title: str,
+    layer_names: list[str],
+    head_names: list[str],
+    query_tokens: list[str],
+    key_tokens: list[str],
+    hover_names: tuple[str, str, str],
+    width_px: int = 1200,
+) -> go.Figure:
+    """Every head of every layer in one heatmap trace; layer names down the left, head names on top."""
+    w = float32(weights)  # (L, H, Lq, Lk)
+    n_layers, n_heads, n_q, n_k = w.shape
+    g = tile_gap(n_k)
+    trace = {
+        "type": "heatmap",
+        "z": tile_heads(w),
+        "colorscale": WEIGHT_SCALE,
+        "zmin": 0.0,
+        "zmax": 1.0,
+        "hoverongaps": False,
+        "colorbar": {"thickness": 14, "len": 0.9},
+    }
+    if w.size <= MAX_HOVER_TEXT_CELLS:
+        trace["text"] = _tile_hover(w, layer_names, head_names, query_tokens, key_tokens, hover_names)
+        trace["hovertemplate"] = "%{text}<extra></extra>"
+    else:
+        trace["hovertemplate"] = f"{hover_names[2]}: %{{z:.3f}}<extra></extra>"
+    tile_px = min(240.0, width_px / n_heads)
+    height = int(90 + n_layers * tile_px * n_q / n_k)
+    n_rows, n_cols = trace["z"].shape
+    return go.Figure(
+        {
+            "data": [trace],
+            "layout": {
+                "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 18}},
+                "xaxis": {
+                    "tickmode": "array",
+                    "tickvals": [h * (n_k + g) + (n_k - 1) / 2 for h in range(n_heads)],
+                    "ticktext": list(head_names),
+                    "side": "top",
+                    "showgrid": False,
+                    "zeroline": False,
+                    "range": [-0.5, n_cols - 0.5],
+                },
+                "yaxis": {
+                    "tickmode": "array",
+                    "tickvals": [layer * (n_q + g) + (n_q - 1) / 2 for layer in range(n_layers)],
+                    "ticktext": list(layer_names),
+                    "showgrid": False,
+                    "zeroline": False,
+                    "range": [n_rows - 0.5, -0.5],
+                },
+                "height": height,
+                "margin": {"l": int(20 + 0.6 * FONT["size"] * max(map(len, layer_names))), "r": 10, "t": 70, "b": 10},
+                "font": FONT,
+                "plot_bgcolor": "rgba(0,0,0,0)",
+                "meta": "attention-overview",
+            },
+        }
+    )
+
+
+def head_figure(
+    weights,
+    *,
+    title: str,
+    query_tokens: list[str],
+    key_tokens: list[str],
+    query_title: str,
+    key_title: str,
+    hover_names: tuple[str, str, str],
+    height: int = 620,
+) -> go.Figure:
+    """One head's (Lq, Lk) weights, large: query tokens down, key tokens across, values in the cells."""
+    return matrix_figure(
+        weights,
+        title=title,
+        x_title=key_title,
+        y_title=query_title,
+        x_labels=key_tokens,
+        y_labels=query_tokens,
+        hover_names=hover_names,
+        height=height,
+        role="attention-head",
+    )

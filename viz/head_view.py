@@ -1,0 +1,117 @@
+"""A BertViz-style head view: query tokens on the left, key tokens on the right, a line per
+(query, key) pair whose thickness and opacity grow with the weight, one colour per head.
+
+Lines are grouped by head and weight band, so a layer of 8 heads is ~50 traces, not thousands.
+Clicking a head in the legend hides or shows it; `focus` keeps only one query token's lines.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .matrix import FONT, float32
+
+HEAD_COLOURS = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+    "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#393b79", "#ad494a",
+)  # fmt: skip
+# (lower edge, line width px, opacity) of each weight band; weights below the first edge are not drawn
+BANDS = ((0.05, 1.0, 0.25), (0.2, 2.0, 0.4), (0.4, 3.5, 0.6), (0.6, 5.0, 0.8), (0.8, 7.0, 0.95))
+X_QUERY, X_KEY = 0.0, 1.0
+
+
+def band_of(weight: float) -> int | None:
+    """Index of the band a weight falls in (None when it is too small to draw)."""
+    band = None
+    for i, (low, _, _) in enumerate(BANDS):
+        if weight >= low:
+            band = i
+    return band
+
+
+def head_view_lines(weights, focus: int | None = None) -> dict[tuple[int, int], list[tuple[int, int]]]:
+    """(head, band) → the (query, key) pairs drawn in that band; only query `focus` when it is set."""
+    w = float32(weights)  # (H, Lq, Lk)
+    lines: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    queries = range(w.shape[1]) if focus is None else [focus]
+    for h in range(w.shape[0]):
+        for i in queries:
+            for j in np.flatnonzero(w[h, i] >= BANDS[0][0]):
+                lines.setdefault((h, band_of(float(w[h, i, j]))), []).append((i, int(j)))
+    return lines
+
+
+def _token_column(x: float, tokens: list[str], side: str, hover: str, highlight: int | None) -> dict:
+    colours = ["#111" if highlight is None or i == highlight else "#bbb" for i in range(len(tokens))]
+    return {
+        "type": "scatter",
+        "mode": "markers+text",
+        "x": [x] * len(tokens),
+        "y": [-i for i in range(len(tokens))],
+        "text": tokens,
+        "textposition": side,
+        "textfont": {"size": 15, "color": colours},
+        "marker": {"size": 7, "color": "#444"},
+        "hovertext": [f"{hover}: {t} ({i})" for i, t in enumerate(tokens)],
+        "hoverinfo": "text",
+        "showlegend": False,
+    }
+
+
+def head_view_figure(
+    weights,
+    *,
+    title: str,
+    query_tokens: list[str],
+    key_tokens: list[str],
+    head_names: list[str],
+    query_title: str,
+    key_title: str,
+    focus: int | None = None,
+) -> go.Figure:
+    """weights (H, Lq, Lk) of one layer as lines between token columns, one colour per head."""
+    w = float32(weights)
+    n_heads = w.shape[0]
+    lines = head_view_lines(w, focus)
+    data = []
+    for h in range(n_heads):
+        colour = HEAD_COLOURS[h % len(HEAD_COLOURS)]
+        # a line-less entry carries the legend item, so every head is listed even with no line drawn
+        data.append({"type": "scatter", "x": [None], "y": [None], "mode": "lines", "name": head_names[h],
+                     "legendgroup": f"h{h}", "line": {"color": colour, "width": 4}})  # fmt: skip
+        for band, (_, width, opacity) in enumerate(BANDS):
+            pairs = lines.get((h, band), [])
+            if not pairs:
+                continue
+            xs, ys = [], []
+            for i, j in pairs:
+                xs += [X_QUERY, X_KEY, None]
+                ys += [-i, -j, None]
+            data.append({"type": "scatter", "x": xs, "y": ys, "mode": "lines", "legendgroup": f"h{h}",
+                         "showlegend": False, "hoverinfo": "skip", "opacity": opacity,
+                         "line": {"color": colour, "width": width}})  # fmt: skip
+    data.append(_token_column(X_QUERY, query_tokens, "middle left", query_title, focus))
+    data.append(_token_column(X_KEY, key_tokens, "middle right", key_title, None))
+    n = max(len(query_tokens), len(key_tokens))
+    return go.Figure(
+        {
+            "data": data,
+            "layout": {
+                "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 18}},
+                "xaxis": {"visible": False, "range": [-0.45, 1.45]},
+                "yaxis": {"visible": False, "range": [-(n - 1) - 0.7, 0.7]},
+                "annotations": [
+                    {"x": X_QUERY, "y": 0.7, "text": f"<b>{query_title}</b>", "showarrow": False, "yanchor": "bottom"},
+                    {"x": X_KEY, "y": 0.7, "text": f"<b>{key_title}</b>", "showarrow": False, "yanchor": "bottom"},
+                ],
+                "legend": {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0.5, "xanchor": "center"},
+                "height": int(150 + 30 * n),
+                "margin": {"l": 10, "r": 10, "t": 70, "b": 10},
+                "font": FONT,
+                "plot_bgcolor": "rgba(0,0,0,0)",
+                "hovermode": "closest",
+                "meta": "head-view",
+            },
+        }
+    )
