@@ -1,0 +1,101 @@
+"""Train page: watch a head's attention form — live while training, then a timeline and before/after."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from viz.training import attention_timeline_figure, before_after_figure
+
+from .training_job import TrainingJob
+
+KIND_WORDS = {"self_attn": "self-attention", "cross_attn": "cross-attention"}
+AXES = {  # (query axis, key axis) words per attention kind
+    "encoder.self_attn": ("input token (query)", "input token (key)"),
+    "decoder.self_attn": ("output so far (query)", "output so far (key)"),
+    "decoder.cross_attn": ("output so far (query)", "input token (key)"),
+}
+
+
+def attention_label(name: str) -> str:
+    stack, layer, kind = name.split(".")
+    return f"{stack.capitalize()} layer {int(layer) + 1} · {KIND_WORDS[kind]}"
+
+
+def _tokens(job: TrainingJob, name: str) -> tuple[list[str], list[str]]:
+    """(key tokens, query tokens) of an attention in the probe."""
+    src, tgt = job.probe_tokens
+    stack, _, kind = name.split(".")
+    return (src if stack == "encoder" or kind == "cross_attn" else tgt), (src if stack == "encoder" else tgt)
+
+
+def _axes(name: str) -> tuple[str, str]:
+    stack, _, kind = name.split(".")
+    return AXES[f"{stack}.{kind}"]
+
+
+def _choose(job: TrainingJob, names: list[str], heads: int) -> tuple[str, int]:
+    """Which attention and head to show (defaults: the last decoder layer's cross-attention, head 1)."""
+    default = max((n for n in names if n.endswith("cross_attn")), default=names[0])
+    c1, c2 = st.columns([3, 1])
+    name = c1.selectbox("Attention", names, index=names.index(default), format_func=attention_label, key="snap_attn")
+    head = c2.selectbox("Head", range(heads), format_func=lambda h: f"Head {h + 1}", key="snap_head")
+    return name, int(head)
+
+
+def live_attention(job: TrainingJob) -> None:
+    """The chosen head at the latest snapshot, inside the progress fragment (redrawn while training)."""
+    snaps = job.snapshot_list()
+    if not snaps or job.probe_tokens is None:
+        return
+    names = list(snaps[-1].weights)
+    name = st.session_state.get("snap_attn") if st.session_state.get("snap_attn") in names else None
+    name = name or max((n for n in names if n.endswith("cross_attn")), default=names[0])
+    head = min(int(st.session_state.get("snap_head", 0)), snaps[-1].weights[name].shape[0] - 1)
+    keys, queries = _tokens(job, name)
+    x_title, y_title = _axes(name)[1], _axes(name)[0]
+    fig = before_after_figure(
+        snaps[0].weights[name][head], snaps[-1].weights[name][head], keys, queries,
+        before_title=f"step {snaps[0].step}", after_title=f"now: step {snaps[-1].step}",
+        x_title=x_title, y_title=y_title, height=380,
+    )  # fmt: skip
+    st.markdown(f"**Forming now:** {attention_label(name)}, head {head + 1}, on `{job.probe[0]}`")
+    st.plotly_chart(fig, key="train_live_attn", config={"displayModeBar": False})
+
+
+def snapshot_panel(job: TrainingJob) -> None:
+    """Timeline (slider + Play, played in the browser) and before/after for the chosen head."""
+    snaps = job.snapshot_list()
+    if len(snaps) < 2 or job.probe_tokens is None:
+        return
+
+    @st.fragment
+    def panel() -> None:
+        names = list(snaps[-1].weights)
+        name, head = _choose(job, names, snaps[-1].weights[names[0]].shape[0])
+        keys, queries = _tokens(job, name)
+        y_title, x_title = _axes(name)
+        st.caption(
+            f"Probe input `{job.probe[0]}` → `{job.probe[1]}` (teacher-forced), recorded every "
+            f"{snaps[1].step - snaps[0].step if len(snaps) > 1 else job.snapshot_every} steps or so: "
+            f"{len(snaps)} snapshots. Press ▶ Play, or drag the slider."
+        )
+        left, right = st.columns([1, 1])
+        left.plotly_chart(
+            attention_timeline_figure(
+                [s.weights[name][head] for s in snaps], [s.step for s in snaps], keys, queries,
+                title=f"{attention_label(name)}, head {head + 1}", x_title=x_title, y_title=y_title,
+                step_label="step ", play_label="▶ Play", pause_label="❚❚ Pause",
+            ),
+            key="train_timeline", config={"displayModeBar": False},
+        )  # fmt: skip
+        right.plotly_chart(
+            before_after_figure(
+                snaps[0].weights[name][head], snaps[-1].weights[name][head], keys, queries,
+                before_title=f"Before (step {snaps[0].step})", after_title=f"After (step {snaps[-1].step})",
+                x_title=x_title, y_title=y_title, height=560,
+            ),
+            key="train_before_after", config={"displayModeBar": False},
+        )  # fmt: skip
+
+    panel()
+
