@@ -98,4 +98,3 @@ def snapshot_panel(job: TrainingJob) -> None:
         )  # fmt: skip
 
     panel()
-

@@ -225,4 +225,3 @@ class TrainingJob:
         except Exception as exc:  # shown on the page; the thread must not die silently
             with self._lock:
                 self.status, self.error = "failed", f"{type(exc).__name__}: {exc}"
-

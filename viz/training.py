@@ -28,11 +28,21 @@ def _layout(title: str, x_title: str, y_title: str, height: int) -> dict:
     }
 
 
-def loss_figure(steps: Sequence[int], losses: Sequence[float], *, title: str, x_title: str, y_title: str,
-                total_steps: int | None = None, height: int = 320) -> go.Figure:  # fmt: skip
+def loss_figure(
+    steps: Sequence[int],
+    losses: Sequence[float],
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    total_steps: int | None = None,
+    height: int = 320,
+    max_points: int = 400,
+) -> go.Figure:
     """Training loss per step on a log scale (it falls by orders of magnitude)."""
-    x = np.asarray(steps, dtype=np.int64)
-    y = np.asarray(losses, dtype=np.float32)
+    stride = max(1, -(-len(steps) // max_points))  # keep at most max_points points (the browser redraws often)
+    x = np.asarray(steps, dtype=np.int64)[::stride]
+    y = np.asarray(losses, dtype=np.float32)[::stride]
     layout = _layout(title, x_title, y_title, height)
     layout["yaxis"]["type"] = "log"
     if total_steps:
@@ -42,8 +52,17 @@ def loss_figure(steps: Sequence[int], losses: Sequence[float], *, title: str, x_
     return go.Figure({"data": [trace], "layout": layout})
 
 
-def accuracy_figure(steps: Sequence[int], accuracies: Sequence[float], *, title: str, x_title: str, y_title: str,
-                    goal: float | None = None, total_steps: int | None = None, height: int = 320) -> go.Figure:  # fmt: skip
+def accuracy_figure(
+    steps: Sequence[int],
+    accuracies: Sequence[float],
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    goal: float | None = None,
+    total_steps: int | None = None,
+    height: int = 320,
+) -> go.Figure:
     """Held-out exact match (0–1, shown as %) with the goal as a dashed line."""
     layout = _layout(title, x_title, y_title, height)
     layout["yaxis"].update(range=[0, 1.02], tickformat=".0%")
@@ -61,13 +80,12 @@ def accuracy_figure(steps: Sequence[int], accuracies: Sequence[float], *, title:
 def _heatmap(weights: np.ndarray, x_tokens: Sequence[str], y_tokens: Sequence[str], xaxis: str = "x",
              yaxis: str = "y", show_scale: bool = True) -> dict:  # fmt: skip
     """One attention matrix (Lq, Lk) as a heatmap on numeric axes, colour fixed to [0, 1]."""
-    text = np.char.mod("%.2f", weights.astype(np.float32))
     return {
         "type": "heatmap", "z": weights.astype(np.float32), "x": np.arange(len(x_tokens)),
         "y": np.arange(len(y_tokens)), "zmin": 0.0, "zmax": 1.0, "colorscale": ATTENTION_SCALE,
-        "showscale": show_scale, "xaxis": xaxis, "yaxis": yaxis, "text": text,
+        "showscale": show_scale, "xaxis": xaxis, "yaxis": yaxis,
         "customdata": np.array([[f"{q} → {k}" for k in x_tokens] for q in y_tokens], dtype=object),
-        "hovertemplate": "%{customdata}<br>weight %{text}<extra></extra>", "xgap": 1, "ygap": 1,
+        "hovertemplate": "%{customdata}<br>weight %{z:.2f}<extra></extra>", "xgap": 1, "ygap": 1,
     }  # fmt: skip
 
 
@@ -97,12 +115,10 @@ def attention_timeline_figure(
 ) -> go.Figure:
     """One head's weights at every snapshot as animation frames, with a slider and Play/Pause buttons
     (played in the browser, so the animation is smooth on a projector)."""
-    frames = [{"name": str(s), "data": [_heatmap(w, x_tokens, y_tokens)]} for w, s in zip(weights, steps, strict=True)]
-    slider_steps = [
-        {"label": str(s), "method": "animate",
-         "args": [[str(s)], {"mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}}]}
-        for s in steps
-    ]  # fmt: skip
+    # Frames carry only z: plotly merges them into the base trace (labels, hover, colours stay).
+    frames = [{"name": str(s), "data": [{"type": "heatmap", "z": w.astype(np.float32)}]} for w, s in zip(weights, steps, strict=True)]
+    jump = {"mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}}
+    slider_steps = [{"label": str(s), "method": "animate", "args": [[str(s)], jump]} for s in steps]
     play_args = {"frame": {"duration": 250, "redraw": True}, "fromcurrent": True, "transition": {"duration": 0}}
     layout = {
         "title": {"text": title, "font": {"size": 20}},
