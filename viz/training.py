@@ -116,7 +116,10 @@ def attention_timeline_figure(
     """One head's weights at every snapshot as animation frames, with a slider and Play/Pause buttons
     (played in the browser, so the animation is smooth on a projector)."""
     # Frames carry only z: plotly merges them into the base trace (labels, hover, colours stay).
-    frames = [{"name": str(s), "data": [{"type": "heatmap", "z": w.astype(np.float32)}]} for w, s in zip(weights, steps, strict=True)]
+    frames = [
+        {"name": str(s), "data": [{"type": "heatmap", "z": w.astype(np.float32)}]}
+        for w, s in zip(weights, steps, strict=True)
+    ]
     jump = {"mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}}
     slider_steps = [{"label": str(s), "method": "animate", "args": [[str(s)], jump]} for s in steps]
     play_args = {"frame": {"duration": 250, "redraw": True}, "fromcurrent": True, "transition": {"duration": 0}}
