@@ -37,7 +37,7 @@ def test_defaults_are_the_fast_reverse_setup():
     [
         ("train_heads", 3, "must be divisible by n_heads"),
         ("train_heads", 5, "must be divisible by n_heads"),
-        ("train_d", 60, "must be divisible by n_heads"),
+        ("train_d", 66, "must be divisible by n_heads"),
     ],
 )
 def test_impossible_settings_get_the_configs_message(key, value, words):
