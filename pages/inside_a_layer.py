@@ -18,10 +18,7 @@ if trace is not None:
     analysis, tokens = choose_stack(trace, loaded.config.norm)
     st.subheader("The residual stream")
     stream_section(analysis, tokens)
-    left, right = st.columns(2)
-    with left:
-        st.subheader("LayerNorm")
-        layernorm_section(analysis, tokens)
-    with right:
-        st.subheader("Feed-forward")
-        ffn_section(analysis, tokens)
+    st.subheader("LayerNorm")
+    layernorm_section(analysis, tokens)
+    st.subheader("Feed-forward")
+    ffn_section(analysis, tokens)

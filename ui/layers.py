@@ -41,13 +41,18 @@ def stream_section(a: LayerAnalysis, tokens: list[str]) -> None:
 
 @st.fragment
 def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
-    i = st.selectbox("LayerNorm after", range(len(a.sublayers)), format_func=lambda k: sublayer_label(a.sublayers[k]),
-                     key="layer_ln")  # fmt: skip
+    left, right = st.columns([1, 2])
+    i = left.selectbox("LayerNorm of", range(len(a.sublayers)), format_func=lambda k: sublayer_label(a.sublayers[k]),
+                       key="layer_ln")  # fmt: skip
     where = "the stream entering the sublayer" if a.norm == "pre" else "the residual sum x + sublayer(x)"
-    st.caption(f"{a.norm}-LN: the LayerNorm input is {where}; it is rescaled to mean ≈ β, spread ≈ γ.")
+    left.caption(
+        f"{a.norm}-LN: the LayerNorm input is {where}. LayerNorm shifts each position's vector to mean 0 and "
+        "scales it to standard deviation 1 across d_model, then applies its learned gain γ and bias β — so the "
+        "output's mean and spread are set by γ and β, not by the input."
+    )
     series = [("input mean", a.ln_in_mean[i]), ("input std", a.ln_in_std[i]),
               ("output mean", a.ln_out_mean[i]), ("output std", a.ln_out_std[i])]  # fmt: skip
-    st.plotly_chart(
+    right.plotly_chart(
         layernorm_stats_figure(series, tokens, title=f"LayerNorm of {sublayer_label(a.sublayers[i])}",
                                x_title="token", y_title="over d_model"), key="layer_ln_chart", **CHART,
     )  # fmt: skip
@@ -55,8 +60,9 @@ def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
 
 @st.fragment
 def ffn_section(a: LayerAnalysis, tokens: list[str]) -> None:
-    layer = st.selectbox("Feed-forward of layer", range(a.n_layers), format_func=lambda k: f"Layer {k + 1}",
-                         key="layer_ffn")  # fmt: skip
+    left, _ = st.columns([1, 2])
+    layer = left.selectbox("Feed-forward of layer", range(a.n_layers), format_func=lambda k: f"Layer {k + 1}",
+                           key="layer_ffn")  # fmt: skip
     hidden = a.ffn_hidden[layer]
     st.plotly_chart(
         ffn_figure(hidden, a.ffn_active[layer], tokens, title=f"FFN hidden units, layer {layer + 1} (ReLU)",

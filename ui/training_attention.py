@@ -6,7 +6,7 @@ import streamlit as st
 
 from viz.training import attention_timeline_figure, before_after_figure
 
-from .training_job import TrainingJob
+from .training_job import TrainingJob, sharpest_head
 
 KIND_WORDS = {"self_attn": "self-attention", "cross_attn": "cross-attention"}
 AXES = {  # (query axis, key axis) words per attention kind
@@ -33,12 +33,15 @@ def _axes(name: str) -> tuple[str, str]:
     return AXES[f"{stack}.{kind}"]
 
 
-def _choose(job: TrainingJob, names: list[str], heads: int) -> tuple[str, int]:
-    """Which attention and head to show (defaults: the last decoder layer's cross-attention, head 1)."""
+def _choose(job: TrainingJob, last: dict) -> tuple[str, int]:
+    """Which attention and head to show (defaults: the last decoder layer's cross-attention, its sharpest head)."""
+    names = list(last)
     default = max((n for n in names if n.endswith("cross_attn")), default=names[0])
     c1, c2 = st.columns([3, 1])
     name = c1.selectbox("Attention", names, index=names.index(default), format_func=attention_label, key="snap_attn")
-    head = c2.selectbox("Head", range(heads), format_func=lambda h: f"Head {h + 1}", key="snap_head")
+    heads = range(last[name].shape[0])
+    head = c2.selectbox("Head", heads, index=sharpest_head(last[name]), format_func=lambda h: f"Head {h + 1}",
+                        key="snap_head")  # fmt: skip
     return name, int(head)
 
 
@@ -70,8 +73,7 @@ def snapshot_panel(job: TrainingJob) -> None:
 
     @st.fragment
     def panel() -> None:
-        names = list(snaps[-1].weights)
-        name, head = _choose(job, names, snaps[-1].weights[names[0]].shape[0])
+        name, head = _choose(job, snaps[-1].weights)
         keys, queries = _tokens(job, name)
         y_title, x_title = _axes(name)
         st.caption(
@@ -79,7 +81,7 @@ def snapshot_panel(job: TrainingJob) -> None:
             f"{snaps[1].step - snaps[0].step if len(snaps) > 1 else job.snapshot_every} steps or so: "
             f"{len(snaps)} snapshots. Press ▶ Play, or drag the slider."
         )
-        left, right = st.columns([1, 1])
+        left, right = st.columns([3, 2])
         left.plotly_chart(
             attention_timeline_figure(
                 [s.weights[name][head] for s in snaps], [s.step for s in snaps], keys, queries,
@@ -88,11 +90,17 @@ def snapshot_panel(job: TrainingJob) -> None:
             ),
             key="train_timeline", config={"displayModeBar": False},
         )  # fmt: skip
-        right.plotly_chart(
+        right.markdown(
+            "**How to read it.** Each row is an output position asking *where should I look?*; each column is "
+            "an input token. Dark = most of the attention. At the start every row is a blur; as the loss falls "
+            "one bright cell per row appears — for *reverse*, the anti-diagonal: the first output looks at the "
+            "last input."
+        )
+        st.plotly_chart(
             before_after_figure(
                 snaps[0].weights[name][head], snaps[-1].weights[name][head], keys, queries,
                 before_title=f"Before (step {snaps[0].step})", after_title=f"After (step {snaps[-1].step})",
-                x_title=x_title, y_title=y_title, height=560,
+                x_title=x_title, y_title=y_title, height=520,
             ),
             key="train_before_after", config={"displayModeBar": False},
         )  # fmt: skip

@@ -74,6 +74,11 @@ def probe_attention(model: torch.nn.Module, task: Task, source: str, target: str
     }  # (H, Lq, Lk) each
 
 
+def sharpest_head(weights: np.ndarray) -> int:
+    """The head (axis 0 of (H, Lq, Lk)) whose rows put the most weight on one key: the clearest pattern."""
+    return int(np.argmax(weights.max(axis=-1).mean(axis=-1)))
+
+
 def _limit_torch_threads_here(n: int) -> None:
     """Use n intra-op threads in the calling thread only.
 

@@ -12,6 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 FONT = {"size": 15}
+FIRING_SCALE = [[0.0, "#ffffff"], [0.02, "#fee8c8"], [0.4, "#fc8d59"], [1.0, "#7f0000"]]  # zero stays white
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728")
 
 
@@ -87,8 +88,8 @@ def ffn_figure(
     """Heatmap of every hidden unit at every token, and beside it how many units fire per token."""
     z = np.asarray(hidden, dtype=np.float32)
     y = np.arange(len(tokens))
-    heat = {"type": "heatmap", "z": z, "y": y, "x": np.arange(z.shape[1]), "colorscale": "Magma", "zmin": 0,
-            "xaxis": "x", "yaxis": "y", "colorbar": {"title": {"text": value_name}, "x": 0.74},
+    heat = {"type": "heatmap", "z": z, "y": y, "x": np.arange(z.shape[1]), "colorscale": FIRING_SCALE, "zmin": 0,
+            "xaxis": "x", "yaxis": "y", "colorbar": {"title": {"text": value_name}, "x": 0.71, "thickness": 14},
             "hovertemplate": "unit %{x}<br>token %{y}<br>activation %{z:.3f}<extra></extra>"}  # fmt: skip
     bars = {"type": "bar", "orientation": "h", "x": np.asarray(active, dtype=np.int64), "y": y, "xaxis": "x2",
             "yaxis": "y", "marker": {"color": COLOURS[1]}, "text": np.asarray(active, dtype=np.int64),
@@ -96,7 +97,7 @@ def ffn_figure(
     layout = _base(title, 140 + 34 * len(tokens))
     layout.update(
         xaxis={"domain": [0.0, 0.7], "title": {"text": unit_title}},
-        xaxis2={"domain": [0.8, 1.0], "title": {"text": active_title}, "range": [0, z.shape[1] * 1.15]},
+        xaxis2={"domain": [0.8, 1.0], "title": {"text": active_title}, "range": [0, z.shape[1] * 1.25]},
         yaxis={**_token_axis(tokens, token_title), "autorange": "reversed"},
         showlegend=False, margin={"l": 90, "r": 20, "t": 60, "b": 60},
     )  # fmt: skip

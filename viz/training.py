@@ -44,7 +44,7 @@ def loss_figure(
     x = np.asarray(steps, dtype=np.int64)[::stride]
     y = np.asarray(losses, dtype=np.float32)[::stride]
     layout = _layout(title, x_title, y_title, height)
-    layout["yaxis"]["type"] = "log"
+    layout["yaxis"].update(type="log", dtick=1, exponentformat="power")  # one tick per decade
     if total_steps:
         layout["xaxis"]["range"] = [0, total_steps]
     trace = {"type": "scatter", "mode": "lines", "x": x, "y": y, "line": {"color": LINE_BLUE, "width": 2},
@@ -131,7 +131,7 @@ def attention_timeline_figure(
         "font": BIG_FONT,
         "margin": {"l": 80, "r": 20, "t": 60, "b": 150},
         "updatemenus": [{
-            "type": "buttons", "direction": "left", "x": 0.0, "y": -0.32, "xanchor": "left", "yanchor": "top",
+            "type": "buttons", "direction": "left", "x": 0.0, "y": -0.24, "xanchor": "left", "yanchor": "top",
             "showactive": False, "pad": {"r": 10, "t": 10},
             "buttons": [
                 {"label": play_label, "method": "animate", "args": [None, play_args]},
@@ -140,8 +140,9 @@ def attention_timeline_figure(
             ],
         }],
         "sliders": [{
-            "active": len(steps) - 1, "x": 0.18, "y": -0.28, "len": 0.82, "xanchor": "left", "yanchor": "top",
-            "currentvalue": {"prefix": step_label, "font": {"size": 18}}, "pad": {"t": 10}, "steps": slider_steps,
+            "active": len(steps) - 1, "x": 0.3, "y": -0.2, "len": 0.7, "xanchor": "left", "yanchor": "top",
+            "currentvalue": {"prefix": step_label, "font": {"size": 18}, "xanchor": "right"}, "pad": {"t": 30},
+            "steps": slider_steps,
         }],
     }  # fmt: skip
     last = weights[-1] if len(weights) else np.zeros((len(y_tokens), len(x_tokens)), np.float32)

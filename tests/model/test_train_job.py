@@ -207,3 +207,11 @@ def test_every_task_has_a_probe(name):
     job = tiny_job(name, steps=2)
     assert job.probe[1] is not None
     LoadedModel(Seq2SeqTransformer(job.model_config), job.task).run(*job.probe)
+
+
+def test_sharpest_head_is_the_one_with_the_most_peaked_rows():
+    from ui.training_job import sharpest_head
+
+    uniform = np.full((3, 3), 1 / 3)
+    peaked = np.eye(3) * 0.9 + 0.1 / 3
+    assert sharpest_head(np.stack([uniform, peaked, uniform])) == 1
