@@ -69,7 +69,7 @@ def settings_form() -> tuple | None:
                         format_func={"until accuracy": "when held-out accuracy reaches…",
                                      "after steps": "after a number of steps"}.get)  # fmt: skip
         goal = s2.number_input("Accuracy goal (%)", 10.0, 100.0, 99.0, step=1.0, key="train_goal")
-        steps = s3.number_input("Steps (most)", 10, 20000, 3000, step=100, key="train_steps")
+        steps = s3.number_input("Steps (most)", 10, 20000, 2000, step=100, key="train_steps")
         submitted = st.form_submit_button("▶ Start training", type="primary")
     if not submitted:
         return None
