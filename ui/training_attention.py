@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from viz.training import attention_timeline_figure, before_after_figure
+from viz.training import attention_heatmap_figure, attention_timeline_figure, before_after_figure
 
 from .training_job import TrainingJob, sharpest_head
 
@@ -46,23 +46,36 @@ def _choose(job: TrainingJob, last: dict) -> tuple[str, int]:
 
 
 def live_attention(job: TrainingJob) -> None:
-    """The chosen head at the latest snapshot, inside the progress fragment (redrawn while training)."""
+    """The chosen head at the latest snapshot, inside the progress fragment (redrawn while training).
+
+    One heatmap only: every chart redrawn each second costs the browser (often on the same CPU) time.
+    """
     snaps = job.snapshot_list()
     if not snaps or job.probe_tokens is None:
         return
-    names = list(snaps[-1].weights)
+    last = snaps[-1].weights
+    names = list(last)
     name = st.session_state.get("snap_attn") if st.session_state.get("snap_attn") in names else None
     name = name or max((n for n in names if n.endswith("cross_attn")), default=names[0])
-    head = min(int(st.session_state.get("snap_head", 0)), snaps[-1].weights[name].shape[0] - 1)
+    # The sharpest head, re-chosen only every 10 snapshots so the picture does not hop between heads.
+    key = (name, len(snaps) // 10)
+    if st.session_state.get("_live_head_for") != key:
+        st.session_state["_live_head_for"], st.session_state["_live_head"] = key, sharpest_head(last[name])
+    head = st.session_state["_live_head"]
     keys, queries = _tokens(job, name)
-    x_title, y_title = _axes(name)[1], _axes(name)[0]
-    fig = before_after_figure(
-        snaps[0].weights[name][head], snaps[-1].weights[name][head], keys, queries,
-        before_title=f"step {snaps[0].step}", after_title=f"now: step {snaps[-1].step}",
-        x_title=x_title, y_title=y_title, height=380,
+    y_title, x_title = _axes(name)
+    left, right = st.columns([3, 2])
+    left.plotly_chart(
+        attention_heatmap_figure(
+            last[name][head], keys, queries, title=f"Forming now: {attention_label(name)}, head {head + 1}",
+            x_title=x_title, y_title=y_title, subtitle=f"step {snaps[-1].step}",
+        ),
+        key="train_live_attn", config={"displayModeBar": False},
     )  # fmt: skip
-    st.markdown(f"**Forming now:** {attention_label(name)}, head {head + 1}, on `{job.probe[0]}`")
-    st.plotly_chart(fig, key="train_live_attn", config={"displayModeBar": False})
+    right.markdown(
+        f"Probe input `{job.probe[0]}`. Each row is an output position, each column an input token; dark = "
+        "where that row looks. Watch the blur turn into a sharp pattern as the loss falls."
+    )
 
 
 def snapshot_panel(job: TrainingJob) -> None:

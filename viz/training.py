@@ -149,6 +149,29 @@ def attention_timeline_figure(
     return go.Figure({"data": [_heatmap(last, x_tokens, y_tokens)], "layout": layout, "frames": frames})
 
 
+def attention_heatmap_figure(
+    weights: np.ndarray,
+    x_tokens: Sequence[str],
+    y_tokens: Sequence[str],
+    *,
+    title: str,
+    x_title: str,
+    y_title: str,
+    subtitle: str = "",
+    height: int = 440,
+) -> go.Figure:
+    """One head's weights (Lq, Lk), colour fixed to [0, 1]."""
+    layout = {
+        "title": {"text": title, "font": {"size": 20}, "subtitle": {"text": subtitle}},
+        "xaxis": _token_axis(x_tokens, x_title),
+        "yaxis": _token_axis(y_tokens, y_title, reverse=True),
+        "height": height,
+        "font": BIG_FONT,
+        "margin": {"l": 80, "r": 20, "t": 80, "b": 60},
+    }
+    return go.Figure({"data": [_heatmap(weights, x_tokens, y_tokens)], "layout": layout})
+
+
 def before_after_figure(
     before: np.ndarray,
     after: np.ndarray,
