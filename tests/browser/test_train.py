@@ -4,8 +4,11 @@ stop when the page is left, download and upload archives."""
 from __future__ import annotations
 
 import io
+import os
 import re
+import time
 import zipfile
+from pathlib import Path
 
 import pytest
 
@@ -137,3 +140,39 @@ def test_upload_a_zip_and_get_a_clear_error_for_a_pickle(page, app_url):
     page.get_by_text(re.compile("pickle-style file")).wait_for(timeout=30_000)
     assert "evil (yours)" not in picker_options(page)
     assert exceptions_on(page) == []
+
+
+def _server_cpu_seconds(app_url: str) -> float:
+    """User + system CPU time of the `streamlit run` process serving app_url (found by its --server.port)."""
+    port = app_url.rsplit(":", 1)[1]
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            args = (proc / "cmdline").read_bytes().split(b"\0")
+            if b"streamlit" in b" ".join(args) and port.encode() in args:
+                fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+                return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            continue
+    raise RuntimeError(f"no streamlit process on port {port}")
+
+
+def _cpu_over(app_url: str, seconds: float) -> float:
+    start = _server_cpu_seconds(app_url)
+    time.sleep(seconds)
+    return _server_cpu_seconds(app_url) - start
+
+
+def test_closing_the_tab_stops_training(browser, app_url):
+    page = new_page(browser)
+    open_page(page, app_url)
+    go(page, "Train")
+    page.get_by_role("button", name="▶ Start training").click()  # reverse until 99 %: many seconds of work
+    page.get_by_text(re.compile(r"^Step [1-9]")).first.wait_for(timeout=30_000)
+    busy = _cpu_over(app_url, 2.0)
+    page.context.close()
+    time.sleep(2.0)  # the job polls the session's liveness every 0.5 s (the heartbeat limit is 6 s)
+    idle = _cpu_over(app_url, 2.0)
+    assert busy > 0.5, f"the server was not training ({busy:.2f} CPU s in 2 s)"
+    assert idle < 0.25 * busy, f"the server still works after the tab closed ({idle:.2f} vs {busy:.2f} CPU s)"
