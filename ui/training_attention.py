@@ -106,8 +106,8 @@ def snapshot_panel(job: TrainingJob) -> None:
         right.markdown(
             "**How to read it.** Each row is an output position asking *where should I look?*; each column is "
             "an input token. Dark = most of the attention. At the start every row is a blur; as the loss falls "
-            "one bright cell per row appears — for *reverse*, the anti-diagonal: the first output looks at the "
-            "last input."
+            "one bright cell per row appears: for *reverse* the anti-diagonal (the first output looks at the last "
+            "input), for *translate* lines that cross where an adjective moves behind its noun."
         )
         st.plotly_chart(
             before_after_figure(

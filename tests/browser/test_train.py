@@ -61,6 +61,13 @@ def test_train_to_completion_then_pick_it_on_another_page(page, app_url):
     progress = page.get_by_text(re.compile(r"^Step 30 of at most 30"))
     assert progress.is_visible()
     assert page.get_by_text("Watch the attention form").is_visible()
+    timeline = page.locator('[data-testid="stPlotlyChart"]').nth(2)
+    timeline.get_by_text("▶ Play").click()  # plotly's own animation: it plays in the browser, no rerun
+    page.wait_for_timeout(1_000)
+    first = [t for t in timeline.locator("text").all_text_contents() if t.startswith("step ")]
+    page.wait_for_timeout(1_000)
+    later = [t for t in timeline.locator("text").all_text_contents() if t.startswith("step ")]
+    assert first and later and first != later, (first, later)
     with page.expect_download() as download:
         page.get_by_role("button", name="⬇ Download .zip").click()
     data = download.value.path().read_bytes()
@@ -113,6 +120,17 @@ def test_leaving_the_page_stops_training(page, app_url):
     go(page, "Train")
     page.get_by_text("is now in the sidebar").wait_for(timeout=15_000)
     assert page.get_by_text("Stopped (the page was left (no heartbeat))").is_visible()
+    assert exceptions_on(page) == []
+
+
+def test_stop_button_stops_and_keeps_the_model(page, app_url):
+    open_page(page, app_url)
+    go(page, "Train")
+    page.get_by_role("button", name="▶ Start training").click()
+    page.get_by_text(re.compile(r"^Step [1-9]")).first.wait_for(timeout=30_000)
+    page.get_by_role("button", name="■ Stop").click()
+    page.get_by_text("Stopped (stopped by you)").wait_for(timeout=15_000)
+    assert "my-reverse (yours)" in picker_options(page)
     assert exceptions_on(page) == []
 
 
