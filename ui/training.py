@@ -175,7 +175,7 @@ def register(job: TrainingJob) -> None:
 
 def _rename(job: TrainingJob) -> None:
     """Form callback (runs before the script, so the sidebar selection may still be changed)."""
-    old, new = job.registered_as, st.session_state.get("train_new_name", "").strip()
+    old, new = job.registered_as, st.session_state.get(_name_key(job), "").strip()
     if new == old:
         return
     problem = name_problem(new, set(user_models()))
@@ -189,6 +189,11 @@ def _rename(job: TrainingJob) -> None:
     if st.session_state.get("model") == old:
         st.session_state["model"] = new
     st.session_state[NOTICE_KEY] = ("success", f"Renamed to '{new}'.")
+
+
+def _name_key(job: TrainingJob) -> str:
+    """One name box per job, so a new run's box starts from the new model's name."""
+    return f"train_new_name_{id(job)}"
 
 
 def _use_in_sidebar(name: str) -> None:
@@ -213,7 +218,7 @@ def result_panel(job: TrainingJob) -> None:
         getattr(st, notice[0])(notice[1])
     c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
     with c1.form("rename_model", border=False):
-        st.text_input("Model name", value=name, key="train_new_name", max_chars=40)
+        st.text_input("Model name", value=name, key=_name_key(job), max_chars=40)
         st.form_submit_button("Rename", on_click=_rename, args=(job,))
     c2.button("Use it in the sidebar", on_click=_use_in_sidebar, args=(name,), key="train_use")
     c3.download_button(
