@@ -22,7 +22,8 @@ stop_button(job)
 if job is None:
     st.info("Choose the settings above and press **▶ Start training**.")
 else:
-    progress_panel(job, live_attention=live_attention)
+    progress_panel(job)
+    live_attention(job)
     if not job.running:
         result_panel(job)
         st.subheader("Watch the attention form")

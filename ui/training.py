@@ -20,7 +20,11 @@ from .training_job import TrainingJob
 
 JOB_KEY = "train_job"
 NOTICE_KEY = "train_notice"  # (kind, message) shown once after a callback
-REFRESH_SECONDS = 1.0  # progress redraw interval: at least once a second, and no more (it costs the trainer CPU)
+import os  # noqa
+
+REFRESH_SECONDS = float(
+    os.environ.get("LAB_REFRESH", "1.0")
+)  # progress redraw interval: at least once a second, and no more (it costs the trainer CPU)
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
 DEFAULT_STEPS = 2000  # the most steps by default; the cosine schedule spans them (as `python -m model.train`)
 LEARNING_RATES = (3e-4, 5e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2)
@@ -126,7 +130,7 @@ def _time_left(view) -> str:
     return f" · at most {left:.0f} s left" if view.total_steps and view.step < view.total_steps else ""
 
 
-def progress_panel(job: TrainingJob, live_attention=None) -> None:
+def progress_panel(job: TrainingJob) -> None:
     """Progress bar, loss and accuracy, redrawn every REFRESH_SECONDS while the job runs.
 
     Each redraw is also the page's heartbeat: when the user leaves the page the fragment stops
@@ -146,7 +150,7 @@ def progress_panel(job: TrainingJob, live_attention=None) -> None:
         steps, losses = zip(*view.losses, strict=True) if view.losses else ((), ())
         left.plotly_chart(
             loss_figure(steps, losses, title="Training loss", x_title="step", y_title="cross-entropy (log)",
-                        total_steps=view.total_steps),
+                        total_steps=view.total_steps, max_points=200),
             key="train_loss_chart", config={"displayModeBar": False},
         )  # fmt: skip
         a_steps, accs = zip(*view.accuracies, strict=True) if view.accuracies else ((), ())
@@ -155,8 +159,6 @@ def progress_panel(job: TrainingJob, live_attention=None) -> None:
                             goal=job.train_config.until, total_steps=view.total_steps),
             key="train_acc_chart", config={"displayModeBar": False},
         )  # fmt: skip
-        if live_attention is not None and not view.finished:
-            live_attention(job)
         if view.status == "failed":
             st.error(f"Training failed: {view.error}")
         if view.finished and job.registered_as is None and job.result is not None:

@@ -45,11 +45,16 @@ def _choose(job: TrainingJob, last: dict) -> tuple[str, int]:
     return name, int(head)
 
 
-def live_attention(job: TrainingJob) -> None:
-    """The chosen head at the latest snapshot, inside the progress fragment (redrawn while training).
+LIVE_SECONDS = 3.0  # the live heatmap's redraw interval: redraws cost the trainer CPU (measured), so not every second
 
-    One heatmap only: every chart redrawn each second costs the browser (often on the same CPU) time.
-    """
+
+def live_attention(job: TrainingJob) -> None:
+    """While training: the latest snapshot of the sharpest head, in its own slower fragment."""
+    if job.running:
+        st.fragment(_live_attention, run_every=LIVE_SECONDS)(job)
+
+
+def _live_attention(job: TrainingJob) -> None:
     snaps = job.snapshot_list()
     if not snaps or job.probe_tokens is None:
         return
