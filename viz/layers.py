@@ -89,7 +89,8 @@ def ffn_figure(
     z = np.asarray(hidden, dtype=np.float32)
     y = np.arange(len(tokens))
     heat = {"type": "heatmap", "z": z, "y": y, "x": np.arange(z.shape[1]), "colorscale": FIRING_SCALE, "zmin": 0,
-            "xaxis": "x", "yaxis": "y", "colorbar": {"title": {"text": value_name, "side": "right"}, "x": 0.71, "thickness": 14},
+            "xaxis": "x", "yaxis": "y",
+            "colorbar": {"title": {"text": value_name, "side": "right"}, "x": 0.71, "thickness": 14},
             "hovertemplate": "unit %{x}<br>token %{y}<br>activation %{z:.3f}<extra></extra>"}  # fmt: skip
     bars = {"type": "bar", "orientation": "h", "x": np.asarray(active, dtype=np.int64), "y": y, "xaxis": "x2",
             "yaxis": "y", "marker": {"color": COLOURS[1]}, "text": np.asarray(active, dtype=np.int64),
