@@ -1,7 +1,7 @@
 """Train page through a real browser: seconds from Start to ≥ 99 % for `reverse` with the page defaults,
 and the edit-to-paint latency of a chart page in a second session, idle and while the first session trains.
 
-    python bench/train_browser.py [--edits 15] [--page "Inside a layer"]
+    python bench/train_browser.py [--edits 15] [--page "Attention"]
 
 Times are read in the browser (performance.now()): Start is the click, "done" is the moment the success
 message appears; an edit is the Enter press, "painted" is the last DOM change before the page went quiet
@@ -77,7 +77,7 @@ def summary(ms: list[float]) -> str:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--edits", type=int, default=15)
-    p.add_argument("--page", default="Inside a layer", help="sidebar title of the chart page edited in session B")
+    p.add_argument("--page", default="Attention", help="sidebar title of the chart page edited in session B")
     args = p.parse_args()
     with streamlit_server() as url, chromium() as browser:
         trainer, viewer = new_page(browser), new_page(browser)

@@ -86,11 +86,21 @@ def test_choosing_another_layernorm_and_ffn_layer():
     np.testing.assert_array_equal(decode(figs["layer_ffn_chart"]["data"][1]["x"]), (hidden > 0).sum(-1))
 
 
-def test_bad_input_gets_a_message_not_a_traceback():
+def test_over_long_input_is_cut_with_a_notice_not_a_traceback():
     at = AppTest.from_file("../../app.py", default_timeout=60)
     at.query_params["text"] = " ".join(["dog"] * 80)
     at.run()
     at.switch_page("pages/inside_a_layer.py").run()
     assert not at.exception
-    assert any("at most" in w.value for w in at.warning)
-    assert not at.get("plotly_chart")
+    assert any("at most 63" in w.value for w in at.warning)
+    ticks = charts(at)["layer_stream"]["layout"]["xaxis"]["ticktext"]
+    assert ticks == ["dog"] * 63 + ["<eos>"]
+
+
+def test_empty_input_gets_a_hint():
+    at = AppTest.from_file("../../app.py", default_timeout=60)
+    at.query_params["text"] = " "
+    at.run()
+    at.switch_page("pages/inside_a_layer.py").run()
+    assert not at.exception
+    assert at.info and not at.get("plotly_chart")

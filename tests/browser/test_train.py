@@ -73,12 +73,15 @@ def test_train_to_completion_then_pick_it_on_another_page(page, app_url):
     data = download.value.path().read_bytes()
     assert download.value.suggested_filename == "my-translate.zip"
     assert load_archive(data).task.name == "translate"
-    go(page, "Inside a layer")
+    go(page, "Attention")
     assert "my-translate (yours)" in picker_options(page)
     before = runs(page)
     page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').click()
     page.get_by_role("option", name="my-translate (yours)").click()
     wait_settled(page, before)
+    assert page.locator('[data-testid="stSidebar"]').get_by_text("1+1 layers").is_visible()
+    assert exceptions_on(page) == []
+    go(page, "Inside a layer")  # the choice follows to another page
     assert page.locator('[data-testid="stSidebar"]').get_by_text("1+1 layers").is_visible()
     assert page.locator('[data-testid="stPlotlyChart"]').count() == 4
     assert exceptions_on(page) == []
@@ -101,7 +104,7 @@ def test_another_session_never_sees_the_model(browser, page, app_url):
         assert picker_options(other) == SHIPPED
         go(other, "Train")
         assert other.get_by_text("Choose the settings above").is_visible()
-        go(other, "Inside a layer")
+        go(other, "Attention")
         assert picker_options(other) == SHIPPED
         open_page(other, f"{app_url}/?model=alice-model")
         assert picker_options(other) == SHIPPED
