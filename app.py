@@ -11,6 +11,8 @@ PAGES = [
     st.Page("pages/step_by_step.py", title="Step by step", icon="🧮", url_path="step-by-step"),
     st.Page("pages/attention.py", title="Attention", icon="🔦", url_path="attention"),
     st.Page("pages/positional_encoding.py", title="Positional encoding", icon="〰️", url_path="positional-encoding"),
+    st.Page("pages/train.py", title="Train", icon="🏋️", url_path="train"),
+    st.Page("pages/inside_a_layer.py", title="Inside a layer", icon="🔬", url_path="inside-a-layer"),
 ]
 
 navigation = st.navigation(PAGES)

@@ -1,0 +1,24 @@
+"""Inside a layer: the residual stream, what each sublayer adds, LayerNorm statistics, FFN activity."""
+
+import streamlit as st
+
+from ui.inputs import run_or_explain, source_text
+from ui.layers import choose_stack, ffn_section, layernorm_section, stream_section
+from ui.models import selected_model
+
+st.title("Inside a layer")
+st.markdown(
+    "Every position carries one vector, the **residual stream**, through the layers. Each sublayer reads it "
+    "and *adds* an update; LayerNorm keeps its scale in check; the feed-forward block lights up a few of its "
+    "hidden units for each token."
+)
+loaded = selected_model()
+trace = run_or_explain(loaded, source_text(loaded=loaded))
+if trace is not None:
+    analysis, tokens = choose_stack(trace, loaded.config.norm)
+    st.subheader("The residual stream")
+    stream_section(analysis, tokens)
+    st.subheader("LayerNorm")
+    layernorm_section(analysis, tokens)
+    st.subheader("Feed-forward")
+    ffn_section(analysis, tokens)

@@ -1,0 +1,86 @@
+"""AppTest for the Train page: defaults, validation messages, a short run that lands in the model picker."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from model import TASKS
+from ui.training import name_problem
+
+
+def open_train() -> AppTest:
+    at = AppTest.from_file("../../app.py", default_timeout=60)
+    at.run()
+    at.switch_page("pages/train.py").run()
+    assert not at.exception
+    return at
+
+
+def start(at: AppTest) -> None:
+    at.button(key="FormSubmitter:train_settings-▶ Start training").click().run()
+
+
+def test_defaults_are_the_fast_reverse_setup():
+    at = open_train()
+    assert at.selectbox(key="train_task").value == "reverse"
+    assert at.selectbox(key="train_task").options == list(TASKS)
+    assert (at.number_input(key="train_enc").value, at.number_input(key="train_dec").value) == (1, 1)
+    assert (at.number_input(key="train_d").value, at.number_input(key="train_heads").value) == (64, 4)
+    assert at.select_slider(key="train_lr").value == 2e-3
+    assert at.selectbox(key="train_pos").value == "sinusoidal" and at.selectbox(key="train_norm").value == "post"
+    assert at.number_input(key="train_goal").value == 99.0
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [
+        ("train_heads", 3, "must be divisible by n_heads"),
+        ("train_heads", 5, "must be divisible by n_heads"),
+        ("train_d", 66, "must be divisible by n_heads"),
+    ],
+)
+def test_impossible_settings_get_the_configs_message(key, value, words):
+    at = open_train()
+    at.number_input(key=key).set_value(value)
+    start(at)
+    assert not at.exception
+    assert any(words in e.value for e in at.error)
+    assert "train_job" not in at.session_state
+
+
+def test_a_short_run_lands_in_this_sessions_model_picker():
+    at = open_train()
+    at.selectbox(key="train_task").set_value("translate")
+    at.radio(key="train_rule").set_value("after steps")
+    at.number_input(key="train_steps").set_value(10)
+    start(at)
+    job = at.session_state["train_job"]
+    assert job.join(60)
+    at.run()  # the progress fragment sees the finished job, registers the model and reruns the app
+    assert not at.exception
+    # AppTest runs the page script alone after switch_page (no sidebar); the browser test checks the picker.
+    assert list(at.session_state["user_models"]) == ["my-translate"]
+    assert at.session_state["user_models"]["my-translate"].task.name == "translate"
+    assert any("my-translate" in s.value for s in at.success)
+    assert job.result.steps == 10
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("", "Type a name"),
+        ("   ", "Type a name"),
+        ("reverse", "shipped model"),
+        ("<script>", "Use 1 to 40"),
+        ("x" * 41, "Use 1 to 40"),
+        ("../etc", "Use 1 to 40"),
+        ("taken", "already have"),
+    ],
+)
+def test_model_names_are_checked(name, problem):
+    assert problem in name_problem(name, {"taken"})
+
+
+def test_a_good_name_passes():
+    assert name_problem("my model-2.1", {"other"}) is None

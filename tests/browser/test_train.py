@@ -1,0 +1,200 @@
+"""The Train page in a real browser: train to completion, find the model in the picker, keep it private,
+stop when the page is left, download and upload archives."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from model import load_pretrained
+from model.archive import load_archive, pack_archive
+
+from .harness import exceptions_on, new_page, open_page, runs, wait_settled
+
+pytestmark = pytest.mark.browser
+SHIPPED = ["reverse", "sort", "translate", "copy"]
+# Opening a deep link makes Streamlit probe <path>/_stcore/...; pages are reached through the sidebar instead,
+# so no console error is expected at all.
+
+
+def go(page, title: str) -> None:
+    """Click a page in the sidebar navigation and wait for it to finish drawing."""
+    before = runs(page)
+    page.locator(f'[data-testid="stSidebarNavLink"]:has(span[label="{title}"])').click()
+    wait_settled(page, before)
+
+
+def picker_options(page) -> list[str]:
+    page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').click()
+    options = page.get_by_role("option").all_inner_texts()
+    page.keyboard.press("Escape")
+    return [o.strip() for o in options]
+
+
+def choose(page, label: str, option: str) -> None:
+    page.get_by_label(label).click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def train_tiny(page, steps: int = 30) -> None:
+    """Translate, 1+1 layers (the defaults), a fixed number of steps: done in seconds."""
+    go(page, "Train")
+    choose(page, "Task", "translate")
+    page.get_by_text("after a number of steps").click()
+    page.get_by_label("Steps (most)").fill(str(steps))
+    page.get_by_role("button", name="▶ Start training").click()
+    page.get_by_text("is now in the sidebar").wait_for(timeout=90_000)
+    page.wait_for_function(
+        "document.querySelector('[data-testid=\"stApp\"]').getAttribute('data-test-script-state') === 'notRunning'"
+    )
+
+
+def test_train_to_completion_then_pick_it_on_another_page(page, app_url):
+    open_page(page, app_url)
+    train_tiny(page)
+    progress = page.get_by_text(re.compile(r"^Step 30 of at most 30"))
+    assert progress.is_visible()
+    assert page.get_by_text("Watch the attention form").is_visible()
+    timeline = page.locator('[data-testid="stPlotlyChart"]').nth(2)
+    timeline.get_by_text("▶ Play").click()  # plotly's own animation: it plays in the browser, no rerun
+    page.wait_for_timeout(1_000)
+    first = [t for t in timeline.locator("text").all_text_contents() if t.startswith("step ")]
+    page.wait_for_timeout(1_000)
+    later = [t for t in timeline.locator("text").all_text_contents() if t.startswith("step ")]
+    assert first and later and first != later, (first, later)
+    with page.expect_download() as download:
+        page.get_by_role("button", name="⬇ Download .zip").click()
+    data = download.value.path().read_bytes()
+    assert download.value.suggested_filename == "my-translate.zip"
+    assert load_archive(data).task.name == "translate"
+    go(page, "Attention")
+    assert "my-translate (yours)" in picker_options(page)
+    before = runs(page)
+    page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').click()
+    page.get_by_role("option", name="my-translate (yours)").click()
+    wait_settled(page, before)
+    assert page.locator('[data-testid="stSidebar"]').get_by_text("1+1 layers").is_visible()
+    assert exceptions_on(page) == []
+    go(page, "Inside a layer")  # the choice follows to another page
+    assert page.locator('[data-testid="stSidebar"]').get_by_text("1+1 layers").is_visible()
+    assert page.locator('[data-testid="stPlotlyChart"]').count() == 4
+    assert exceptions_on(page) == []
+    assert page.console_errors == []
+
+
+def test_another_session_never_sees_the_model(browser, page, app_url):
+    open_page(page, app_url)
+    train_tiny(page, steps=20)
+    box = page.get_by_label("Model name")
+    box.fill("alice-model")
+    before = runs(page)
+    page.get_by_role("button", name="Rename").click()
+    wait_settled(page, before)
+    assert page.get_by_text("Renamed to 'alice-model'.").is_visible()
+    assert "alice-model (yours)" in picker_options(page)
+    other = new_page(browser)
+    try:
+        open_page(other, app_url)
+        assert picker_options(other) == SHIPPED
+        go(other, "Train")
+        assert other.get_by_text("Choose the settings above").is_visible()
+        go(other, "Attention")
+        assert picker_options(other) == SHIPPED
+        open_page(other, f"{app_url}/?model=alice-model")
+        assert picker_options(other) == SHIPPED
+        assert exceptions_on(other) == []
+    finally:
+        other.context.close()
+
+
+def test_leaving_the_page_stops_training(page, app_url):
+    open_page(page, app_url)
+    go(page, "Train")
+    page.get_by_role("button", name="▶ Start training").click()  # defaults: reverse until 99 %, ~15-30 s
+    page.get_by_text(re.compile(r"^Step [1-9]")).first.wait_for(timeout=60_000)
+    go(page, "Home")
+    page.wait_for_timeout(9_000)  # the job stops itself 6 s after the last heartbeat
+    # Back on Train the finished job registers its model and reruns the app: wait for that text, not for quiet.
+    page.locator('[data-testid="stSidebarNavLink"]:has(span[label="Train"])').click()
+    page.get_by_text("is now in the sidebar").wait_for(timeout=60_000)
+    assert page.get_by_text("Stopped (the page was left (no heartbeat))").is_visible()
+    assert exceptions_on(page) == []
+
+
+def test_stop_button_stops_and_keeps_the_model(page, app_url):
+    open_page(page, app_url)
+    go(page, "Train")
+    page.get_by_role("button", name="▶ Start training").click()
+    page.get_by_text(re.compile(r"^Step [1-9]")).first.wait_for(timeout=60_000)
+    page.get_by_role("button", name="■ Stop").click()
+    page.get_by_text("Stopped (stopped by you)").wait_for(timeout=15_000)
+    assert "my-reverse (yours)" in picker_options(page)
+    assert exceptions_on(page) == []
+
+
+def _zip(members: dict[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        for name, data in members.items():
+            z.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_upload_a_zip_and_get_a_clear_error_for_a_pickle(page, app_url):
+    open_page(page, app_url)
+    go(page, "Train")
+    page.get_by_text("Upload a model you trained before").click()
+    chooser = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    before = runs(page)
+    chooser.set_input_files({"name": "class copy.zip", "mimeType": "application/zip",
+                             "buffer": pack_archive(load_pretrained("copy"))})  # fmt: skip
+    page.get_by_text("Loaded class copy (copy)").wait_for(timeout=30_000)
+    wait_settled(page, before)
+    assert "class copy (yours)" in picker_options(page)
+    bad = _zip({"config.json": b"{}", "model.safetensors": b"", "weights.pkl": b"\x80\x04N."})
+    chooser.set_input_files({"name": "evil.zip", "mimeType": "application/zip", "buffer": bad})
+    page.get_by_text(re.compile("pickle-style file")).wait_for(timeout=30_000)
+    assert "evil (yours)" not in picker_options(page)
+    assert exceptions_on(page) == []
+
+
+def _server_cpu_seconds(app_url: str) -> float:
+    """User + system CPU time of the `streamlit run` process serving app_url (found by its --server.port)."""
+    port = app_url.rsplit(":", 1)[1]
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            args = (proc / "cmdline").read_bytes().split(b"\0")
+            if b"streamlit" in b" ".join(args) and port.encode() in args:
+                fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
+                return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            continue
+    raise RuntimeError(f"no streamlit process on port {port}")
+
+
+def _cpu_over(app_url: str, seconds: float) -> float:
+    start = _server_cpu_seconds(app_url)
+    time.sleep(seconds)
+    return _server_cpu_seconds(app_url) - start
+
+
+def test_closing_the_tab_stops_training(browser, app_url):
+    page = new_page(browser)
+    open_page(page, app_url)
+    go(page, "Train")
+    page.get_by_role("button", name="▶ Start training").click()  # reverse until 99 %: many seconds of work
+    page.get_by_text(re.compile(r"^Step [1-9]")).first.wait_for(timeout=60_000)
+    busy = _cpu_over(app_url, 2.0)
+    page.context.close()
+    time.sleep(2.0)  # the job polls the session's liveness every 0.5 s (the heartbeat limit is 6 s)
+    idle = _cpu_over(app_url, 2.0)
+    assert busy > 0.5, f"the server was not training ({busy:.2f} CPU s in 2 s)"
+    assert idle < 0.25 * busy, f"the server still works after the tab closed ({idle:.2f} vs {busy:.2f} CPU s)"

@@ -1,0 +1,126 @@
+"""Train page: watch a head's attention form — live while training, then a timeline and before/after."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from viz.training import attention_heatmap_figure, attention_timeline_figure, before_after_figure
+
+from .training_job import TrainingJob, sharpest_head
+
+KIND_WORDS = {"self_attn": "self-attention", "cross_attn": "cross-attention"}
+AXES = {  # (query axis, key axis) words per attention kind
+    "encoder.self_attn": ("input token (query)", "input token (key)"),
+    "decoder.self_attn": ("output so far (query)", "output so far (key)"),
+    "decoder.cross_attn": ("output so far (query)", "input token (key)"),
+}
+
+
+def attention_label(name: str) -> str:
+    stack, layer, kind = name.split(".")
+    return f"{stack.capitalize()} layer {int(layer) + 1} · {KIND_WORDS[kind]}"
+
+
+def _tokens(job: TrainingJob, name: str) -> tuple[list[str], list[str]]:
+    """(key tokens, query tokens) of an attention in the probe."""
+    src, tgt = job.probe_tokens
+    stack, _, kind = name.split(".")
+    return (src if stack == "encoder" or kind == "cross_attn" else tgt), (src if stack == "encoder" else tgt)
+
+
+def _axes(name: str) -> tuple[str, str]:
+    stack, _, kind = name.split(".")
+    return AXES[f"{stack}.{kind}"]
+
+
+def _choose(job: TrainingJob, last: dict) -> tuple[str, int]:
+    """Which attention and head to show (defaults: the last decoder layer's cross-attention, its sharpest head)."""
+    names = list(last)
+    default = max((n for n in names if n.endswith("cross_attn")), default=names[0])
+    c1, c2 = st.columns([3, 1])
+    name = c1.selectbox("Attention", names, index=names.index(default), format_func=attention_label, key="snap_attn")
+    heads = range(last[name].shape[0])
+    head = c2.selectbox("Head", heads, index=sharpest_head(last[name]), format_func=lambda h: f"Head {h + 1}",
+                        key="snap_head")  # fmt: skip
+    return name, int(head)
+
+
+LIVE_SECONDS = 3.0  # the live heatmap's redraw interval: redraws cost the trainer CPU (measured), so not every second
+
+
+def live_attention(job: TrainingJob) -> None:
+    """While training: the latest snapshot of the sharpest head, in its own slower fragment."""
+    if job.running:
+        st.fragment(_live_attention, run_every=LIVE_SECONDS)(job)
+
+
+def _live_attention(job: TrainingJob) -> None:
+    snaps = job.snapshot_list()
+    if not snaps or job.probe_tokens is None:
+        return
+    last = snaps[-1].weights
+    names = list(last)
+    name = st.session_state.get("snap_attn") if st.session_state.get("snap_attn") in names else None
+    name = name or max((n for n in names if n.endswith("cross_attn")), default=names[0])
+    # The sharpest head, re-chosen only every 10 snapshots so the picture does not hop between heads.
+    key = (name, len(snaps) // 10)
+    if st.session_state.get("_live_head_for") != key:
+        st.session_state["_live_head_for"], st.session_state["_live_head"] = key, sharpest_head(last[name])
+    head = st.session_state["_live_head"]
+    keys, queries = _tokens(job, name)
+    y_title, x_title = _axes(name)
+    left, right = st.columns([3, 2])
+    left.plotly_chart(
+        attention_heatmap_figure(
+            last[name][head], keys, queries, title=f"Forming now: {attention_label(name)}, head {head + 1}",
+            x_title=x_title, y_title=y_title, subtitle=f"step {snaps[-1].step}",
+        ),
+        key="train_live_attn", config={"displayModeBar": False},
+    )  # fmt: skip
+    right.markdown(
+        f"Probe input `{job.probe[0]}`. Each row is an output position, each column an input token; dark = "
+        "where that row looks. Watch the blur turn into a sharp pattern as the loss falls."
+    )
+
+
+def snapshot_panel(job: TrainingJob) -> None:
+    """Timeline (slider + Play, played in the browser) and before/after for the chosen head."""
+    snaps = job.snapshot_list()
+    if len(snaps) < 2 or job.probe_tokens is None:
+        return
+
+    @st.fragment
+    def panel() -> None:
+        name, head = _choose(job, snaps[-1].weights)
+        keys, queries = _tokens(job, name)
+        y_title, x_title = _axes(name)
+        st.caption(
+            f"Probe input `{job.probe[0]}` → `{job.probe[1]}` (teacher-forced), recorded every "
+            f"{snaps[1].step - snaps[0].step if len(snaps) > 1 else job.snapshot_every} steps or so: "
+            f"{len(snaps)} snapshots. Press ▶ Play, or drag the slider."
+        )
+        left, right = st.columns([3, 2])
+        left.plotly_chart(
+            attention_timeline_figure(
+                [s.weights[name][head] for s in snaps], [s.step for s in snaps], keys, queries,
+                title=f"{attention_label(name)}, head {head + 1}", x_title=x_title, y_title=y_title,
+                step_label="step ", play_label="▶ Play", pause_label="❚❚ Pause",
+            ),
+            key="train_timeline", config={"displayModeBar": False},
+        )  # fmt: skip
+        right.markdown(
+            "**How to read it.** Each row is an output position asking *where should I look?*; each column is "
+            "an input token. Dark = most of the attention. At the start every row is a blur; as the loss falls "
+            "one bright cell per row appears: for *reverse* the anti-diagonal (the first output looks at the last "
+            "input), for *translate* lines that cross where an adjective moves behind its noun."
+        )
+        st.plotly_chart(
+            before_after_figure(
+                snaps[0].weights[name][head], snaps[-1].weights[name][head], keys, queries,
+                before_title=f"Before (step {snaps[0].step})", after_title=f"After (step {snaps[-1].step})",
+                x_title=x_title, y_title=y_title, height=520,
+            ),
+            key="train_before_after", config={"displayModeBar": False},
+        )  # fmt: skip
+
+    panel()
