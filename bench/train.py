@@ -4,7 +4,7 @@
 
 The configuration is the training command's default (1 encoder + 1 decoder layer, d_model 64,
 4 heads, batch 32, lr 2e-3, warmup 100, cosine over 2000 steps, evaluation every 100 steps);
-the accuracy is then re-measured on 1000 fresh pairs.
+the stop rule is judged on 1000 held-out pairs, and the accuracy is then re-measured on 1000 fresh ones.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ def main() -> None:
     p.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     p.add_argument("--layers", type=int, default=1)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--eval-size", type=int, default=1000, help="held-out pairs the stop rule is judged on")
     args = p.parse_args()
     torch.set_num_threads(args.threads)
     print(f"{args.layers}+{args.layers} layers, d_model 64, 4 heads, batch 32, lr 2e-3, {args.threads} threads")
@@ -37,7 +38,7 @@ def main() -> None:
         task = get_task(name)
         seconds = []
         for seed in args.seeds:
-            cfg = TrainConfig(steps=3000, until=0.99, seed=seed)
+            cfg = TrainConfig(steps=3000, until=0.99, seed=seed, eval_size=args.eval_size)
             config = default_model_config(task, n_encoder_layers=args.layers, n_decoder_layers=args.layers)
             result = train(task, config, cfg)
             fresh = result.loaded.accuracy(1000, seed=777)

@@ -9,30 +9,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import streamlit.testing.v1.app_test as app_test_module
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from model import LoadedModel, load_pretrained
 from model.analysis import attention_rollout
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-PAGE = "pages/attention.py"
-
-
-class _NavigationPagesManager(PagesManager):
-    """Streamlit runs a `pages/` folder as a v1 multipage app until st.navigation has run once in the
-    process, and AppTest resets that flag before every run; the live server leaves v1 mode after its
-    first app.py run. Pin the st.navigation behaviour so each run goes through app.py and its sidebar."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-
-@pytest.fixture(autouse=True)
-def _through_app_py(monkeypatch):
-    monkeypatch.setattr(app_test_module, "PagesManager", _NavigationPagesManager)
+PAGE = "views/attention.py"
 
 
 def open_page(page: str = PAGE, **params) -> AppTest:

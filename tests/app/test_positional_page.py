@@ -10,7 +10,7 @@ from model.analysis import head_mean
 
 from .test_attention_page import _through_app_py, array, figures, open_page  # noqa: F401  (fixture)
 
-PAGE = "pages/positional_encoding.py"
+PAGE = "views/positional_encoding.py"
 
 
 def closed_form(length: int, d_model: int) -> np.ndarray:

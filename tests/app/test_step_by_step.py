@@ -11,7 +11,7 @@ from model import load_pretrained
 from ui.walkthrough_export import WALK_KEY, to_json
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-PAGE = "pages/step_by_step.py"
+PAGE = "views/step_by_step.py"
 MODEL = "From the model"
 
 

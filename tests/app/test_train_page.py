@@ -12,7 +12,7 @@ from ui.training import name_problem
 def open_train() -> AppTest:
     at = AppTest.from_file("../../app.py", default_timeout=60)
     at.run()
-    at.switch_page("pages/train.py").run()
+    at.switch_page("views/train.py").run()
     assert not at.exception
     return at
 

@@ -39,17 +39,6 @@ def numbered(tokens):
     return [f"{i} · {t}" for i, t in enumerate(tokens)]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def app_left_v1_mode(browser, app_url):
-    """Open the root once: until app.py has called st.navigation in the server process, Streamlit runs a
-    `pages/` folder as a v1 multipage app (the subpage without app.py and its sidebar)."""
-    from .harness import new_page
-
-    page = new_page(browser)
-    open_page(page, app_url)
-    page.context.close()
-
-
 @pytest.fixture
 def probes(page):
     """404s of the frontend's health probes under a subpage path (streamlit#7074), recorded to be excused."""
