@@ -8,7 +8,7 @@ import numpy as np
 from model import Ablation, load_pretrained
 from model.analysis import head_mean
 
-from .test_attention_page import _through_app_py, array, figures, open_page  # noqa: F401  (fixture)
+from .test_attention_page import array, figures, open_page
 
 PAGE = "views/positional_encoding.py"
 

@@ -7,9 +7,11 @@ so a browser test can never be skipped silently there.
 from __future__ import annotations
 
 import os
+from urllib.parse import urlparse
 
 import pytest
 
+from .figures import SUBPAGE_PROBES
 from .harness import CHROMIUM, chromium, chromium_available, new_page, streamlit_server
 
 
@@ -35,3 +37,22 @@ def page(browser):
     page = new_page(browser)
     yield page
     page.context.close()
+
+
+def _record_probes(page) -> list:
+    """404 responses of the frontend's health probes under a subpage path (streamlit#7074)."""
+    found = []
+    page.on("response", lambda r: r.status == 404 and urlparse(r.url).path.endswith(SUBPAGE_PROBES) and found.append(r))
+    return found
+
+
+@pytest.fixture
+def probes(page):
+    """The subpage probe 404s of the `page` fixture, recorded so tests can excuse exactly those."""
+    return _record_probes(page)
+
+
+@pytest.fixture
+def probes_for():
+    """The same for a page a test makes itself."""
+    return _record_probes

@@ -5,19 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from .figures import FIGURES_JS, numbered, real_console_errors, type_input, wait_for_figure
 from .harness import exceptions_on, open_page
-from .test_attention_browser import (
-    FIGURES_JS,
-    app_left_v1_mode,
-    numbered,
-    probes,
-    real_console_errors,
-    type_input,
-    wait_for_figure,
-)
 
 pytestmark = pytest.mark.browser
-__all__ = ["app_left_v1_mode", "probes"]  # fixtures shared with the attention tests
 
 
 def test_typing_a_new_input_redraws_the_models_encoding(page, app_url, probes):

@@ -14,7 +14,7 @@ def open_walkthrough(page, app_url):
     """Open the app and go to the page through the sidebar, as a user does."""
     open_page(page, app_url)
     before = runs(page)
-    page.get_by_role("link", name="Step by step").click()
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="Step by step").click()
     wait_settled(page, before)
     assert page.get_by_role("heading", name="Attention, step by step").is_visible()
 
