@@ -29,10 +29,20 @@ def user_models() -> dict[str, LoadedModel]:
     return mine
 
 
+MAX_USER_MODELS = 12  # each model lives in this session's memory: a bound on uploads and training runs
+
+
 def add_user_model(name: str, loaded: LoadedModel) -> None:
+    """Add a model to this session's list; ValueError (a message for the user) for a shipped name or a full list."""
     if name in PRETRAINED:
         raise ValueError(f"'{name}' is the name of a shipped model; choose another name.")
-    user_models()[name] = loaded
+    mine = user_models()
+    if name not in mine and len(mine) >= MAX_USER_MODELS:
+        raise ValueError(
+            f"This session already holds {MAX_USER_MODELS} models of its own, the most it keeps; "
+            "reload the page to start a fresh session (download the ones you want to keep first)."
+        )
+    mine[name] = loaded
 
 
 def model_names() -> list[str]:

@@ -160,8 +160,12 @@ def progress_panel(job: TrainingJob) -> None:
         if view.status == "failed":
             st.error(f"Training failed: {view.error}")
         if view.finished and job.registered_as is None and job.result is not None:
-            register(job)
-            st.rerun(scope="app")  # so the sidebar's model list picks the new model up
+            try:
+                register(job)
+            except ValueError as exc:  # this session's model list is full
+                st.error(str(exc))
+            else:
+                st.rerun(scope="app")  # so the sidebar's model list picks the new model up
 
     panel()
 

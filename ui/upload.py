@@ -44,6 +44,11 @@ def upload_panel() -> None:
         done[file.file_id] = ("error", f"This file cannot be used: {exc}")
         st.error(done[file.file_id][1])
         return
-    add_user_model(name, loaded)
+    try:
+        add_user_model(name, loaded)
+    except ValueError as exc:
+        done[file.file_id] = ("error", str(exc))
+        st.error(str(exc))
+        return
     done[file.file_id] = ("success", f"Loaded **{name}** ({loaded.task.name}); pick it in the sidebar's model list.")
     st.rerun()  # so the sidebar lists it
