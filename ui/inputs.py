@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import InputError, LoadedModel, Trace
+from model import LoadedModel
 
 from .models import selected_model
 
@@ -41,18 +41,3 @@ def fit_to_limit(loaded: LoadedModel, text: str | None, what: str = "input") -> 
         f"so only the first {loaded.max_words} are used."
     )
     return " ".join(words[: loaded.max_words])
-
-
-def run_or_explain(loaded: LoadedModel, text: str, target: str | None = None, **kwargs) -> Trace | None:
-    """loaded.run(...), or None after a friendly message for empty / unknown input; over-long input is cut."""
-    if not text.strip():
-        st.info(f"Type a few tokens separated by spaces, for example `{loaded.task.example}`.")
-        return None
-    text = fit_to_limit(loaded, text)
-    if target:
-        target = fit_to_limit(loaded, target, "target")
-    try:
-        return loaded.run(text, target, **kwargs)
-    except InputError as exc:
-        st.warning(str(exc))
-        return None

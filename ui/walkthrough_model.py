@@ -7,7 +7,8 @@ import streamlit as st
 from model import Ablation, LoadedModel
 from model.inspect import KINDS, from_trace, n_layers
 
-from .inputs import run_or_explain, source_text
+from .inputs import source_text
+from .trace_cache import cached_run
 from .walkthrough_state import MODEL, Ablations, Walk, md_plain
 
 KIND_LABELS = {"encoder self": "Encoder self-attention", "decoder self": "Decoder masked self-attention",
@@ -28,7 +29,7 @@ def model_controls(loaded: LoadedModel) -> tuple[str, str, int]:
 def model_walk(loaded: LoadedModel, text: str, kind: str, layer: int, head: int, ablations: Ablations) -> Walk | None:
     """Trace the current input with the ablations, and take this block's numbers from the trace."""
     ablation = Ablation(scale=ablations.scale, temperature=ablations.temperature, causal=ablations.mask)
-    trace = run_or_explain(loaded, text, ablation=ablation)
+    trace = cached_run(loaded, text, ablation=ablation)
     if trace is None:
         return None
     full = from_trace(trace, loaded.model, kind, layer)

@@ -2,9 +2,10 @@
 
 import streamlit as st
 
-from ui.inputs import run_or_explain, source_text
+from ui.inputs import source_text
 from ui.layers import choose_stack, ffn_section, layernorm_section, stream_section
 from ui.models import selected_model
+from ui.trace_cache import cached_run
 
 st.title("Inside a layer")
 st.markdown(
@@ -13,7 +14,7 @@ st.markdown(
     "hidden units for each token."
 )
 loaded = selected_model()
-trace = run_or_explain(loaded, source_text(loaded=loaded))
+trace = cached_run(loaded, source_text(loaded=loaded))
 if trace is not None:
     analysis, tokens = choose_stack(trace, loaded.config.norm)
     st.subheader("The residual stream")
