@@ -78,9 +78,9 @@ def floor_server(folder: Path):
 
 
 # Done = the page shows the new input (a check run in the page), the script is not running, nothing is stale,
-# every chart has its SVG, and the app's DOM has been quiet for QUIET_MS. The harness's wait_settled also
-# needs data-test-script-state to have been "running"; the floor app's reruns were seen never to set it in
-# the DOM at all (run and finish inside one React commit), so wait_settled alone could wait forever there.
+# every chart has its SVG, and the app's DOM has been quiet for QUIET_MS. The check on the page's content
+# replaces the harness's run counters: the floor app's reruns were seen never to set data-test-script-state
+# to "running" in the DOM at all (run and finish inside one React commit).
 QUIET_MS = 300
 DONE_JS = """
 ([check, arg, quietMs]) => {

@@ -12,7 +12,7 @@ from urllib.parse import urlparse
 import pytest
 
 from .figures import SUBPAGE_PROBES
-from .harness import CHROMIUM, chromium, chromium_available, new_page, streamlit_server
+from .harness import CHROMIUM, chromium, chromium_available, new_page, server_log_tail, streamlit_server
 
 
 @pytest.fixture(scope="session")
@@ -56,3 +56,12 @@ def probes(page):
 def probes_for():
     """The same for a page a test makes itself."""
     return _record_probes
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test also reports the app server's log, so a CI failure can be read afterwards."""
+    report = yield
+    if report.failed and call.when == "call":
+        report.sections.append(("streamlit server log (tail)", server_log_tail()))
+    return report

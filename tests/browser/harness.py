@@ -28,34 +28,67 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 
-# Installed before any page script runs: counts finished reruns and timestamps the last DOM change,
-# so a test can wait for "a new rerun finished, and the page has been quiet for a moment". A run is
-# counted from each mutation's old value (running → anything), so even a rerun that starts and ends
-# between two observer callbacks (a fast st.fragment) is counted.
+# Installed before any page script runs. It counts finished script runs in two ways and timestamps the
+# last DOM change, so a test can wait for "a new run finished, and the page has been quiet for a moment":
+# - `runs`: stApp's data-test-script-state leaving "running" (counted from each mutation's old value, so a
+#   run that starts and ends between two observer callbacks still counts). A fast run (the Home page, say)
+#   may never set "running" at all, so this alone can miss a run.
+# - `finished`: ScriptFinished messages on Streamlit's websocket (ForwardMsg field 6, read off the
+#   protobuf's top-level fields), which every run and fragment run sends, however fast; a run stopped
+#   early because a new one replaced it is not counted.
 OBSERVER_JS = """
 (() => {
-  window.__lab = {runs: 0, lastMutation: performance.now()};
+  const lab = window.__lab = {runs: 0, finished: 0, lastMutation: performance.now()};
+  const varint = (bytes, pos) => {
+    let value = 0, shift = 0, byte;
+    do { byte = bytes[pos++]; value += (byte & 0x7f) * 2 ** shift; shift += 7; } while (byte & 0x80);
+    return [value, pos];
+  };
+  const isScriptFinished = (buffer) => {
+    const bytes = new Uint8Array(buffer);
+    let pos = 0;
+    while (pos < bytes.length) {
+      let key, length;
+      [key, pos] = varint(bytes, pos);
+      const field = Math.floor(key / 8), wire = key % 8;
+      if (field === 6 && wire === 0) return varint(bytes, pos)[0] !== 2;  // 2: stopped early for a new run
+      if (wire === 0) [, pos] = varint(bytes, pos);
+      else if (wire === 2) { [length, pos] = varint(bytes, pos); pos += length; }
+      else if (wire === 1) pos += 8;
+      else if (wire === 5) pos += 4;
+      else return false;
+    }
+    return false;
+  };
+  const NativeWebSocket = window.WebSocket;
+  window.WebSocket = class extends NativeWebSocket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (event) => {
+        if (event.data instanceof ArrayBuffer && isScriptFinished(event.data)) lab.finished += 1;
+      });
+    }
+  };
   const watch = () => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    if (!app) { setTimeout(watch, 20); return; }
+    if (!document.documentElement) { setTimeout(watch, 20); return; }
     new MutationObserver((records) => {
-      window.__lab.lastMutation = performance.now();
+      lab.lastMutation = performance.now();
       for (const r of records) {
         if (r.type === 'attributes' && r.attributeName === 'data-test-script-state'
-            && r.oldValue === 'running') window.__lab.runs += 1;
+            && r.oldValue === 'running') lab.runs += 1;
       }
-    }).observe(app, {subtree: true, childList: true, attributes: true, attributeOldValue: true,
-                     characterData: true});
+    }).observe(document.documentElement, {subtree: true, childList: true, attributes: true,
+                                          attributeOldValue: true, characterData: true});
   };
   watch();
 })();
 """
 
 SETTLED_JS = """
-([runsBefore, quietMs]) => {
+([before, quietMs]) => {
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || !window.__lab) return false;
-  if (window.__lab.runs <= runsBefore) return false;
+  if (window.__lab.runs <= before.runs && window.__lab.finished <= before.finished) return false;
   if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (document.querySelector('[data-stale="true"]')) return false;
   if (document.querySelector('[data-testid="stSkeleton"]')) return false;
@@ -65,6 +98,32 @@ SETTLED_JS = """
   return performance.now() - window.__lab.lastMutation >= quietMs;
 }
 """
+
+# What the page looks like to SETTLED_JS, for the message of a wait that timed out.
+STATE_JS = """
+(before) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
+  const lab = window.__lab || {};
+  return {
+    url: location.href, before, runs: lab.runs, finished: lab.finished,
+    scriptState: app ? app.getAttribute('data-test-script-state') : 'no stApp',
+    stale: document.querySelectorAll('[data-stale="true"]').length,
+    skeletons: document.querySelectorAll('[data-testid="stSkeleton"]').length,
+    chartsWithoutSvg: charts.filter((c) => !c.querySelector('svg.main-svg')).length,
+    quietForMs: Math.round(performance.now() - lab.lastMutation),
+    title: document.querySelector('h1')?.innerText || '',
+  };
+}
+"""
+
+
+SERVER_LOGS: dict[str, Path] = {}  # base URL -> log file of each running server, for failure reports
+
+
+def server_log_tail(chars: int = 4000) -> str:
+    """The end of every running server's log (what a failed browser test should show)."""
+    return "\n".join(f"--- {url}\n{path.read_text(errors='replace')[-chars:]}" for url, path in SERVER_LOGS.items())
 
 
 def chromium_available() -> bool:
@@ -103,8 +162,10 @@ def streamlit_server(timeout: float = 60.0, env: dict | None = None):
             if time.monotonic() > deadline:
                 raise RuntimeError(f"streamlit did not become healthy in {timeout} s")
             time.sleep(0.1)
+        SERVER_LOGS[url] = Path(log.name)
         yield url
     finally:
+        SERVER_LOGS.pop(url, None)
         proc.terminate()
         try:
             proc.wait(timeout=10)
@@ -135,22 +196,35 @@ def new_page(browser, viewport=(1400, 1000)):
     page.console_errors = []
     page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
     page.on("pageerror", lambda e: page.console_errors.append(str(e)))
+    page.on("crash", lambda _: page.console_errors.append("the page crashed (renderer gone)"))
     return page
 
 
-def runs(page) -> int:
-    return page.evaluate("window.__lab ? window.__lab.runs : 0")
+def runs(page) -> dict:
+    """The page's run counters now (pass them to wait_settled after an action)."""
+    return page.evaluate("({runs: window.__lab?.runs ?? 0, finished: window.__lab?.finished ?? 0})")
 
 
-def wait_settled(page, runs_before: int, quiet_ms: int = 300, timeout_ms: int = 60_000) -> None:
-    """Wait until a rerun after `runs_before` has finished and the page has been quiet for quiet_ms."""
-    page.wait_for_function(SETTLED_JS, arg=[runs_before, quiet_ms], timeout=timeout_ms, polling=25)
+def wait_settled(page, before: dict | None, quiet_ms: int = 300, timeout_ms: int = 60_000) -> None:
+    """Wait until a run after `before` (from runs(); None: any run) has finished and the page has been quiet
+    for quiet_ms; on timeout, fail with what the page looked like."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    before = before or {"runs": 0, "finished": 0}
+    try:
+        page.wait_for_function(SETTLED_JS, arg=[before, quiet_ms], timeout=timeout_ms, polling=25)
+    except PlaywrightTimeout as exc:
+        try:
+            state = page.evaluate(STATE_JS, before)
+        except Exception as inner:  # the page may be gone: say so rather than hide the timeout
+            state = f"page state unavailable: {inner}"
+        raise AssertionError(f"the page did not settle in {timeout_ms} ms: {state}") from exc
 
 
 def open_page(page, url: str, timeout_ms: int = 60_000) -> None:
     """Go to url and wait for the first complete run."""
     page.goto(url)
-    wait_settled(page, 0, timeout_ms=timeout_ms)
+    wait_settled(page, None, timeout_ms=timeout_ms)
 
 
 def exceptions_on(page) -> list[str]:
