@@ -5,8 +5,15 @@ file as an old-style multipage app until st.navigation has run once, which break
 after a server start (no sidebar, or a "Page not found" dialog for /step-by-step and the like)."""
 
 import streamlit as st
+import torch
 
 from ui.sidebar import render_sidebar
+
+# One intra-op thread per forward pass. Our models are tiny, and the browser, the server and other sessions
+# share two cores: with torch's default of two threads the Attention page's model run took ~26 ms p50 while
+# Chromium painted, with one ~10 ms (bench/ui_latency.py's default edit went from ~420 to ~340 ms).
+# set_num_threads also sets the count every later thread starts with, so Streamlit's script threads get it.
+torch.set_num_threads(1)
 
 st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
 

@@ -1,5 +1,8 @@
 """The Attention page's sections: kind picker + every-head overview, one head large + head view, summaries.
 
+The head view is always drawn beside the focused head, not behind a tab: lazy st.tabs cost ~30 ms of
+every edit-to-paint here (bench/ui_latency.py), more than the chart they hid.
+
 Fragments: changing the kind reruns only the attention section; changing layer, head or token reruns
 only the focused part. The model is never run again for those (the trace is cached per session).
 """
@@ -34,9 +37,8 @@ AXES = {  # kind → (query axis title, key axis title)
     "cross": ("Query: decoder input", "Key: source token"),
 }
 HOVER = ("query", "key", "weight")
-SIDE_TABS = ["Head view", "Mean over heads"]
-SUMMARIES_LABEL = "Per-head summaries: entropy, largest weight, attention rollout"
-SUMMARY_TABS = ["Entropy per head", "Largest weight per head", "Attention rollout (encoder)"]
+SUMMARIES_LABEL = "Summaries: entropy and largest weight per head, mean over heads, attention rollout"
+SUMMARY_TABS = ["Entropy per head", "Largest weight per head", "Mean over heads", "Attention rollout (encoder)"]
 
 
 def layer_name(i: int) -> str:
@@ -76,7 +78,7 @@ def attention_section(trace: Trace) -> None:
     box = st.expander(SUMMARIES_LABEL, key="summaries", on_change="rerun", bind="query-params")
     if box.open:  # lazy: built and painted only when opened
         with box:
-            summaries(trace, weights, layers, heads, keys)
+            summaries(trace, weights, kind, layers, heads, queries, keys)
 
 
 @st.fragment
@@ -103,30 +105,22 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str]) -> No
             query_title=query_title, key_title=key_title, hover_names=HOVER,
         )  # fmt: skip
         show_chart(fig, "focused")
-    # lazy tabs: only the open tab's figure is built and painted
-    head_view_tab, mean_tab = right.tabs(SIDE_TABS, key="side", on_change="rerun", bind="query-params")
-    if head_view_tab.open:
-        with head_view_tab:
-            fig = head_view_figure(
-                weights[layer], title=f"Head view · {layer_name(layer)}",
-                query_tokens=queries, key_tokens=keys, head_names=[head_name(h) for h in range(n_heads)],
-                query_title="Query", key_title="Key", focus=token,
-            )  # fmt: skip
-            show_chart(fig, "head_view")
-            st.caption("Line thickness = weight. Click a head in the legend to hide it; double-click to show only it.")
-    if mean_tab.open:
-        with mean_tab:
-            fig = matrix_figure(
-                head_mean(weights[layer]), title=f"Mean over the {n_heads} heads · {layer_name(layer)}",
-                x_title=key_title, y_title=query_title, x_labels=numbered(keys), y_labels=numbered(queries),
-                hover_names=HOVER, height=560, role="head-mean",
-            )  # fmt: skip
-            show_chart(fig, "head_mean")
+    with right:
+        fig = head_view_figure(
+            weights[layer], title=f"Head view · {layer_name(layer)}",
+            query_tokens=queries, key_tokens=keys, head_names=[head_name(h) for h in range(n_heads)],
+            query_title="Query", key_title="Key", focus=token,
+        )  # fmt: skip
+        show_chart(fig, "head_view")
+        st.caption("Line thickness = weight. Click a head in the legend to hide it; double-click to show only it.")
 
 
-def summaries(trace: Trace, weights, layers: list[str], heads: list[str], keys: list[str]) -> None:
-    """Per-head entropy and peak weight for this kind, and the encoder's attention rollout (one tab at a time)."""
-    entropy_tab, peak_tab, rollout_tab = st.tabs(SUMMARY_TABS, key="more", on_change="rerun", bind="query-params")
+def summaries(trace: Trace, weights, kind: str, layers: list[str], heads: list[str], queries, keys) -> None:
+    """Per-head entropy and peak weight, each layer's mean over heads, and the encoder's attention rollout
+    (one tab at a time: only the open tab is built and painted)."""
+    entropy_tab, peak_tab, mean_tab, rollout_tab = st.tabs(
+        SUMMARY_TABS, key="more", on_change="rerun", bind="query-params"
+    )
     height = 170 + 70 * len(layers)
     if entropy_tab.open:
         with entropy_tab:
@@ -145,6 +139,14 @@ def summaries(trace: Trace, weights, layers: list[str], heads: list[str], keys: 
                 cell_text=True, height=height, role="head-peak",
             )  # fmt: skip
             show_chart(fig, "peak")
+    if mean_tab.open:
+        with mean_tab:
+            fig = overview_figure(  # layers side by side, as the overview puts heads
+                head_mean(weights)[None], title=f"{KINDS[kind]}: the mean of the {len(heads)} heads of each layer",
+                layer_names=["Mean"], head_names=layers, query_tokens=queries, key_tokens=keys, hover_names=HOVER,
+                role="head-mean",
+            )  # fmt: skip
+            show_chart(fig, "head_mean")
     if rollout_tab.open:
         with rollout_tab:
             st.caption(

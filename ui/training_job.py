@@ -11,7 +11,8 @@ session has ended (the tab was closed). So no training thread outlives its sessi
 
 Threads: torch's intra-op thread count is process-wide for threads that start later, so the job
 limits only its own thread to `torch_threads` and restores the process default for everyone else
-(see `_limit_torch_threads_here`); serving sessions keep the other core.
+(see `_limit_torch_threads_here`); serving sessions keep the other core. (app.py already sets the
+process default to 1; the limit matters where the job runs in a process that has not.)
 """
 
 from __future__ import annotations

@@ -58,6 +58,7 @@ def overview_figure(
     key_tokens: list[str],
     hover_names: tuple[str, str, str],
     width_px: int = 1200,
+    role: str = "attention-overview",
 ) -> go.Figure:
     """Every head of every layer in one heatmap trace; layer names down the left, head names on top."""
     w = float32(weights)  # (L, H, Lq, Lk)
@@ -106,7 +107,7 @@ def overview_figure(
                 "margin": {"l": int(20 + 0.6 * FONT["size"] * max(map(len, layer_names))), "r": 10, "t": 70, "b": 10},
                 "font": FONT,
                 "plot_bgcolor": "rgba(0,0,0,0)",
-                "meta": "attention-overview",
+                "meta": role,
             },
         }
     )

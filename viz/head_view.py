@@ -1,8 +1,11 @@
 """A BertViz-style head view: query tokens on the left, key tokens on the right, a line per
 (query, key) pair whose thickness and opacity grow with the weight, one colour per head.
 
-Lines are grouped by head and weight band, so a layer of 8 heads is ~50 traces, not thousands.
-Clicking a head in the legend hides or shows it; `focus` keeps only one query token's lines.
+Lines are grouped by head and weight band, and each group is ONE layout path shape ("M x y L x y M …"),
+so the browser draws ~5 SVG paths per head. (As scatter traces with None gaps, plotly drew one SVG path
+per line: ~300 for 8 tokens × 4 heads, which made this the slowest chart of the Attention page.)
+Clicking a head in the legend hides or shows its shapes (they share the legend item's legendgroup);
+`focus` keeps only one query token's lines.
 """
 
 from __future__ import annotations
@@ -42,6 +45,21 @@ def head_view_lines(weights, focus: int | None = None) -> dict[tuple[int, int], 
     return lines
 
 
+def _path_shape(path: str, colour: str, width: float, opacity: float, group: str) -> dict:
+    """A layout shape drawing `path` (data coordinates), shown and hidden with its head's legend item."""
+    return {
+        "type": "path",
+        "path": path,
+        "xref": "x",
+        "yref": "y",
+        "layer": "below",
+        "opacity": opacity,
+        "line": {"color": colour, "width": width},
+        "legendgroup": group,
+        "showlegend": False,
+    }
+
+
 def _token_column(x: float, tokens: list[str], side: str, hover: str, highlight: int | None) -> dict:
     colours = ["#111" if highlight is None or i == highlight else "#bbb" for i in range(len(tokens))]
     return {
@@ -74,25 +92,23 @@ def head_view_figure(
     w = float32(weights)
     n_heads = w.shape[0]
     lines = head_view_lines(w, focus)
-    data = []
+    legend, shapes = [], []
     for h in range(n_heads):
-        colour = HEAD_COLOURS[h % len(HEAD_COLOURS)]
-        # a line-less entry carries the legend item, so every head is listed even with no line drawn
-        data.append({"type": "scatter", "x": [None], "y": [None], "mode": "lines", "name": head_names[h],
-                     "legendgroup": f"h{h}", "line": {"color": colour, "width": 4}})  # fmt: skip
+        colour, group = HEAD_COLOURS[h % len(HEAD_COLOURS)], f"h{h}"
+        # a line-less trace carries the legend item (a line symbol), so every head is listed even with no
+        # line drawn; clicking it toggles the head's shapes too, as they share its legendgroup
+        legend.append({"type": "scatter", "x": [None], "y": [None], "mode": "lines", "name": head_names[h],
+                       "legendgroup": group, "line": {"color": colour, "width": 4}})  # fmt: skip
         for band, (_, width, opacity) in enumerate(BANDS):
             pairs = lines.get((h, band), [])
-            if not pairs:
-                continue
-            xs, ys = [], []
-            for i, j in pairs:
-                xs += [X_QUERY, X_KEY, None]
-                ys += [-i, -j, None]
-            data.append({"type": "scatter", "x": xs, "y": ys, "mode": "lines", "legendgroup": f"h{h}",
-                         "showlegend": False, "hoverinfo": "skip", "opacity": opacity,
-                         "line": {"color": colour, "width": width}})  # fmt: skip
-    data.append(_token_column(X_QUERY, query_tokens, "middle left", query_title, focus))
-    data.append(_token_column(X_KEY, key_tokens, "middle right", key_title, None))
+            if pairs:
+                path = " ".join(f"M {X_QUERY} {-i} L {X_KEY} {-j}" for i, j in pairs)
+                shapes.append(_path_shape(path, colour, width, opacity, group))
+    data = [
+        *legend,
+        _token_column(X_QUERY, query_tokens, "middle left", query_title, focus),
+        _token_column(X_KEY, key_tokens, "middle right", key_title, None),
+    ]
     n = max(len(query_tokens), len(key_tokens))
     return go.Figure(
         {
@@ -111,6 +127,7 @@ def head_view_figure(
                 "font": FONT,
                 "plot_bgcolor": "rgba(0,0,0,0)",
                 "hovermode": "closest",
+                "shapes": shapes,
                 "meta": "head-view",
             },
         }

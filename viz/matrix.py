@@ -95,6 +95,7 @@ def matrix_figure(
     if cell_text if cell_text is not None else z.size <= MAX_CELL_TEXT:
         trace["texttemplate"] = "%{z:.2f}"
         trace["textfont"] = {"size": 12}
+        trace["showscale"] = False  # the numbers in the cells say what a colorbar would (and paint faster)
     return go.Figure(
         {
             "data": [trace],

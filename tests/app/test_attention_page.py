@@ -49,7 +49,7 @@ def numbered(tokens):
 def test_default_view_draws_every_figure_from_the_translate_model():
     at = open_page()
     figs = figures(at)
-    # the side tabs and the summaries expander are lazy: only what is open is built
+    # the summaries expander and its tabs are lazy: only what is open is built
     assert set(figs) == {"attention-overview", "attention-head", "head-view"}
     text = at.text_input(key="text").value
     trace = load_pretrained("translate").run(text)
@@ -72,19 +72,23 @@ def test_url_parameters_restore_model_text_kind_layer_and_head():
 
 
 def test_tabs_from_the_url_show_mean_over_heads_peak_and_rollout():
-    at = open_page(
-        model="reverse", text="3 1 2", side="Mean over heads", summaries="true", more="Attention rollout (encoder)"
-    )
+    at = open_page(model="reverse", text="3 1 2", summaries="true", more="Attention rollout (encoder)")
     figs = figures(at)
-    assert {"head-mean", "rollout"} <= set(figs) and "head-view" not in figs and "head-entropy" not in figs
+    assert "rollout" in figs and "head-mean" not in figs and "head-entropy" not in figs
     trace = load_pretrained("reverse").run("3 1 2")
-    enc0 = trace["encoder.0.self_attn.weights"][0].numpy()
-    np.testing.assert_allclose(array(figs["head-mean"]["data"][0]["z"]), enc0.mean(0), rtol=1e-5, atol=1e-6)
     layers = np.stack([trace[f"encoder.{i}.self_attn.weights"][0].numpy() for i in range(2)])
     np.testing.assert_allclose(array(figs["rollout"]["data"][0]["z"]), attention_rollout(layers), rtol=1e-5)
     at = open_page(model="reverse", text="3 1 2", summaries="true", more="Largest weight per head")
     peak = array(figures(at)["head-peak"]["data"][0]["z"])
     np.testing.assert_allclose(peak[1, 2], trace["encoder.1.self_attn.weights"][0, 2].numpy().max(-1).mean(), rtol=1e-5)
+    at = open_page(model="reverse", text="3 1 2", summaries="true", more="Mean over heads")
+    mean = figures(at)["head-mean"]
+    tiles = array(mean["data"][0]["z"])  # layers side by side, one blank column between them
+    n = len(trace.tokens("src"))
+    np.testing.assert_allclose(tiles[:, :n], layers[0].mean(0), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(tiles[:, -n:], layers[1].mean(0), rtol=1e-5, atol=1e-6)
+    assert np.isnan(tiles[:, n:-n]).all()
+    assert mean["layout"]["xaxis"]["ticktext"] == ["Layer 1", "Layer 2"]
 
 
 def test_switching_model_and_kind(monkeypatch):

@@ -65,7 +65,10 @@ OBSERVER_JS = """
     constructor(...args) {
       super(...args);
       this.addEventListener('message', (event) => {
-        if (event.data instanceof ArrayBuffer && isScriptFinished(event.data)) lab.finished += 1;
+        if (event.data instanceof ArrayBuffer && isScriptFinished(event.data)) {
+          lab.finished += 1;
+          lab.finishedAt = performance.now();
+        }
       });
     }
   };

@@ -21,9 +21,6 @@ def test_typing_a_new_input_redraws_every_heatmap_with_its_tokens(page, app_url,
     assert figs["attention-head"]["x"] == numbered(tokens) == figs["attention-head"]["y"]
     assert figs["attention-head"]["painted"] == numbered(tokens)  # drawn in the SVG, not only in the data
     assert figs["head-view"]["tokens"] == tokens
-    page.get_by_role("tab", name="Mean over heads").click()
-    wait_for_figure(page, "head-mean")
-    assert page.evaluate(FIGURES_JS)["head-mean"]["x"] == numbered(tokens)
     gap = 1
     assert figs["attention-overview"]["rows"] == 2 * (len(tokens) + gap) - gap
     assert exceptions_on(page) == []
@@ -53,5 +50,35 @@ def test_script_in_the_input_is_shown_as_text(page, app_url, probes):
     assert page.evaluate("window.__xss") == 0
     alerts = " ".join(page.get_by_test_id("stAlert").all_inner_texts())
     assert "“<img”" in alerts and "“onerror=window.__xss=1>”" in alerts  # each unknown word, as typed
+    assert exceptions_on(page) == []
+    assert real_console_errors(page, probes) == []
+
+
+HEAD_VIEW_SHAPES_JS = """
+() => {
+  const el = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot'))
+    .find((e) => e.layout && e.layout.meta === 'head-view');
+  return {
+    groups: el.layout.shapes.map((s) => [s.legendgroup, s.visible === 'legendonly' ? 'hidden' : 'shown']),
+    painted: el.querySelectorAll('.shapelayer path').length,
+  };
+}
+"""
+
+
+def test_clicking_a_head_in_the_head_view_legend_hides_its_lines(page, app_url, probes):
+    open_page(page, f"{app_url}/attention")
+    before = page.evaluate(HEAD_VIEW_SHAPES_JS)
+    assert {state for _, state in before["groups"]} == {"shown"}
+    assert before["painted"] == len(before["groups"]) > 0
+    chart = page.locator('[data-testid="stPlotlyChart"]').filter(has=page.locator(".legend"))
+    chart.scroll_into_view_if_needed()
+    toggle = chart.locator(".legend .traces").filter(has_text="Head 1").locator(".legendtoggle").bounding_box()
+    page.mouse.click(toggle["x"] + toggle["width"] / 2, toggle["y"] + toggle["height"] / 2)
+    page.wait_for_function(  # plotly waits out its double-click delay before applying a single click
+        "() => document.querySelectorAll('.shapelayer path').length < " + str(before["painted"]), timeout=5_000
+    )
+    after = page.evaluate(HEAD_VIEW_SHAPES_JS)
+    assert all((state == "hidden") == (group == "h0") for group, state in after["groups"])
     assert exceptions_on(page) == []
     assert real_console_errors(page, probes) == []

@@ -99,9 +99,25 @@ def test_head_view_figure_lines_and_token_columns(trace):
         w, title="t", query_tokens=src, key_tokens=src, head_names=["a", "b", "c", "d"], query_title="Q",
         key_title="K",
     )  # fmt: skip
-    assert [d.name for d in fig.data if d.showlegend is not False and d.name] == ["a", "b", "c", "d"]
+    shapes = fig.layout.shapes
+    assert [(d.name, d.legendgroup) for d in fig.data if d.showlegend is not False and d.name] == [
+        ("a", "h0"),
+        ("b", "h1"),
+        ("c", "h2"),
+        ("d", "h3"),
+    ]
     left, right = fig.data[-2], fig.data[-1]
     assert list(left.text) == src and list(right.text) == src
     assert list(left.y) == [-i for i in range(len(src))]
-    n_segments = sum(list(d.x).count(None) for d in fig.data[:-2] if d.x is not None and len(d.x) > 1)
-    assert n_segments == int((w >= BANDS[0][0]).sum())
+    # every path segment "M 0 -i L 1 -j" is one (head, query, key) line, drawn in the style of its weight's band
+    drawn = {}
+    for sh in shapes:
+        head = int(sh.legendgroup.removeprefix("h"))
+        for segment in sh.path.split("M ")[1:]:
+            x0, y0, _, x1, y1 = segment.split()
+            if (float(x0), float(x1)) == (0.0, 1.0):
+                drawn[(head, -int(float(y0)), -int(float(y1)))] = (sh.line.width, sh.opacity)
+    assert set(drawn) == {(h, i, j) for h, i, j in zip(*np.nonzero(w >= BANDS[0][0]), strict=True)}
+    for (h, i, j), style in drawn.items():
+        _, width, opacity = max((band for band in BANDS if w[h, i, j] >= band[0]), key=lambda band: band[0])
+        assert style == (width, opacity)
