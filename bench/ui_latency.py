@@ -10,6 +10,8 @@ is judged like tests/browser/harness.py's wait_settled, plus a check that the pa
   large    64 source tokens (and a 64-token target) on an untrained 4+4-layer × 8-head model, written to
            a temporary folder and offered to the app through ATTENTION_LAB_EXTRA_MODELS
   floor    a one-box app (st.text_input + st.write) on the same machine in the same run, for scale
+  next     the Step-by-step page's Next button through steps 1 → 8, numbers from the worked example and
+           from the model (click to the new step painted and quiet; no goal, for the record)
   cold     `streamlit run` process start to the first complete paint of a shared /attention link
 Prints p50 / p90 in ms. Figures vary by ±20 % or more on a shared machine.
 """
@@ -137,6 +139,24 @@ def measure_edits(page, url: str, inputs: list[str], check: str, expect) -> list
     return [edit_latency_ms(page, text, check, expect(text)) for text in inputs][1:]
 
 
+STEP_SHOWS = """
+  return Array.from(document.querySelectorAll('h3')).some((h) => h.innerText.startsWith(arg));
+"""
+
+
+def next_clicks_ms(page, url: str, rounds: int) -> list[float]:
+    """Click Next from step 1 to 8, `rounds` times; ms from each click to the new step painted and quiet."""
+    times = []
+    for _ in range(rounds):
+        open_page(page, url)
+        for step in range(2, 9):
+            page.evaluate("window.__t0 = performance.now()")
+            page.get_by_role("button", name="Next ▶").click()
+            page.wait_for_function(DONE_JS, arg=[STEP_SHOWS, f"Step {step} of 8", QUIET_MS], timeout=60_000, polling=25)
+            times.append(page.evaluate("window.__lab.lastMutation - window.__t0"))
+    return times
+
+
 def source_tokens(text: str) -> list[str]:
     return [*text.split(), "<eos>"]
 
@@ -187,6 +207,11 @@ def main() -> None:
             large_url = f"{url}/attention?model={model}&target={target}"
             large = measure_edits(page, large_url, digits, HEAD_VIEW_SHOWS, source_tokens)
             page.context.close()
+            steps = {}
+            for source in ("Worked example", "From the model"):
+                page = new_page(browser)
+                steps[source] = next_clicks_ms(page, f"{url}/step-by-step?source={quote_plus(source)}", rounds=3)
+                page.context.close()
         with floor_server(Path(tmp)) as url:
             page = new_page(browser)
             floor = measure_edits(page, url, [f"edit {i}" for i in range(args.edits + 1)], MARKDOWN_SHOWS, str)
@@ -196,6 +221,8 @@ def main() -> None:
     report("default model + input", default, "p50 <= 300, p90 <= 450")
     report(f"{LARGE_TOKENS} tokens, 4+4 layers x 8 heads", large, "p50 <= 900")
     report("floor: text_input + st.write", floor, "(for scale)")
+    for source, values in steps.items():
+        report(f"step-by-step Next, {source.lower()}", values, "(no goal)")
     print(f"default / floor p50 ratio {statistics.median(default) / statistics.median(floor):.2f}")
     print(f"cold start: process start -> shared /attention link painted {attention:5.2f} s (goal <= 5 s)")
     print(f"            then the home page in a second tab {home:5.2f} s")
