@@ -94,6 +94,13 @@ def test_step_in_the_url_opens_that_step():
     at = open_page(step=5)
     assert subheader(at).startswith("Step 5 of 8 · Softmax")
     assert any(r"\sum_j \alpha_{ij} = 1.000" in tex.value for tex in at.latex)  # the step-by-step row sums to 1
+    # the arithmetic table of the followed row (query 1) against NumPy's softmax of the exported masked row
+    table = at.table[0].value
+    row = exported(at)["masked"][0]
+    assert list(table["key"]) == ["the", "cat", "sat", "down"]
+    np.testing.assert_allclose(table["s − max"].astype(float), row - row.max(), atol=1e-4)
+    np.testing.assert_allclose(table["α = e^(s − max) / Σ"].astype(float), np_softmax(row[None])[0], atol=1e-4)
+    assert abs(table["α = e^(s − max) / Σ"].astype(float).sum() - 1) < 1e-3
 
 
 @pytest.mark.parametrize("step", [1, 5])
