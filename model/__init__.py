@@ -4,6 +4,7 @@ Pure PyTorch: nothing here imports Streamlit or plotly.
 """
 
 from .ablation import NO_ABLATION, Ablation
+from .allocator import keep_freed_memory
 from .attention import AttentionResult, attention, causal_mask
 from .checkpoint import load_checkpoint, load_checkpoint_bytes, save_checkpoint
 from .config import ModelConfig
@@ -14,6 +15,8 @@ from .runner import LoadedModel
 from .tasks import TASKS, Task, get_task
 from .trace import Trace
 from .transformer import Seq2SeqTransformer
+
+keep_freed_memory()  # traces hold many MB at once: see model/allocator.py
 
 __all__ = [
     "NO_ABLATION",
