@@ -1,7 +1,7 @@
 """The Attention page's sections: kind picker + every-head overview, one head large + head view, summaries.
 
-The head view is always drawn beside the focused head, not behind a tab: lazy st.tabs cost ~30 ms of
-every edit-to-paint here (bench/ui_latency.py), more than the chart they hid.
+The head view is always drawn beside the focused head, not behind a tab: dropping those lazy st.tabs (and
+the focused head's colorbar) took ~30 ms off every edit-to-paint here (bench/ui_latency.py conditions).
 
 Fragments: changing the kind reruns only the attention section; changing layer, head or token reruns
 only the focused part. The model is never run again for those (the trace is cached per session).

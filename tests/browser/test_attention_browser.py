@@ -21,6 +21,11 @@ def test_typing_a_new_input_redraws_every_heatmap_with_its_tokens(page, app_url,
     assert figs["attention-head"]["x"] == numbered(tokens) == figs["attention-head"]["y"]
     assert figs["attention-head"]["painted"] == numbered(tokens)  # drawn in the SVG, not only in the data
     assert figs["head-view"]["tokens"] == tokens
+    page.get_by_text("Summaries: entropy").click()  # a lazy expander, then a lazy tab: each reruns the section
+    wait_for_figure(page, "head-entropy")
+    page.get_by_role("tab", name="Mean over heads").click()
+    wait_for_figure(page, "head-mean")
+    assert page.evaluate(FIGURES_JS)["head-mean"]["x"] == ["Layer 1", "Layer 2"]
     gap = 1
     assert figs["attention-overview"]["rows"] == 2 * (len(tokens) + gap) - gap
     assert exceptions_on(page) == []
