@@ -8,6 +8,7 @@ import streamlit as st
 import torch
 
 from ui.sidebar import render_sidebar
+from ui.training import TRAIN_URL_PATH, stop_training_if_left
 
 # One intra-op thread per forward pass. Our models are tiny, and the browser, the server and other sessions
 # share two cores: with torch's default of two threads the Attention page's model run took ~26 ms p50 while
@@ -22,10 +23,11 @@ PAGES = [
     st.Page("views/step_by_step.py", title="Step by step", icon="🧮", url_path="step-by-step"),
     st.Page("views/attention.py", title="Attention", icon="🔦", url_path="attention"),
     st.Page("views/positional_encoding.py", title="Positional encoding", icon="〰️", url_path="positional-encoding"),
-    st.Page("views/train.py", title="Train", icon="🏋️", url_path="train"),
+    st.Page("views/train.py", title="Train", icon="🏋️", url_path=TRAIN_URL_PATH),
     st.Page("views/inside_a_layer.py", title="Inside a layer", icon="🔬", url_path="inside-a-layer"),
 ]
 
 navigation = st.navigation(PAGES)
+stop_training_if_left(navigation.url_path)
 render_sidebar()
 navigation.run()

@@ -19,6 +19,7 @@ from .models import add_user_model, user_models
 from .training_job import TrainingJob
 
 JOB_KEY = "train_job"
+TRAIN_URL_PATH = "train"  # the Train page's url_path in app.py
 NOTICE_KEY = "train_notice"  # (kind, message) shown once after a callback
 # Progress redraw interval: the issue asks for at least once a second. Each redraw costs the trainer CPU (measured
 # on this loaded 2-core machine: reverse took ~28-44 s at 1 s, ~21-26 s at 5 s), so it is not more often.
@@ -30,6 +31,14 @@ LEARNING_RATES = (3e-4, 5e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2)
 
 def current_job() -> TrainingJob | None:
     return st.session_state.get(JOB_KEY)
+
+
+def stop_training_if_left(page_url_path: str) -> None:
+    """Called on every full run of the app: a run of another page means the user left the Train page,
+    which stops this session's training (its model is kept, as with Stop)."""
+    job = current_job()
+    if job is not None and job.running and page_url_path != TRAIN_URL_PATH:
+        job.stop("the page was left")
 
 
 def name_problem(name: str, taken: set[str] | list[str] = ()) -> str | None:
@@ -131,8 +140,8 @@ def _time_left(view) -> str:
 def progress_panel(job: TrainingJob) -> None:
     """Progress bar, loss and accuracy, redrawn every REFRESH_SECONDS while the job runs.
 
-    Each redraw is also the page's heartbeat: when the user leaves the page the fragment stops
-    running, the heartbeats stop, and the job stops itself (see TrainingJob).
+    Each redraw is also the page's heartbeat, the job's backstop for a page that stopped updating
+    (see TrainingJob); leaving the page stops the job at once (stop_training_if_left).
     """
 
     @st.fragment(run_every=REFRESH_SECONDS if job.running else None)

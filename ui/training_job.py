@@ -4,10 +4,13 @@ The thread never calls Streamlit. It writes progress (losses, accuracies, attent
 fixed probe input, status) into this object under a lock; the Train page reads `view()` from an
 `st.fragment(run_every=...)`.
 
-It stops when asked (Stop), and by itself when nobody is watching any more (a watchdog, checked
-every step inside `should_stop`): when the page has sent no heartbeat for `heartbeat_timeout`
-seconds (the user left the page: its fragment no longer runs) or when `alive()` says the browser
-session has ended (the tab was closed). So no training thread outlives its session.
+It stops when asked: Stop, or the app as soon as the session runs another page (ui.training.
+stop_training_if_left). It also stops by itself when nobody is watching any more (a watchdog, checked
+every step inside `should_stop`): when `alive()` says the browser session has ended (the tab was
+closed), or, as a backstop, when the page's progress fragment has sent no heartbeat for
+`heartbeat_timeout` seconds. That limit is long because Chrome slows the timers of a tab hidden for
+five minutes to one tick a minute, and a teacher's hidden tab must keep training. So no training
+thread outlives its session.
 
 Threads: torch's intra-op thread count is process-wide for threads that start later, so the job
 limits only its own thread to `torch_threads` and restores the process default for everyone else
@@ -110,7 +113,7 @@ class TrainingJob:
         snapshot_every: int | None = None,
         probe: tuple[str, str] | None = None,
         alive: Callable[[], bool] | None = None,
-        heartbeat_timeout: float | None = 6.0,
+        heartbeat_timeout: float | None = 180.0,
         torch_threads: int = 1,
     ):
         self.task, self.model_config, self.train_config, self.name = task, model_config, train_config, name

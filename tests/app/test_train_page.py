@@ -84,3 +84,16 @@ def test_model_names_are_checked(name, problem):
 
 def test_a_good_name_passes():
     assert name_problem("my model-2.1", {"other"}) is None
+
+
+def test_a_run_of_another_page_stops_training_at_once_and_the_train_page_does_not():
+    at = open_train()
+    at.number_input(key="train_steps").set_value(20000)  # reverse until 99 %: many seconds of work
+    start(at)
+    job = at.session_state["train_job"]
+    assert job.running
+    at.run()  # a full run of the Train page itself keeps it going
+    assert job.running and job.view().reason == ""
+    at.switch_page("views/attention.py").run()
+    assert job.join(5), "training went on after the user left the Train page"
+    assert (job.view().status, job.view().reason) == ("stopped", "the page was left")
