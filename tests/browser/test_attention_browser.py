@@ -77,9 +77,7 @@ def test_clicking_a_head_in_the_head_view_legend_hides_its_lines(page, app_url, 
     assert {state for _, state in before["groups"]} == {"shown"}
     assert before["painted"] == len(before["groups"]) > 0
     chart = page.locator('[data-testid="stPlotlyChart"]').filter(has=page.locator(".legend"))
-    chart.scroll_into_view_if_needed()
-    toggle = chart.locator(".legend .traces").filter(has_text="Head 1").locator(".legendtoggle").bounding_box()
-    page.mouse.click(toggle["x"] + toggle["width"] / 2, toggle["y"] + toggle["height"] / 2)
+    chart.locator(".legend .traces").filter(has_text="Head 1").locator(".legendtoggle").click()
     page.wait_for_function(  # plotly waits out its double-click delay before applying a single click
         "() => document.querySelectorAll('.shapelayer path').length < " + str(before["painted"]), timeout=5_000
     )
