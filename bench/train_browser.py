@@ -114,8 +114,8 @@ def headless_seconds() -> float:
 
     from model import get_task
     from model.train import TrainConfig, default_model_config, train
-    from ui.training import DEFAULT_STEPS
-    from ui.training_job import _limit_torch_threads_here
+    from ui.training.job import _limit_torch_threads_here
+    from ui.training.panels import DEFAULT_STEPS
 
     box = {}
 

@@ -6,11 +6,12 @@ import streamlit as st
 
 from model import PRETRAINED, CheckpointError
 
+from .i18n import _, explain
 from .models import DEFAULT_MODEL, model_names, selected_model
 
 
 def _label(name: str) -> str:
-    return name if name in PRETRAINED else f"{name} (yours)"
+    return name if name in PRETRAINED else _("{name} (yours)").format(name=name)
 
 
 def render_sidebar() -> None:
@@ -18,22 +19,24 @@ def render_sidebar() -> None:
     names = model_names()
     with st.sidebar:
         st.selectbox(
-            "Model",
+            _("Model"),
             names,
             index=names.index(DEFAULT_MODEL),
             format_func=_label,
             key="model",
             bind="query-params",
-            help="Shipped models are trained by this repository's own command; models you train appear here too.",
+            help=_("Shipped models are trained by this repository's own command; models you train appear here too."),
         )
         try:
             loaded = selected_model()
         except CheckpointError as exc:
-            st.error(f"This model could not be loaded: {exc}")
+            st.error(_("This model could not be loaded: {reason}").format(reason=explain(exc)))
             st.stop()
         c = loaded.config
         st.caption(
-            f"**{loaded.task.name}** — {loaded.task.description}  \n"
-            f"{c.n_encoder_layers}+{c.n_decoder_layers} layers · {c.n_heads} heads · d_model {c.d_model} · "
-            f"{c.positional} positions · {c.norm}-LN"
-        )
+            f"**{loaded.task.name}** — {_(loaded.task.description)}  \n"
+            + _("{enc}+{dec} layers · {heads} heads · d_model {d} · {positional} positions · {norm}-LN").format(
+                enc=c.n_encoder_layers, dec=c.n_decoder_layers, heads=c.n_heads, d=c.d_model,
+                positional=_(c.positional), norm=c.norm,
+            )
+        )  # fmt: skip

@@ -15,7 +15,7 @@ from model import LoadedModel, load_pretrained
 from model.analysis import attention_rollout
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-PAGE = "views/attention.py"
+PAGE = "pages/attention.py"
 
 
 def open_page(page: str = PAGE, **params) -> AppTest:

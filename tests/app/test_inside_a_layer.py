@@ -34,7 +34,7 @@ def open_page(stack: str = "encoder") -> AppTest:
     at = AppTest.from_file("../../app.py", default_timeout=60)
     at.query_params["text"] = TEXT
     at.run()
-    at.switch_page("views/inside_a_layer.py").run()
+    at.switch_page("pages/inside-a-layer.py").run()
     if stack != "encoder":
         at.radio(key="layer_stack").set_value(stack).run()
     assert not at.exception
@@ -90,7 +90,7 @@ def test_over_long_input_is_cut_with_a_notice_not_a_traceback():
     at = AppTest.from_file("../../app.py", default_timeout=60)
     at.query_params["text"] = " ".join(["dog"] * 80)
     at.run()
-    at.switch_page("views/inside_a_layer.py").run()
+    at.switch_page("pages/inside-a-layer.py").run()
     assert not at.exception
     assert any("at most 63" in w.value for w in at.warning)
     ticks = charts(at)["layer_stream"]["layout"]["xaxis"]["ticktext"]
@@ -101,6 +101,6 @@ def test_empty_input_gets_a_hint():
     at = AppTest.from_file("../../app.py", default_timeout=60)
     at.query_params["text"] = " "
     at.run()
-    at.switch_page("views/inside_a_layer.py").run()
+    at.switch_page("pages/inside-a-layer.py").run()
     assert not at.exception
     assert at.info and not at.get("plotly_chart")

@@ -10,7 +10,7 @@ from model.analysis import head_mean
 
 from .test_attention_page import array, figures, open_page
 
-PAGE = "views/positional_encoding.py"
+PAGE = "pages/positional-encoding.py"
 
 
 def closed_form(length: int, d_model: int) -> np.ndarray:

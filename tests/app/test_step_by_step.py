@@ -8,10 +8,10 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import load_pretrained
-from ui.walkthrough_export import WALK_KEY, to_json
+from ui.walkthrough.export import WALK_KEY, to_json
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-PAGE = "views/step_by_step.py"
+PAGE = "pages/step-by-step.py"
 MODEL = "From the model"
 
 
@@ -252,9 +252,9 @@ def test_csv_of_a_matrix_round_trips():
     import pandas as pd
 
     from model.walkthrough import build_mask
-    from ui.walkthrough_example import example_walk
-    from ui.walkthrough_export import matrix_csv
-    from ui.walkthrough_state import Ablations
+    from ui.walkthrough.example import example_walk
+    from ui.walkthrough.export import matrix_csv
+    from ui.walkthrough.state import Ablations
 
     at = open_page(step=1)
     values = at.session_state["wt_values"]

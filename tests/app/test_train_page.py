@@ -6,13 +6,13 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import TASKS
-from ui.training import name_problem
+from ui.training.panels import name_problem
 
 
 def open_train() -> AppTest:
     at = AppTest.from_file("../../app.py", default_timeout=60)
     at.run()
-    at.switch_page("views/train.py").run()
+    at.switch_page("pages/train.py").run()
     assert not at.exception
     return at
 
@@ -94,6 +94,6 @@ def test_a_run_of_another_page_stops_training_at_once_and_the_train_page_does_no
     assert job.running
     at.run()  # a full run of the Train page itself keeps it going
     assert job.running and job.view().reason == ""
-    at.switch_page("views/attention.py").run()
+    at.switch_page("pages/attention.py").run()
     assert job.join(5), "training went on after the user left the Train page"
     assert (job.view().status, job.view().reason) == ("stopped", "the page was left")

@@ -11,8 +11,8 @@ import torch
 
 from model import LoadedModel, Seq2SeqTransformer, get_task
 from model.train import StepInfo, TrainConfig, default_model_config, train
-from ui import training_job
-from ui.training_job import TrainingJob, probe_attention
+from ui.training.job import TrainingJob, probe_attention
+from ui.training.panels import job as training_job
 
 TINY = {"d_model": 32, "n_heads": 2, "d_ff": 64}
 
@@ -210,7 +210,7 @@ def test_every_task_has_a_probe(name):
 
 
 def test_sharpest_head_is_the_one_with_the_most_peaked_rows():
-    from ui.training_job import sharpest_head
+    from ui.training.job import sharpest_head
 
     uniform = np.full((3, 3), 1 / 3)
     peaked = np.eye(3) * 0.9 + 0.1 / 3

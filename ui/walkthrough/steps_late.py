@@ -10,8 +10,8 @@ from model.walkthrough import contributions, layer_norm_steps, softmax_steps
 from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
 
-from .walkthrough_state import Walk, md_plain
-from .walkthrough_steps import MASKED, chart, dims, formula, q_tex, say
+from .state import Walk, md_plain
+from .steps import MASKED, chart, dims, formula, q_tex, say
 
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 

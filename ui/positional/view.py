@@ -10,10 +10,10 @@ from model.analysis import attention_layers, attention_tokens, head_mean, positi
 from viz.matrix import SIGNED_SCALE, matrix_figure
 from viz.positional import curves_figure, encoding_figure
 
-from .attention_view import numbered
-from .charts import show_chart
-from .tokens import token_chips
-from .trace_cache import cached_run
+from ..attention.view import numbered
+from ..charts import show_chart
+from ..tokens import token_chips
+from ..trace_cache import cached_run
 
 NO_POSITIONS = Ablation(positional=False)
 

@@ -6,7 +6,7 @@ import streamlit as st
 
 from viz.training import attention_heatmap_figure, attention_timeline_figure, before_after_figure
 
-from .training_job import TrainingJob, sharpest_head
+from .job import TrainingJob, sharpest_head
 
 KIND_WORDS = {"self_attn": "self-attention", "cross_attn": "cross-attention"}
 AXES = {  # (query axis, key axis) words per attention kind

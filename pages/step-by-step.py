@@ -2,13 +2,16 @@
 
 import streamlit as st
 
-from ui import walkthrough_state as nav
 from ui.models import selected_model
-from ui.walkthrough_example import MASK_LABELS, N_HEADS, example_inputs, example_walk, mask_controls
-from ui.walkthrough_export import export_section
-from ui.walkthrough_model import model_controls, model_walk
-from ui.walkthrough_steps import header, step_mask, step_projections, step_scaling, step_scores
-from ui.walkthrough_steps_late import step_multi_head, step_residual_norm, step_softmax, step_weighted_sum
+from ui.navigation import require_entry
+from ui.walkthrough import state as nav
+from ui.walkthrough.example import MASK_LABELS, N_HEADS, example_inputs, example_walk, mask_controls
+from ui.walkthrough.export import export_section
+from ui.walkthrough.model import model_controls, model_walk
+from ui.walkthrough.steps import header, step_mask, step_projections, step_scaling, step_scores
+from ui.walkthrough.steps_late import step_multi_head, step_residual_norm, step_softmax, step_weighted_sum
+
+require_entry()
 
 st.title("Attention, step by step")
 st.caption(

@@ -2,11 +2,14 @@
 
 import streamlit as st
 
-from ui.attention_view import attention_section
+from ui.attention.view import attention_section
 from ui.inputs import source_text
 from ui.models import selected_model
+from ui.navigation import require_entry
 from ui.tokens import show_tokens, token_chips
 from ui.trace_cache import cached_run
+
+require_entry()
 
 st.title("Attention")
 st.caption(

@@ -14,7 +14,7 @@ from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
 from viz.latex import text as tex_text
 
-from .walkthrough_state import EXAMPLE, STEPS, Walk, md_plain
+from .state import EXAMPLE, STEPS, Walk, md_plain
 
 MASKED = "−∞"
 

@@ -7,9 +7,9 @@ import streamlit as st
 from model import Ablation, LoadedModel
 from model.inspect import KINDS, from_trace, n_layers
 
-from .inputs import source_text
-from .trace_cache import cached_run
-from .walkthrough_state import MODEL, Ablations, Walk, md_plain
+from ..inputs import source_text
+from ..trace_cache import cached_run
+from .state import MODEL, Ablations, Walk, md_plain
 
 KIND_LABELS = {"encoder self": "Encoder self-attention", "decoder self": "Decoder masked self-attention",
                "cross": "Cross-attention (decoder → encoder)"}  # fmt: skip

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from .walkthrough_state import Walk
+from .state import Walk
 
 WALK_KEY = "wt_walk"  # session: the Walk the download buttons export (tests call to_json on it)
 CORE = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "masked", "weights", "Z")

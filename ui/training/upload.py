@@ -9,8 +9,8 @@ import streamlit as st
 from model import CheckpointError
 from model.archive import MAX_ARCHIVE_BYTES, load_archive
 
-from .models import add_user_model
-from .training import unique_name
+from ..models import add_user_model
+from .panels import unique_name
 
 _DONE_KEY = "upload_done"  # file id of the upload already loaded → message, so a rerun does not load it twice
 

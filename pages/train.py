@@ -2,9 +2,12 @@
 
 import streamlit as st
 
-from ui.training import current_job, progress_panel, result_panel, settings_form, start_job, stop_button
-from ui.training_attention import live_attention, snapshot_panel
-from ui.upload import upload_panel
+from ui.navigation import require_entry
+from ui.training.attention import live_attention, snapshot_panel
+from ui.training.panels import current_job, progress_panel, result_panel, settings_form, start_job, stop_button
+from ui.training.upload import upload_panel
+
+require_entry()
 
 st.title("Train a Transformer")
 st.markdown(

@@ -3,9 +3,12 @@
 import streamlit as st
 
 from ui.inputs import source_text
-from ui.layers import choose_stack, ffn_section, layernorm_section, stream_section
+from ui.layers.view import choose_stack, ffn_section, layernorm_section, stream_section
 from ui.models import selected_model
+from ui.navigation import require_entry
 from ui.trace_cache import cached_run
+
+require_entry()
 
 st.title("Inside a layer")
 st.markdown(

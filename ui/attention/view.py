@@ -19,7 +19,7 @@ from viz.attention import head_figure, overview_figure
 from viz.head_view import head_view_figure
 from viz.matrix import matrix_figure
 
-from .charts import show_chart
+from ..charts import show_chart
 
 KINDS = {
     "encoder": "Encoder self-attention",

@@ -4,9 +4,12 @@ import streamlit as st
 
 from ui.inputs import fit_to_limit, source_text
 from ui.models import selected_model
-from ui.positional_view import ablation_section, model_encoding, sinusoidal_lab
+from ui.navigation import require_entry
+from ui.positional.view import ablation_section, model_encoding, sinusoidal_lab
 from ui.tokens import show_tokens
 from ui.trace_cache import cached_run
+
+require_entry()
 
 st.title("Positional encoding")
 st.caption(

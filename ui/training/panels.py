@@ -15,11 +15,11 @@ from model.archive import pack_archive
 from model.train import TrainConfig, default_model_config
 from viz.training import accuracy_figure, loss_figure
 
-from .models import add_user_model, user_models
-from .training_job import TrainingJob
+from ..models import add_user_model, user_models
+from ..navigation import TRAIN
+from .job import TrainingJob
 
 JOB_KEY = "train_job"
-TRAIN_URL_PATH = "train"  # the Train page's url_path in app.py
 NOTICE_KEY = "train_notice"  # (kind, message) shown once after a callback
 # Progress redraw interval: the issue asks for at least once a second. Each redraw costs the trainer CPU (measured
 # on this loaded 2-core machine: reverse took ~28-44 s at 1 s, ~21-26 s at 5 s), so it is not more often.
@@ -37,7 +37,7 @@ def stop_training_if_left(page_url_path: str) -> None:
     """Called on every full run of the app: a run of another page means the user left the Train page,
     which stops this session's training (its model is kept, as with Stop)."""
     job = current_job()
-    if job is not None and job.running and page_url_path != TRAIN_URL_PATH:
+    if job is not None and job.running and page_url_path != TRAIN.url_path:
         job.stop("the page was left")
 
 

@@ -12,8 +12,8 @@ import streamlit as st
 
 from model.walkthrough import DEFAULT_TOKENS, build_mask, default_example, random_example, worked_example
 
-from .walkthrough_parse import as_text_frame, parse_matrix, parse_tokens
-from .walkthrough_state import EXAMPLE, Ablations, Walk
+from .parse import as_text_frame, parse_matrix, parse_tokens
+from .state import EXAMPLE, Ablations, Walk
 
 N_HEADS = 2
 MATRICES = ("X", "W_Q", "W_K", "W_V", "W_O")

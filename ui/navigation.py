@@ -1,0 +1,70 @@
+"""The app's pages in one list, shared by app.py and by the guard at the top of every page script.
+
+Why the guard: with a folder named pages/ beside app.py, Streamlit serves a deep link (say /step-by-step)
+as an old-style multipage app until st.navigation has been called once in the server process, running the
+bare page script with no sidebar (or showing "Page not found" when the file name differs from the URL
+path). Page files are therefore named after their URL paths, and each page first calls `require_entry()`:
+when app.py is not the script running it, it runs app.py in place (whose st.navigation switches the server
+to the app's own navigation for good, and which then runs this same page), then stops the bare run. The
+same run goes on, so nothing the user did is lost. (Streamlit's AppTest decides afresh on every run, so
+there every run takes that detour.)
+"""
+
+from __future__ import annotations
+
+import runpy
+from dataclasses import dataclass
+from pathlib import Path
+
+import streamlit as st
+
+from .i18n import N_, _
+
+ENTRY_KEY = "_entry_running"  # set while app.py runs a page
+ENTRY_SCRIPT = Path(__file__).resolve().parent.parent / "app.py"
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """One page: its script (named after its URL path), title and icon."""
+
+    script: str
+    title: str  # English msgid, translated when the navigation is built
+    icon: str
+
+    @property
+    def url_path(self) -> str:
+        return self.script.removeprefix("pages/").removesuffix(".py")
+
+
+HOME = PageSpec("pages/home.py", N_("Home"), "🏠")
+STEP_BY_STEP = PageSpec("pages/step-by-step.py", N_("Step by step"), "🧮")
+ATTENTION = PageSpec("pages/attention.py", N_("Attention"), "🔦")
+POSITIONAL = PageSpec("pages/positional-encoding.py", N_("Positional encoding"), "〰️")
+TRAIN = PageSpec("pages/train.py", N_("Train"), "🏋️")
+INSIDE_A_LAYER = PageSpec("pages/inside-a-layer.py", N_("Inside a layer"), "🔬")
+PAGES = (HOME, STEP_BY_STEP, ATTENTION, POSITIONAL, TRAIN, INSIDE_A_LAYER)
+
+
+def app_pages() -> list[st.Page]:
+    """st.Page objects for st.navigation, titled in this session's language."""
+    return [
+        st.Page(p.script, title=_(p.title), icon=p.icon, url_path=None if p is HOME else p.url_path, default=p is HOME)
+        for p in PAGES
+    ]
+
+
+def run_page(page: st.Page) -> None:
+    """app.py runs the chosen page through this, so the page's guard knows app.py is running it."""
+    st.session_state[ENTRY_KEY] = True
+    try:
+        page.run()
+    finally:
+        st.session_state[ENTRY_KEY] = False
+
+
+def require_entry() -> None:
+    """First line of every page script: make sure app.py (navigation, sidebar) is what runs this page."""
+    if not st.session_state.get(ENTRY_KEY):
+        runpy.run_path(str(ENTRY_SCRIPT), run_name="__main__")  # app.py declares the pages and runs this one
+        st.stop()  # the page has been drawn by app.py's run: end this bare run of it
