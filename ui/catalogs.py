@@ -57,7 +57,8 @@ def catalog_problems(locale: str) -> list[str]:
             continue
         msgid = message.id[0] if isinstance(message.id, (tuple, list)) else message.id
         in_catalog[(message.context, msgid) if message.context else msgid] = message
-    problems = [f"not extracted (run scripts/i18n.py extract): {m!r}" for m in sorted(in_code - set(in_catalog), key=str)]
+    new = sorted(in_code - set(in_catalog), key=str)
+    problems = [f"not extracted (run scripts/i18n.py extract): {m!r}" for m in new]
     problems += [f"obsolete (no longer in the code): {m!r}" for m in sorted(set(in_catalog) - in_code, key=str)]
     for key, message in sorted(in_catalog.items(), key=lambda item: str(item[0])):
         strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
