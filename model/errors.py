@@ -1,9 +1,28 @@
-"""Errors whose message is meant for the person at the keyboard."""
+"""Errors whose message is meant for the person at the keyboard.
+
+Each carries its English message template and the values that fill it, so the app can show the message
+in the reader's language (ui.i18n.explain); str(error) is the English message.
+"""
+
+from __future__ import annotations
 
 
-class InputError(ValueError):
+def N_(message: str) -> str:
+    """Mark a message template for translation without translating it here (gettext_noop)."""
+    return message
+
+
+class LabError(ValueError):
+    """A message for a person: `template` (English, with {named} placeholders) and its `params`."""
+
+    def __init__(self, template: str, **params):
+        self.template, self.params = template, params
+        super().__init__(template.format(**params) if params else template)
+
+
+class InputError(LabError):
     """The text typed in cannot be run (empty, too long, ...); the message says why and what to do."""
 
 
-class CheckpointError(ValueError):
+class CheckpointError(LabError):
     """A checkpoint is missing, damaged or does not fit its config; the message names the problem."""
