@@ -10,6 +10,11 @@ import torch
 from .vocab import BOS_ID, EOS_ID, PAD_ID, Vocabulary
 
 
+def N_(message: str) -> str:
+    """gettext_noop: marks a message for Babel to extract and returns it unchanged; ui/ translates it."""
+    return message
+
+
 class Task(ABC):
     """Generates (source, target) text pairs and scores exact-match accuracy."""
 
