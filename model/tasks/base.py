@@ -34,6 +34,10 @@ class Task(ABC):
     def target_for(self, source: str) -> str | None:
         """The correct output for a source text, or None when the text is outside the task."""
 
+    def max_new_tokens(self, source_len: int) -> int:
+        """Greedy decoding steps for a source of source_len ids (its <eos> included): room for the answer and <eos>."""
+        return source_len + 2
+
     def sample(self, n: int, seed: int = 0) -> list[tuple[str, str]]:
         """n (source, target) text pairs, the same for the same seed."""
         rng = random.Random(seed)

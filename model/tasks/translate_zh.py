@@ -45,6 +45,10 @@ class TranslateZhTask(Task):
             SegmentingVocabulary(SOURCE_WORDS), Vocabulary(TARGET_WORDS), MAX_SOURCE_WORDS, MAX_TARGET_WORDS
         )
 
+    def max_new_tokens(self, source_len: int) -> int:
+        """English runs longer than the Chinese (学生 的 书 → the book of the student): room for the longest answer."""
+        return max(super().max_new_tokens(source_len), self.max_tgt_words + 1)
+
     def generate(self, rng: random.Random) -> tuple[list[str], list[str]]:
         sentence = random_sentence(rng)
         return chinese(sentence), english(sentence)
