@@ -54,7 +54,8 @@ def checkpoint_bytes(loaded: LoadedModel) -> tuple[bytes, bytes]:
         "training": loaded.meta,
     }
     state = {k: v.detach().contiguous() for k, v in loaded.model.state_dict().items()}
-    return json.dumps(config, indent=2).encode(), save_safetensors_bytes(state, metadata={"format": FORMAT})
+    config_json = json.dumps(config, indent=2, ensure_ascii=False)  # Chinese vocabularies stay readable
+    return config_json.encode(), save_safetensors_bytes(state, metadata={"format": FORMAT})
 
 
 def save_checkpoint(loaded: LoadedModel, directory: str | os.PathLike) -> Path:

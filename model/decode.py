@@ -45,10 +45,10 @@ def strip_after_eos(ids: torch.Tensor) -> list[int]:
 
 @torch.inference_mode()
 def decode_with_trace(
-    model: Seq2SeqTransformer, src: torch.Tensor, ablation: Ablation = NO_ABLATION
+    model: Seq2SeqTransformer, src: torch.Tensor, ablation: Ablation = NO_ABLATION, max_new: int | None = None
 ) -> tuple[list[int], Trace]:
     """Greedy-decode one source (1, S), then trace a teacher-forced pass over <bos> + the output."""
-    generated = strip_after_eos(greedy_decode(model, src, ablation=ablation)[0])
+    generated = strip_after_eos(greedy_decode(model, src, max_new, ablation)[0])
     generated = generated[: model.config.max_len - 1]
     tgt = torch.tensor([[BOS_ID, *generated]], dtype=torch.long)
     _, trace = model(src, tgt, record=True, ablation=ablation)

@@ -8,7 +8,7 @@ from .checkpoint import load_checkpoint
 from .runner import LoadedModel
 
 CHECKPOINT_DIR = Path(__file__).parent / "checkpoints"
-PRETRAINED: tuple[str, ...] = ("reverse", "sort", "translate", "copy")
+PRETRAINED: tuple[str, ...] = ("reverse", "sort", "translate", "copy", "translate-zh")
 
 
 def load_pretrained(name: str) -> LoadedModel:

@@ -53,7 +53,8 @@ class LoadedModel:
 
     def predict(self, text: str, ablation: Ablation = NO_ABLATION) -> str:
         """Greedy output for one input, in the same space-separated token format."""
-        ids = greedy_decode(self.model, self._src(self.tokenize(text)), ablation=ablation)[0]
+        src = self._src(self.tokenize(text))
+        ids = greedy_decode(self.model, src, self.task.max_new_tokens(src.shape[1]), ablation)[0]
         return self.task.tgt_vocab.decode(ids)
 
     def predict_batch(self, texts: list[str], batch_size: int = 500) -> list[str]:
@@ -63,7 +64,8 @@ class LoadedModel:
             chunk = texts[i : i + batch_size]
             for t in chunk:
                 self.tokenize(t)
-            ids = greedy_decode(self.model, self.task.source_ids(chunk))
+            src = self.task.source_ids(chunk)  # (B, S)
+            ids = greedy_decode(self.model, src, self.task.max_new_tokens(src.shape[1]))
             out += [self.task.tgt_vocab.decode(strip_after_eos(row)) for row in ids]
         return out
 
@@ -79,7 +81,7 @@ class LoadedModel:
         src_tokens = encoded.tokens + [SPECIALS[EOS_ID]]
         vocab = self.task.tgt_vocab
         if target is None or not target.strip():
-            generated, trace = decode_with_trace(self.model, src, ablation)
+            generated, trace = decode_with_trace(self.model, src, ablation, self.task.max_new_tokens(src.shape[1]))
             unknown_target: list[str] = []
         else:
             tgt_encoded = vocab.encode(target)

@@ -1,11 +1,12 @@
 """Toy tasks generated in code, by name."""
 
-from .base import Task
+from .base import N_, Task
 from .digits import CopyTask, ReverseTask, SortTask
 from .translate import TranslateTask
+from .translate_zh import TranslateZhTask
 from .vocab import BOS_ID, EOS_ID, PAD_ID, SPECIALS, UNK_ID, Encoded, Vocabulary
 
-TASKS: dict[str, type[Task]] = {t.name: t for t in (CopyTask, ReverseTask, SortTask, TranslateTask)}
+TASKS: dict[str, type[Task]] = {t.name: t for t in (CopyTask, ReverseTask, SortTask, TranslateTask, TranslateZhTask)}
 
 
 def get_task(name: str) -> Task:
@@ -16,4 +17,6 @@ def get_task(name: str) -> Task:
         raise ValueError(f"unknown task {name!r}; choose one of: {', '.join(TASKS)}.") from None
 
 
-__all__ = ["BOS_ID", "EOS_ID", "PAD_ID", "SPECIALS", "TASKS", "UNK_ID", "Encoded", "Task", "Vocabulary", "get_task"]
+__all__ = [
+    "BOS_ID", "EOS_ID", "N_", "PAD_ID", "SPECIALS", "TASKS", "UNK_ID", "Encoded", "Task", "Vocabulary", "get_task",
+]  # fmt: skip

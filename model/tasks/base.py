@@ -10,6 +10,11 @@ import torch
 from .vocab import BOS_ID, EOS_ID, PAD_ID, Vocabulary
 
 
+def N_(message: str) -> str:
+    """gettext_noop: marks a message for Babel to extract and returns it unchanged; ui/ translates it."""
+    return message
+
+
 class Task(ABC):
     """Generates (source, target) text pairs and scores exact-match accuracy."""
 
@@ -28,6 +33,10 @@ class Task(ABC):
     @abstractmethod
     def target_for(self, source: str) -> str | None:
         """The correct output for a source text, or None when the text is outside the task."""
+
+    def max_new_tokens(self, source_len: int) -> int:
+        """Greedy decoding steps for a source of source_len ids (its <eos> included): room for the answer and <eos>."""
+        return source_len + 2
 
     def sample(self, n: int, seed: int = 0) -> list[tuple[str, str]]:
         """n (source, target) text pairs, the same for the same seed."""

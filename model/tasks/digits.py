@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from .base import Task
+from .base import N_, Task
 from .vocab import Vocabulary
 
 DIGITS = [str(d) for d in range(10)]
@@ -33,7 +33,7 @@ class DigitTask(Task):
 
 class CopyTask(DigitTask):
     name = "copy"
-    description = "Copy the digits unchanged: attention looks straight down the diagonal."
+    description = N_("Copy the digits unchanged: attention looks straight down the diagonal.")
     example = "3 1 4 1 5 9 2 6"
 
     def transform(self, words):
@@ -42,7 +42,7 @@ class CopyTask(DigitTask):
 
 class ReverseTask(DigitTask):
     name = "reverse"
-    description = "Write the digits backwards: cross-attention forms an anti-diagonal."
+    description = N_("Write the digits backwards: cross-attention forms an anti-diagonal.")
     example = "3 1 4 1 5 9 2 6"
 
     def transform(self, words):
@@ -51,7 +51,7 @@ class ReverseTask(DigitTask):
 
 class SortTask(DigitTask):
     name = "sort"
-    description = "Sort the digits ascending: each output looks for the next-smallest input."
+    description = N_("Sort the digits ascending: each output looks for the next-smallest input.")
     example = "3 1 4 1 5 9 2 6"
 
     def transform(self, words):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 
-from .base import Task
+from .base import N_, Task
 from .vocab import Vocabulary
 
 DETERMINERS = {"the": "le", "a": "un"}
@@ -31,7 +31,7 @@ MAX_ADJECTIVES = 2
 
 class TranslateTask(Task):
     name = "translate"
-    description = "Translate DET ADJ* NOUN VERB DET ADJ* NOUN, moving adjectives after the noun."
+    description = N_("Translate DET ADJ* NOUN VERB DET ADJ* NOUN, moving adjectives after the noun.")
     example = "the big red dog sees a small cat"
 
     def __init__(self):

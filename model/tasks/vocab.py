@@ -36,10 +36,14 @@ class Vocabulary:
     def words(self) -> list[str]:
         return self.itos[len(SPECIALS) :]
 
+    def split(self, text: str) -> list[str]:
+        """Text → words: lower-cased, split on whitespace. Subclasses may segment differently."""
+        return text.lower().split()
+
     def encode(self, text: str) -> Encoded:
-        """Split on whitespace and lower-case; typed special tokens count as unknown words."""
+        """Split the text into words; unknown words and typed special tokens become <unk> and are reported."""
         ids, tokens, unknown = [], [], []
-        for word in text.lower().split():
+        for word in self.split(text):
             i = self.stoi.get(word, UNK_ID)
             if i < len(SPECIALS):
                 i = UNK_ID
