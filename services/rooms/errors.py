@@ -70,6 +70,7 @@ class InvalidState(RoomError):
     TOO_LARGE = N_("What was sent to the class is too large: {size} bytes, at most {limit}.")
     OPTIONS = N_("A question needs between {low} and {high} options; this one has {count}.")
     CHOICE = N_("Answer {choice} is not one of the {count} options.")
+    KEY_INSIDE = N_("What was sent to the class contains the teacher's key; students would see it, so it was not sent.")
     NO_QUESTION = N_("There is no open question to reveal.")
     MODEL_NAME = N_("A model name must be 1 to {limit} characters, without line breaks.")
     MODEL_CONFIG = N_("The model's config.json is not a JSON object.")

@@ -1,6 +1,7 @@
 """The bounds and timings of class rooms, in one dataclass; deployments may set a few by environment."""
 
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -35,8 +36,9 @@ class RoomLimits:
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
-            if getattr(self, field.name) <= 0:
-                raise ValueError(f"RoomLimits.{field.name} must be positive, got {getattr(self, field.name)!r}")
+            value = getattr(self, field.name)
+            if not (math.isfinite(value) and value > 0):
+                raise ValueError(f"RoomLimits.{field.name} must be positive and finite, got {value!r}")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "RoomLimits":
@@ -50,5 +52,6 @@ class RoomLimits:
             try:
                 overrides[name] = kind(raw)
             except ValueError:
-                raise ValueError(f"{variable}={raw!r} is not a {kind.__name__}") from None
+                expected = "a whole number" if kind is int else "a number of seconds"
+                raise ValueError(f"{variable}={raw!r}: expected {expected}") from None
         return cls(**overrides)

@@ -60,10 +60,7 @@ class MemoryRoomStore(RoomStore):
     def _reveal(self, doc: RoomDoc, question_id: str, n_options: int, answer: int) -> RoomDoc:
         with self._lock:
             now = self._clock()
-            current, private = self._current(doc.code, now)
-            question = current.question_dict()
-            if question is None or question["id"] != question_id:
-                raise StaleQuestion()
+            current, private = self._current(doc.code, now, question_id)
             counts = self._count(private, n_options)
             revealed = canonical_json({"question_id": question_id, "answer": answer, "counts": counts})
             return self._commit(current, private, teacher_seen=now, version=current.version + 1, revealed=revealed)
@@ -121,10 +118,7 @@ class MemoryRoomStore(RoomStore):
     def _answer(self, doc: RoomDoc, student_id: str, question_id: str, choice: int) -> None:
         with self._lock:
             now = self._clock()
-            current, private = self._current(doc.code, now)
-            question = current.question_dict()
-            if question is None or question["id"] != question_id:
-                raise StaleQuestion()
+            current, private = self._current(doc.code, now, question_id)
             if current.revealed:
                 raise AnswersClosed()
             self._prune(private, now)
@@ -135,8 +129,8 @@ class MemoryRoomStore(RoomStore):
 
     # ---- helpers, called with self._lock held ----------------------------------------------------------------
 
-    def _current(self, code: str, now: float) -> tuple[RoomDoc, _Private]:
-        """The room's document (re-checked live) and private data."""
+    def _current(self, code: str, now: float, question_id: str | None = None) -> tuple[RoomDoc, _Private]:
+        """The room's document (re-checked live, and StaleQuestion unless question_id is open) and private data."""
         self._sweep(now)
         doc = self._docs.get(code)
         if doc is None:
@@ -144,6 +138,8 @@ class MemoryRoomStore(RoomStore):
         doc.require_live(now, self.limits)
         if code not in self._private:  # cannot happen while live; kept so a bug is a clear error, not a KeyError
             raise RoomNotFound(code=code)
+        if question_id is not None and (doc.question_dict() or {}).get("id") != question_id:
+            raise StaleQuestion()
         return doc, self._private[code]
 
     def _commit(self, doc: RoomDoc, private: _Private, **changes: object) -> RoomDoc:

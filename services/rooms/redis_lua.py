@@ -42,10 +42,10 @@ local function touch_teacher()
   for _, key in ipairs({room, students, answers, models}) do redis.call('EXPIRE', key, ttl) end
 end
 
-local function open_question()
+-- is the open question the one with this id?
+local function is_open(question_id)
   local text = redis.call('HGET', room, 'question')
-  if not text or text == '' then return nil end
-  return cjson.decode(text)
+  return text and text ~= '' and cjson.decode(text)['id'] == question_id
 end
 
 -- the student count changed since the room hash last said?
@@ -63,6 +63,14 @@ local function emit()
   redis.call('PUBLISH', channel, cjson.encode(doc))
   table.insert(flat, 1, 'ok')
   return flat
+end
+
+-- the end of every teacher change: move the version if followers must redraw, keep the room alive
+local function teacher_done(move_version)
+  if move_version then redis.call('HINCRBY', room, 'version', 1) end
+  prune_students()
+  touch_teacher()
+  return emit()
 end
 """
 
@@ -83,18 +91,14 @@ local why = status()
 if why then return {why} end
 for i = 10, #ARGV, 2 do redis.call('HSET', room, ARGV[i], ARGV[i + 1]) end
 if ARGV[9] == '1' then redis.call('DEL', answers) end
-if ARGV[8] == '1' then redis.call('HINCRBY', room, 'version', 1) end
-prune_students()
-touch_teacher()
-return emit()
+return teacher_done(ARGV[8] == '1')
 """
 
 REVEAL = """
 -- ARGV[8] question id, ARGV[9] true answer, ARGV[10] number of options
 local why = status()
 if why then return {why} end
-local question = open_question()
-if not question or question['id'] ~= ARGV[8] then return {'stale'} end
+if not is_open(ARGV[8]) then return {'stale'} end
 local counts = {}
 for i = 1, tonumber(ARGV[10]) do counts[i] = 0 end
 for _, choice in ipairs(redis.call('HVALS', answers)) do
@@ -103,10 +107,7 @@ for _, choice in ipairs(redis.call('HVALS', answers)) do
 end
 local revealed = {question_id = ARGV[8], answer = tonumber(ARGV[9]), counts = counts}
 redis.call('HSET', room, 'revealed', cjson.encode(revealed))
-redis.call('HINCRBY', room, 'version', 1)
-prune_students()
-touch_teacher()
-return emit()
+return teacher_done(true)
 """
 
 SHARE_MODEL = """
@@ -124,10 +125,7 @@ if not found then
 end
 redis.call('HSET', models, 'c:' .. ARGV[8], ARGV[9], 'w:' .. ARGV[8], ARGV[10])
 redis.call('HSET', room, 'models', cjson.encode(listing))
-redis.call('HINCRBY', room, 'version', 1)
-prune_students()
-touch_teacher()
-return emit()
+return teacher_done(true)
 """
 
 CLOSE = """
@@ -162,8 +160,7 @@ ANSWER = """
 -- ARGV[8] student id, ARGV[9] question id, ARGV[10] option index
 local why = status()
 if why then return {why} end
-local question = open_question()
-if not question or question['id'] ~= ARGV[9] then return {'stale'} end
+if not is_open(ARGV[9]) then return {'stale'} end
 local revealed = redis.call('HGET', room, 'revealed')
 if revealed and revealed ~= '' then return {'revealed'} end
 why = admit(ARGV[8])

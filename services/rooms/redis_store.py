@@ -12,7 +12,7 @@ import json
 import math
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import redis
 
@@ -67,10 +67,8 @@ class RedisRoomStore(RoomStore):
 
     def shutdown(self) -> None:
         self._stopping.set()
-        try:  # wake the listener now rather than at its next poll (every store ignores this message)
-            self._redis.publish(f"{self._channel_prefix}~shutdown", b"")
-        except (redis.ConnectionError, redis.TimeoutError):
-            pass
+        with suppress(redis.ConnectionError, redis.TimeoutError):  # wake the listener now, not at its next poll
+            self._redis.publish(f"{self._channel_prefix}~shutdown", b"")  # (every store ignores this message)
         self._listener.join(timeout=_LISTEN_POLL + _SOCKET_TIMEOUT)
         self._pubsub.close()
         self._redis.close()

@@ -186,6 +186,13 @@ def question_json(question: object, limits: RoomLimits) -> str:
     return _check_size(canonical_json(checked), limits)
 
 
+def refuse_key(text: str, key: str) -> str:
+    """`text` unless it holds the teacher's key: what the teacher sends, every student sees."""
+    if key in text:
+        raise InvalidState(InvalidState.KEY_INSIDE)
+    return text
+
+
 def check_choice(choice: object, n_options: int) -> int:
     """An answer: the index of one of the question's options."""
     if isinstance(choice, bool) or not isinstance(choice, int) or not 0 <= choice < n_options:

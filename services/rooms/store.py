@@ -4,6 +4,7 @@ backend's storage primitives (the underscored abstract methods), which apply eac
 Reads (snapshot, version, wait_for_change, room_models) come from this process's RoomDocs in both backends.
 """
 
+import math
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -33,9 +34,11 @@ from services.rooms.limits import RoomLimits
 from services.rooms.mirror import RoomDocs
 from services.rooms.schema import (
     check_choice,
+    check_int,
     check_model_files,
     check_model_name,
     question_json,
+    refuse_key,
     state_json,
 )
 from services.rooms.snapshot import AnswerCounts, ModelInfo, RoomSnapshot, RoomTicket, SharedModel, snapshot_of
@@ -74,7 +77,7 @@ class RoomStore(ABC):
         """Replace the room's state (see schema.STATE_FIELDS); returns the version. The same state again
         counts as a heartbeat and leaves the version alone, so a rerun does not wake every follower."""
         doc = self._teacher(code, key)
-        text = state_json(state, self.limits)
+        text = refuse_key(state_json(state, self.limits), key)
         changed = text != doc.state
         return self._update(doc, {"state": text} if changed else {}, bump=changed).version
 
@@ -82,7 +85,7 @@ class RoomStore(ABC):
         """Open a question {id, kind, options[, context]}, clearing earlier answers and reveal; returns the
         version. Asking the open, unrevealed question again changes nothing."""
         doc = self._teacher(code, key)
-        text = question_json(question, self.limits)
+        text = refuse_key(question_json(question, self.limits), key)
         if text == doc.question and not doc.revealed:
             return self._update(doc, {}, bump=False).version
         return self._update(doc, {"question": text, "revealed": ""}, bump=True, clear_answers=True).version
@@ -152,9 +155,9 @@ class RoomStore(ABC):
         """Stop counting the student at once; leaving a room that has ended is not an error."""
         try:
             doc = self._live(code)
+            self._presence(doc, check_student_id(doc.code, student_id), "leave")
         except (RoomNotFound, RoomClosed):
-            return
-        self._presence(doc, check_student_id(doc.code, student_id), "leave")
+            pass
 
     def answer(self, code: str, student_id: str, question_id: str, choice: int) -> None:
         """Record (or change) this student's answer to the open question: an option index. StaleQuestion if
@@ -182,8 +185,10 @@ class RoomStore(ABC):
         """Block until the version passes after_version and return the new snapshot, or None after `timeout`
         seconds (capped at limits.max_wait). RoomClosed if the room ends meanwhile."""
         doc = self._live(code)
+        after_version = check_int("after_version", after_version, -1, 2**63)
         if doc.version <= after_version:
-            timeout = min(max(float(timeout), 0.0), self.limits.max_wait)
+            timeout = float(timeout)
+            timeout = 0.0 if math.isnan(timeout) else min(max(timeout, 0.0), self.limits.max_wait)
             doc = self._docs.wait(doc.code, after_version, timeout)
             if doc is None:
                 raise RoomNotFound(code=normalize_code(code))

@@ -185,7 +185,11 @@ def test_very_long_input_is_refused_and_nothing_changes(store):
         ({"extra": {"x": {"nested": 1}}}, InvalidState.NOT_SCALAR, {"field": "extra.x"}),
         ({"extra": {"x": float("nan")}}, InvalidState.NOT_NUMBER, {"field": "extra.x"}),
         ({"extra": {"Bad Name": 1}}, InvalidState.BAD_NAME, {"field": "extra.Bad Name"}),
-        ({"extra": {f"k{i}": i for i in range(33)}}, InvalidState.TOO_MANY, {"field": "extra", "count": 33, "limit": 32}),
+        (
+            {"extra": {f"k{i}": i for i in range(33)}},
+            InvalidState.TOO_MANY,
+            {"field": "extra", "count": 33, "limit": 32},
+        ),
         ({"extra": [1, 2]}, InvalidState.NOT_A_MAPPING, {}),
         ({"\x1b[31m" + "k" * 100: 1}, InvalidState.UNKNOWN_FIELD, {"field": "[31m" + "k" * 35 + "…"}),
     ],
@@ -373,3 +377,36 @@ def test_many_threads_join_and_answer_at_once(make_store):
     assert errors == []
     assert store.answer_counts(ticket.code, ticket.key).counts == (10, 10, 10)
     assert store.snapshot(ticket.code).student_count == 30
+
+
+def test_a_state_or_question_holding_the_key_is_never_sent(store):
+    ticket = store.create_room()
+    store.publish(ticket.code, ticket.key, STATE)
+    leaks = [
+        lambda: store.publish(
+            ticket.code, ticket.key, {**STATE, "extra": {"link": f"?room={ticket.code}&key={ticket.key}"}}
+        ),
+        lambda: store.publish(ticket.code, ticket.key, {**STATE, "input": ticket.key}),
+        lambda: store.ask(ticket.code, ticket.key, {"id": "q", "kind": "k", "options": ["a", ticket.key]}),
+    ]
+    for leak in leaks:
+        with pytest.raises(InvalidState) as caught:
+            leak()
+        assert caught.value.template == InvalidState.KEY_INSIDE and ticket.key not in str(caught.value)
+    snap = store.snapshot(ticket.code)
+    assert (snap.version, snap.state, snap.question) == (2, STATE, None)
+
+
+@pytest.mark.parametrize("timeout", [float("nan"), -5, 0])
+def test_wait_for_change_takes_any_timeout_without_hanging(store, timeout):
+    ticket = store.create_room()
+    assert store.wait_for_change(ticket.code, 1, timeout) is None
+    assert store.wait_for_change(ticket.code, 0, timeout).version == 1
+
+
+@pytest.mark.parametrize("after", ["1", None, 1.5, True])
+def test_wait_for_change_refuses_a_version_that_is_not_a_whole_number(store, after):
+    ticket = store.create_room()
+    with pytest.raises(InvalidState) as caught:
+        store.wait_for_change(ticket.code, after, 0)
+    assert caught.value.params["field"] == "after_version"
