@@ -79,6 +79,7 @@ class RedisRoomStore(RoomStore):
         with _reachable():
             fields = self._redis.hgetall(self._keys(code)[0])
         if not fields:
+            self._docs.drop(code)  # expired or deleted in Redis: this copy must not outlive it
             return None
         self._docs.put(RoomDoc.from_fields(code, fields))
         return self._docs.get(code)

@@ -165,6 +165,9 @@ class RoomStore(ABC):
         doc = self._live(code)
         student_id = check_student_id(doc.code, student_id)
         question = doc.question_dict()
+        if question is None or question_id != question["id"] or doc.revealed:  # this copy may lag: ask storage
+            doc = self._doc(doc.code, fresh=True).require_live(self._clock(), self.limits)
+            question = doc.question_dict()
         if question is None or question_id != question["id"]:
             raise StaleQuestion()
         if doc.revealed:
@@ -215,9 +218,10 @@ class RoomStore(ABC):
 
     # ---- shared checks ---------------------------------------------------------------------------------------
 
-    def _doc(self, code: object) -> RoomDoc:
+    def _doc(self, code: object, fresh: bool = False) -> RoomDoc:
+        """The room's document from this process's copy; with fresh=True (teacher calls) from shared storage."""
         code = normalize_code(code)
-        doc = self._docs.get(code) or self._load(code)
+        doc = (self._load(code) or self._docs.get(code)) if fresh else (self._docs.get(code) or self._load(code))
         if doc is None:
             raise RoomNotFound(code=code)
         return doc
@@ -226,7 +230,7 @@ class RoomStore(ABC):
         return self._doc(code).require_live(self._clock(), self.limits)
 
     def _teacher(self, code: object, key: object, live: bool = True) -> RoomDoc:
-        doc = self._doc(code)
+        doc = self._doc(code, fresh=True)  # the teacher may have just moved to this server
         if not key_matches(key, doc.key_hash):
             raise WrongKey(code=doc.code)
         return doc.require_live(self._clock(), self.limits) if live else doc

@@ -10,7 +10,7 @@ import pytest
 import redis
 from safetensors.numpy import save
 
-from services.rooms import RoomLimits, RoomNotFound, RoomUnavailable, WrongKey
+from services.rooms import RoomLimits, RoomNotFound, RoomUnavailable, StaleQuestion, WrongKey
 from services.rooms.codes import hash_key
 from services.rooms.redis_store import RedisRoomStore
 
@@ -225,3 +225,19 @@ def _version(store, code):
         return store.version(code)
     except RoomUnavailable:
         return None
+
+
+def test_a_server_whose_copy_lags_still_takes_answers_and_teacher_calls(servers):
+    a, b = servers
+    b._stopping.set()  # B's listener stops: its copy of the room only moves when B asks Redis itself
+    b._listener.join(30)
+    ticket = a.create_room()
+    student = b.join(ticket.code)
+    a.ask(ticket.code, ticket.key, {"id": "q1", "kind": "k", "options": ["x", "y"]})
+    b.answer(ticket.code, student, "q1", 1)  # B's copy has no question yet: B checks with Redis
+    assert b.reveal(ticket.code, ticket.key, 1) == 3  # the teacher, moved to B, reveals what A asked
+    a.ask(ticket.code, ticket.key, {"id": "q2", "kind": "k", "options": ["x", "y"]})
+    b.answer(ticket.code, student, "q2", 0)  # B's copy says q1 is revealed: B checks with Redis
+    assert a.answer_counts(ticket.code, ticket.key).counts == (1, 0)
+    with pytest.raises(StaleQuestion):
+        b.answer(ticket.code, student, "q1", 0)
