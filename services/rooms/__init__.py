@@ -16,7 +16,8 @@ end of the class. Students read it; the one thing they write is their answer to 
 - Presence: a student counts as connected for limits.student_window s after their last call. A room
   ends when closed or after limits.teacher_timeout s without a teacher call; for limits.ended_memory s
   more it answers RoomClosed ("has ended"), then RoomNotFound. Live rooms, students per room, shared
-  models and every string are bounded (RoomLimits); each bound has its own error.
+  models (per room, and in bytes across all rooms) and every string are bounded (RoomLimits); each
+  bound has its own error. Shared models are config.json + safetensors bytes, parsed before storing.
 - Every error is a RoomError carrying an English template marked with N_() and its params, for ui/ to
   translate: `gettext(e.template).format(**e.params)`. Nothing changes when a call raises.
 - Followers are told of changes instead of polling storage: wait_for_change(code, after, timeout)
@@ -34,6 +35,7 @@ from services.rooms.errors import (
     AnswersClosed,
     InvalidState,
     ModelNotFound,
+    ModelStorageFull,
     ModelTooLarge,
     NotJoined,
     RoomClosed,
@@ -70,6 +72,7 @@ __all__ = [
     "MemoryRoomStore",
     "ModelInfo",
     "ModelNotFound",
+    "ModelStorageFull",
     "ModelTooLarge",
     "NotJoined",
     "Question",

@@ -91,6 +91,14 @@ class TooManyModels(RoomError):
     template = N_("Class {code} already shares {limit} models, its limit.")
 
 
+class ModelStorageFull(RoomError):
+    """All rooms' shared models together already fill the server's allowance; this one was not shared."""
+
+    template = N_(
+        "The server already holds {limit_mb:.0f} MB of shared models, its limit. Try again when a class has ended."
+    )
+
+
 class ModelNotFound(RoomError):
     """The room shares no model of that name."""
 

@@ -32,6 +32,7 @@ class RoomLimits:
     max_option_chars: int = 64
     max_models: int = 4  # models shared with one room
     max_model_bytes: int = 8 * MB  # config.json + weights of one shared model; ours are under 2 MB
+    max_all_models_bytes: int = 256 * MB  # all rooms' shared models together, so a flood of rooms cannot fill RAM
     max_wait: float = 60.0  # longest wait_for_change timeout honoured
 
     def __post_init__(self) -> None:

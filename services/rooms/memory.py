@@ -5,7 +5,16 @@ import threading
 from dataclasses import dataclass, field, replace
 
 from services.rooms.doc import RoomDoc, Stage
-from services.rooms.errors import AnswersClosed, RoomFull, RoomNotFound, StaleQuestion, TooManyModels, TooManyRooms
+from services.rooms.errors import (
+    AnswersClosed,
+    ModelStorageFull,
+    RoomFull,
+    RoomNotFound,
+    StaleQuestion,
+    TooManyModels,
+    TooManyRooms,
+)
+from services.rooms.limits import MB
 from services.rooms.schema import canonical_json
 from services.rooms.snapshot import SharedModel
 from services.rooms.store import Presence, RoomStore
@@ -82,6 +91,10 @@ class MemoryRoomStore(RoomStore):
             if len(others) >= self.limits.max_models:
                 raise TooManyModels(code=doc.code, limit=self.limits.max_models)
             entry = {"name": name, "size": len(config_json) + len(weights)}
+            held = sum(len(m.config_json) + len(m.weights) for p in self._private.values() for m in p.models.values())
+            replaced_size = sum(m["size"] for m in listing if m["name"] == name)
+            if held - replaced_size + entry["size"] > self.limits.max_all_models_bytes:
+                raise ModelStorageFull(limit_mb=self.limits.max_all_models_bytes / MB)
             replaced = len(others) < len(listing)
             listing = [entry if m["name"] == name else m for m in listing] if replaced else [*listing, entry]
             private.models[name] = SharedModel(name, config_json, weights)

@@ -1,14 +1,15 @@
 """The Lua scripts behind RedisRoomStore: each check-and-change runs atomically inside Redis.
 
 Every script gets KEYS = room hash, students zset (id → last call), answers hash (id → option),
-models hash ("c:"/"w:" + name → bytes), rooms index zset (code → teacher's last call), and
+models hash ("c:"/"w:" + name → bytes), rooms index zset (code → teacher's last call), model bytes
+hash (code → bytes its shared models hold, across rooms), and
 ARGV = channel, code, now, teacher_timeout, student_window, ttl, max_students, then its own.
 It answers {status} or {"ok", field, value, ...} (the room hash after the change), and publishes that
 hash on the room's channel whenever it changed, so every server's copy follows.
 """
 
 _PRELUDE = """
-local room, students, answers, models, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local room, students, answers, models, index, model_bytes = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local channel, code, now_text = ARGV[1], ARGV[2], ARGV[3]
 local now, timeout, window, ttl = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local max_students = tonumber(ARGV[7])
@@ -111,18 +112,32 @@ return teacher_done(true)
 """
 
 SHARE_MODEL = """
--- ARGV[8] name, ARGV[9] config.json, ARGV[10] weights, ARGV[11] size, ARGV[12] max models
+-- ARGV[8] name, ARGV[9] config.json, ARGV[10] weights, ARGV[11] size, ARGV[12] max models, ARGV[13] max bytes of
+-- all rooms' models together
 local why = status()
 if why then return {why} end
 local listing = cjson.decode(redis.call('HGET', room, 'models'))
-local found = false
+local found, mine = false, 0
 for _, model in ipairs(listing) do
   if model['name'] == ARGV[8] then model['size'] = tonumber(ARGV[11]); found = true end
+  mine = mine + model['size']
 end
 if not found then
   if #listing >= tonumber(ARGV[12]) then return {'too_many_models'} end
   table.insert(listing, {name = ARGV[8], size = tonumber(ARGV[11])})
+  mine = mine + tonumber(ARGV[11])
 end
+local others, held = 0, redis.call('HGETALL', model_bytes)
+for i = 1, #held, 2 do
+  local seen = redis.call('ZSCORE', index, held[i])
+  if not seen or now - tonumber(seen) > timeout then
+    redis.call('HDEL', model_bytes, held[i])  -- that room has ended: its models are gone or going
+  elseif held[i] ~= code then
+    others = others + tonumber(held[i + 1])
+  end
+end
+if others + mine > tonumber(ARGV[13]) then return {'models_full'} end
+redis.call('HSET', model_bytes, code, mine)
 redis.call('HSET', models, 'c:' .. ARGV[8], ARGV[9], 'w:' .. ARGV[8], ARGV[10])
 redis.call('HSET', room, 'models', cjson.encode(listing))
 return teacher_done(true)
@@ -134,6 +149,7 @@ if not redis.call('HGET', room, 'teacher_seen') then return {'not_found'} end
 if redis.call('HGET', room, 'closed') == '1' then return {'same'} end
 redis.call('DEL', students, answers, models)
 redis.call('ZREM', index, code)
+redis.call('HDEL', model_bytes, code)
 redis.call('HSET', room, 'closed', '1', 'teacher_seen', now_text, 'state', '{}', 'question', '', 'revealed', '',
   'models', '[]')
 redis.call('HINCRBY', room, 'version', 1)

@@ -20,6 +20,7 @@ from services.rooms.codes import normalize_code
 from services.rooms.doc import RoomDoc, Stage
 from services.rooms.errors import (
     AnswersClosed,
+    ModelStorageFull,
     RoomClosed,
     RoomFull,
     RoomNotFound,
@@ -28,6 +29,7 @@ from services.rooms.errors import (
     TooManyModels,
     TooManyRooms,
 )
+from services.rooms.limits import MB
 from services.rooms.redis_lua import SCRIPTS, script_source
 from services.rooms.snapshot import SharedModel
 from services.rooms.store import Presence, RoomStore
@@ -105,7 +107,10 @@ class RedisRoomStore(RoomStore):
 
     def _share_model(self, doc: RoomDoc, name: str, config_json: bytes, weights: bytes) -> RoomDoc:
         size = len(config_json) + len(weights)
-        return self._run("share_model", doc.code, name, config_json, weights, size, self.limits.max_models)
+        limits = self.limits
+        return self._run(
+            "share_model", doc.code, name, config_json, weights, size, limits.max_models, limits.max_all_models_bytes
+        )
 
     def _get_model(self, doc: RoomDoc, name: str) -> SharedModel | None:
         with _reachable():
@@ -124,9 +129,10 @@ class RedisRoomStore(RoomStore):
     # ---- running scripts ---------------------------------------------------------------------------------------
 
     def _keys(self, code: str) -> list[str]:
-        """Room hash, students, answers, models, rooms index; {code} keeps a room's keys in one cluster slot."""
+        """Room hash, students, answers, models, rooms index, model bytes; {code} puts a room's keys in one slot."""
         room = f"{self._prefix}room:{{{code}}}"
-        return [room, f"{room}:students", f"{room}:answers", f"{room}:models", f"{self._prefix}rooms"]
+        per_room = [room, f"{room}:students", f"{room}:answers", f"{room}:models"]
+        return [*per_room, f"{self._prefix}rooms", f"{self._prefix}model_bytes"]
 
     def _run(self, script: str, code: str, *args: object) -> RoomDoc | None:
         """Run a script; keep the room hash it answers (read-your-writes before the message comes back)."""
@@ -154,6 +160,7 @@ class RedisRoomStore(RoomStore):
             "full": lambda: RoomFull(code=code, limit=limits.max_students),
             "too_many": lambda: TooManyRooms(limit=limits.max_rooms),
             "too_many_models": lambda: TooManyModels(code=code, limit=limits.max_models),
+            "models_full": lambda: ModelStorageFull(limit_mb=limits.max_all_models_bytes / MB),
             "stale": StaleQuestion,
             "revealed": AnswersClosed,
         }

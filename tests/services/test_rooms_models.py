@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from safetensors.numpy import load, save
 
-from services.rooms import InvalidState, ModelNotFound, ModelTooLarge, RoomClosed, TooManyModels
+from services.rooms import InvalidState, ModelNotFound, ModelStorageFull, ModelTooLarge, RoomClosed, TooManyModels
 
 from .conftest import TEST_LIMITS
 
@@ -112,3 +112,26 @@ def test_the_models_of_a_closed_room_are_gone(store, shipped):
         store.get_room_model(ticket.code, "trained")
     with pytest.raises(RoomClosed):
         store.room_models(ticket.code)
+
+
+def test_a_flood_of_rooms_sharing_models_meets_the_servers_allowance(make_store, clock):
+    store = make_store(max_all_models_bytes=3 * 2**20)
+    weights = save({"w": np.zeros(2**20 // 4 - 64, dtype=np.float32)})  # just under 1 MB with its header
+    assert len(weights) < 2**20
+    tickets = [store.create_room() for _ in range(3)]
+    for ticket in tickets:
+        store.share_model(ticket.code, ticket.key, "m", b"{}", weights)
+    store.share_model(tickets[0].code, tickets[0].key, "m", b"{}", weights)  # replacing adds nothing
+    flood = store.create_room()
+    with pytest.raises(ModelStorageFull) as caught:
+        store.share_model(flood.code, flood.key, "m", b"{}", weights)
+    assert caught.value.params == {"limit_mb": 3.0}
+    assert str(caught.value).startswith("The server already holds 3 MB of shared models, its limit.")
+    assert store.room_models(flood.code) == ()
+    store.close(tickets[1].code, tickets[1].key)  # an ended class frees its share
+    store.share_model(flood.code, flood.key, "m", b"{}", weights)
+    clock.advance(TEST_LIMITS["teacher_timeout"] + 1)  # so does a class whose teacher is gone
+    fresh = [store.create_room() for _ in range(3)]
+    for ticket in fresh:
+        store.share_model(ticket.code, ticket.key, "m", b"{}", weights)
+    assert [m.name for t in fresh for m in store.room_models(t.code)] == ["m", "m", "m"]
