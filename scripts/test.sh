@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Set up and run every test: Python packages, Chromium for the browser tests, ruff, pytest.
+# Set up and run every test: Python packages, Chromium and redis-server, ruff, pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-if [ ! -x /usr/bin/chromium ]; then
-  echo "Installing Chromium for the browser tests (apt-get)…"
+# Debian packages the tests start for real: Chromium (browser tests), redis-server (rooms across servers).
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x /usr/bin/redis-server ] || missing+=(redis-server)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "Installing ${missing[*]} for the tests (apt-get)…"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq chromium >/dev/null
+  $SUDO apt-get update -qq && $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 ruff check .
 ruff format --check .

@@ -1,0 +1,1 @@
+"""Pure-Python services that sit below ui/ (class rooms, ...): they never import Streamlit."""
