@@ -37,8 +37,11 @@ def _language_at_start() -> str:
 
 def language_switch() -> str:
     """English / 中文 at the top of the sidebar; returns the session's language."""
-    if st.session_state.get(LANG_KEY) not in LANGUAGES:
-        st.session_state[LANG_KEY] = _language_at_start()
+    # Set on every run, not only the first: Streamlit's AppTest reruns a page script itself, whose guard then runs
+    # app.py inside it, and there this switch is another widget (its id carries the running script) that would
+    # forget its value and fall back to English. A value set in the run is what any widget with this key shows.
+    lang = st.session_state.get(LANG_KEY)
+    st.session_state[LANG_KEY] = lang if lang in LANGUAGES else _language_at_start()
     lang = st.sidebar.segmented_control(
         "English / 中文",
         list(LANGUAGES),
