@@ -111,8 +111,12 @@ def weighted_sum(weights, V, Z, digits=2, highlight_row=None, size=6, split=None
     return _chain("Z", r"\alpha V", product, m(Z, highlight_row=highlight_row), split=split)
 
 
+TERMS_PER_LINE = 2  # weighted vectors per line of the contribution sum: four did not fit a 1400 px window
+
+
 def contribution_sum(query: int, weights_row, V, key_labels: list[str], z_row, digits: int = 2) -> str:
-    r"""z_i = Σ_j α_ij v_j = 0.12·[v_the] + ... = [z_i] (at most 4 terms, else the first two, ⋯, the last)."""
+    r"""z_i = Σ_j α_ij v_j = 0.12·[v_the] + ... = [z_i] (at most 4 terms, else the first two, ⋯, the last),
+    aligned on "=" with TERMS_PER_LINE terms per line, so it stays inside a projector-sized page."""
     vec = partial(bmatrix, digits=digits, max_cols=4)
     n = len(weights_row)
     shown = list(range(n)) if n <= 4 else [0, 1, n - 1]
@@ -121,8 +125,13 @@ def contribution_sum(query: int, weights_row, V, key_labels: list[str], z_row, d
         if n > 4 and j == n - 1:
             terms.append(r"\cdots")
         terms.append(rf"{number(weights_row[j], digits)}\,\underbrace{{{vec(V[j])}}}_{{{text(key_labels[j])}}}")
-    lhs = rf"z_{{{query + 1}}} = \sum_j \alpha_{{{query + 1}j}}\, v_j = "
-    return lhs + " + ".join(terms) + rf" = {vec(z_row)}"
+    lines = [" + ".join(terms[k : k + TERMS_PER_LINE]) for k in range(0, len(terms), TERMS_PER_LINE)]
+    i = query + 1
+    return (
+        rf"\begin{{aligned}}z_{{{i}}} &= \sum_j \alpha_{{{i}j}}\, v_j \\ &= {lines[0]}"
+        + "".join(rf" \\ &\quad + {line}" for line in lines[1:])
+        + rf" \\ &= {vec(z_row)}\end{{aligned}}"
+    )
 
 
 def concat_heads(head_syms: list[str], heads, concat, digits=2, size=6, split=None) -> str:

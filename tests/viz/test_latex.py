@@ -129,3 +129,16 @@ def test_formula_words_are_the_callers_in_any_language():
     assert residual.startswith(r"x + \text{输出} = ")
     projection = tex.output_projection(out, out, None, out, with_bias=False, out_name="输出")
     assert projection.startswith(r"\text{输出} = \operatorname{Concat}\,W_O")
+
+
+def test_contribution_sum_puts_two_weighted_vectors_per_line():
+    V = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]])
+    row = np.array([0.1, 0.2, 0.3, 0.4])
+    latex = tex.contribution_sum(0, row, V, ["the", "cat", "sat", "down"], row @ V)
+    lines = latex.removeprefix(r"\begin{aligned}").removesuffix(r"\end{aligned}").split(r" \\ ")
+    assert lines[0] == r"z_{1} &= \sum_j \alpha_{1j}\, v_j"
+    assert lines[1].startswith("&= 0.10") and lines[1].count(r"\underbrace") == 2 and r"_{\text{cat}}" in lines[1]
+    assert lines[2].startswith(r"&\quad + 0.30") and r"_{\text{down}}" in lines[2]
+    assert lines[3] == r"&= \begin{bmatrix}5.00 & 6.00\end{bmatrix}"  # z_1 = 0.1·v1 + 0.2·v2 + 0.3·v3 + 0.4·v4
+    many = tex.contribution_sum(2, np.full(6, 1 / 6), np.ones((6, 2)), list("abcdef"), np.ones(2))
+    assert many.count(r"\underbrace") == 3 and r"&\quad + \cdots + 0.17" in many  # first two, ⋯, the last
