@@ -24,7 +24,7 @@ def model_controls(loaded: LoadedModel) -> tuple[str, str, int]:
     """Input text is shared with the other pages; kind and layer are this page's."""
     text_col, kind_col, layer_col = st.columns([3, 2, 1], vertical_alignment="bottom")
     with text_col:
-        text = source_text(loaded=loaded)
+        text = source_text(_("Input"), loaded=loaded)
     kind = kind_col.selectbox(_("Attention"), KINDS, format_func=translated_labels(KIND_LABELS).get, key=KIND_KEY)
     layers = list(range(n_layers(loaded.model, kind)))
     layer = layer_col.selectbox(_("Layer"), layers, format_func=lambda i: str(i + 1), key="wt_layer")

@@ -187,9 +187,12 @@ def step_mask(walk: Walk, query: int, mask_note: str) -> None:
         _("A decoder uses a causal mask (no peeking at later tokens); padding masks hide filler tokens."),
         mask_note,
     )
-    if not np.isneginf(v["masked"]).any():
+    if not np.isneginf(v["masked"]).any() and walk.source == EXAMPLE:
         st.info(_("No cell is masked right now: pick a mask in the **Mask** box above (causal, padding or your own), "
                   "or switch **Mask off** off, to see cells become −∞."))  # fmt: skip
+    elif not np.isneginf(v["masked"]).any():
+        st.info(_("No cell is masked in this block. The decoder's self-attention has a causal mask: pick it under "
+                  "**Attention** above, with **Mask off** switched off, to see cells become −∞."))  # fmt: skip
     latex = tex.masking(
         v["scaled"], v["masked"], allowed=_("if {i} may attend to {j}"), otherwise=_("otherwise"),
         highlight_row=query, size=walk.size,
