@@ -114,7 +114,7 @@ def test_step_in_the_url_opens_that_step(lang, title, key):
     table = at.table[0].value
     row = exported(at)["masked"][0]
     assert list(table[key]) == ["the", "cat", "sat", "down"]
-    shifted, weights = table["s − max"].astype(float), table["α = e^(s − max) / Σ"].astype(float)
+    shifted, weights = table["s − m"].astype(float), table["α = e^(s − m) / Σ"].astype(float)
     np.testing.assert_allclose(shifted, row - row.max(), atol=1e-4)
     np.testing.assert_allclose(weights, np_softmax(row[None])[0], atol=1e-4)
     assert abs(weights.sum() - 1) < 1e-3

@@ -41,9 +41,9 @@ def step_softmax(walk: Walk, query: int) -> None:
     table = pd.DataFrame({
         _("key"): walk.k_tokens,
         _("s (scaled, masked)"): [_cell(x) for x in steps.row],
-        "s − max": [_cell(x) for x in steps.shifted],
-        "e^(s − max)": [f"{x:.4f}" for x in steps.exps],
-        "α = e^(s − max) / Σ": [f"{x:.4f}" for x in steps.weights],
+        "s − m": [_cell(x) for x in steps.shifted],
+        "e^(s − m)": [f"{x:.4f}" for x in steps.exps],
+        "α = e^(s − m) / Σ": [f"{x:.4f}" for x in steps.weights],
     })  # fmt: skip
     left, right = st.columns([3, 2])
     left.table(table, hide_index=True, border="horizontal")  # a static table: st.dataframe's grid took ~300 ms to paint
