@@ -37,9 +37,10 @@ def _language_at_start() -> str:
 
 def language_switch() -> str:
     """English / 中文 at the top of the sidebar; returns the session's language."""
-    # Set on every run, not only the first: Streamlit's AppTest reruns a page script itself, whose guard then runs
-    # app.py inside it, and there this switch is another widget (its id carries the running script) that would
-    # forget its value and fall back to English. A value set in the run is what any widget with this key shows.
+    # Set on every run, not only the first: when the switch is drawn as another widget than on the last run (its
+    # id carries the running script: AppTest reruns a page script itself, whose guard then runs app.py inside it),
+    # it forgot its value and fell back to English; in the browser, following a link to another page did the same
+    # (measured: the sidebar turned English and ?lang= left the URL). A value set in the run is what it shows.
     lang = st.session_state.get(LANG_KEY)
     st.session_state[LANG_KEY] = lang if lang in LANGUAGES else _language_at_start()
     lang = st.sidebar.segmented_control(

@@ -93,3 +93,17 @@ def test_a_chinese_link_reopens_the_view_and_formulas_speak_chinese(page, app_ur
     word = rule.locator(".text", has_text="其他情况").first  # KaTeX's \text{} box: laid out, not zero width
     assert word.bounding_box()["width"] > 30
     assert exceptions_on(page) == []
+
+
+def test_chinese_stays_chinese_when_the_sidebar_opens_the_page(page, app_url):
+    """Regression: following a link to another page forgot the language (the sidebar switched back to English
+    and ?lang= left the URL)."""
+    open_page(page, f"{app_url}/?lang=zh")
+    before = runs(page)
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name="逐步演算").click()
+    wait_settled(page, before)
+    assert page.get_by_role("heading", name="逐步演算注意力").is_visible()
+    assert parse_qs(urlparse(page.url).query)["lang"] == ["zh"]
+    click(page, page.get_by_role("button", name="下一步 ▶"))
+    assert page.locator('[data-testid="stHeadingWithActionElements"]', has_text="第 2 步（共 8 步）").count() == 1
+    assert parse_qs(urlparse(page.url).query)["lang"] == ["zh"]
