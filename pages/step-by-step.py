@@ -8,11 +8,13 @@ from ui.navigation import require_entry
 from ui.walkthrough import state as nav
 from ui.walkthrough.example import MASK_KIND_KEY, MASK_LABELS, N_HEADS, example_inputs, example_walk, mask_controls
 from ui.walkthrough.export import export_section
+from ui.walkthrough.links import accept_any_language
 from ui.walkthrough.model import model_controls, model_walk
 from ui.walkthrough.steps import header, step_mask, step_projections, step_scaling, step_scores
 from ui.walkthrough.steps_late import step_multi_head, step_residual_norm, step_softmax, step_weighted_sum
 
 require_entry()
+accept_any_language({nav.SOURCE_KEY: nav.SOURCE_LABELS, MASK_KIND_KEY: MASK_LABELS})  # a link in any language
 
 st.title(_("Attention, step by step"))
 st.caption(

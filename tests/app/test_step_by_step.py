@@ -396,6 +396,17 @@ def test_a_link_names_the_mask_by_id_or_by_its_label_in_either_language(written,
     assert np.isneginf(e["masked"][0, 1:]).all() and np.isfinite(e["masked"][3]).all()  # causal: row i sees 1..i
 
 
+def test_a_link_with_both_in_the_other_language_opens_both():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(lang="en", step="4", source="演算示例", mask="填充")
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error
+    assert (at.session_state["source"], at.session_state["mask"]) == ("example", "padding")
+    assert at.query_params.get("mask") == "Padding" and "source" not in at.query_params  # the default leaves the URL
+    assert np.isneginf(exported(at)["masked"][:, 3]).all()
+
+
 def test_an_unknown_source_or_mask_in_a_link_opens_the_defaults():
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params.update(lang="zh", step="4", source="<script>", mask="Causal (no peeking ahead)")

@@ -24,7 +24,7 @@ from model.walkthrough import (
 
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
-from .links import accept_any_language, translated_labels
+from .links import translated_labels
 from .parse import as_text_frame, parse_matrix, parse_tokens
 from .state import EXAMPLE, Ablations, Walk
 
@@ -139,7 +139,6 @@ def example_inputs() -> dict:
 
 def mask_controls(tokens: list[str], mask_on: bool) -> np.ndarray | None:
     """Mask kind (and the custom grid): bool (L, L), True = may attend, or None for no mask."""
-    accept_any_language(MASK_KIND_KEY, MASK_LABELS)
     kind = st.selectbox(
         _("Mask"), list(MASK_LABELS), format_func=translated_labels(MASK_LABELS).get, key=MASK_KIND_KEY,
         bind="query-params",

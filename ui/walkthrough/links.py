@@ -22,21 +22,26 @@ def translated_labels(labels: dict) -> dict:
     return {option: _(msgid) for option, msgid in labels.items()}
 
 
-def accept_any_language(key: str, labels: dict[str, str]) -> None:
-    """If ?key= names an option of `labels` ({id: English msgid}) by its id or by its label in a language other
-    than this session's, put this session's label in the URL and rerun, so the bound widget with this key opens
-    on that option. Only while the widget has no value yet (a link being opened): later the URL follows the
-    widget, never the other way round."""
-    value = st.query_params.get(key)
-    if key in st.session_state or value is None:
-        return
-    shown = translated_labels(labels)
-    if value in shown.values():
-        return  # Streamlit reads it as it is
-    for option, msgid in labels.items():
-        if value == option or value in {translations(lang).gettext(msgid) for lang in LANGUAGES}:
-            try:
-                st.query_params[key] = shown[option]
-            except StreamlitAPIException:  # already bound to the widget: Streamlit handles the URL
-                return
-            st.rerun()
+def accept_any_language(choices: dict[str, dict[str, str]]) -> None:
+    """For each {key: {option id: English msgid}}: if ?key= names an option by its id or by its label in a language
+    other than this session's, put this session's label in the URL; then rerun once, so the bound widgets open on
+    those options. Call it before anything is drawn. Only while a widget has no value yet (a link being opened):
+    later the URL follows the widget, never the other way round."""
+    rewritten = False
+    for key, labels in choices.items():
+        value = st.query_params.get(key)
+        if key in st.session_state or value is None:
+            continue
+        shown = translated_labels(labels)
+        if value in shown.values():
+            continue  # Streamlit reads it as it is
+        for option, msgid in labels.items():
+            if value == option or value in {translations(lang).gettext(msgid) for lang in LANGUAGES}:
+                try:
+                    st.query_params[key] = shown[option]
+                    rewritten = True
+                except StreamlitAPIException:  # already bound to its widget: Streamlit handles the URL
+                    pass
+                break
+    if rewritten:
+        st.rerun()

@@ -4,7 +4,8 @@ step, source and query live in the URL (?step=5&source=...&query=2), so a link r
 Step and query are numbers, the same in every language. The source is an id ("example", "model") shown
 with a translated label, and Streamlit's URL binding writes the shown label: ?lang=en&source=From+the+model,
 ?lang=zh&source=来自模型 (every link carries its lang=). A link may also name the source by its id or by its
-label in the other language (links.accept_any_language), so hand-written and older links keep working.
+label in the other language (links.accept_any_language, called first by the page), so hand-written and older
+links keep working.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from model.walkthrough import select_head
 
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
-from .links import accept_any_language, translated_labels
+from .links import translated_labels
 
 STEPS = {
     1: N_("Projections"),
@@ -114,7 +115,6 @@ def step_buttons(middle: Callable[[], int]) -> int:
 
 def source_picker() -> str:
     """EXAMPLE or MODEL, bound to ?source= (the shown label; see the module docstring)."""
-    accept_any_language(SOURCE_KEY, SOURCE_LABELS)
     return st.segmented_control(
         _("Numbers from"),
         list(SOURCE_LABELS),
