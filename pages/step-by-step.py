@@ -2,21 +2,26 @@
 
 import streamlit as st
 
+from ui.i18n import _
 from ui.models import selected_model
 from ui.navigation import require_entry
 from ui.walkthrough import state as nav
-from ui.walkthrough.example import MASK_LABELS, N_HEADS, example_inputs, example_walk, mask_controls
+from ui.walkthrough.example import MASK_KIND_KEY, MASK_LABELS, N_HEADS, example_inputs, example_walk, mask_controls
 from ui.walkthrough.export import export_section
+from ui.walkthrough.links import accept_any_language
 from ui.walkthrough.model import model_controls, model_walk
 from ui.walkthrough.steps import header, step_mask, step_projections, step_scaling, step_scores
 from ui.walkthrough.steps_late import step_multi_head, step_residual_norm, step_softmax, step_weighted_sum
 
 require_entry()
+accept_any_language({nav.SOURCE_KEY: nav.SOURCE_LABELS, MASK_KIND_KEY: MASK_LABELS})  # a link in any language
 
-st.title("Attention, step by step")
+st.title(_("Attention, step by step"))
 st.caption(
-    "Softmax(Q Kᵀ / √dₖ) V, one step at a time, with every symbol replaced by the number the computation produced. "
-    "Change any input and every number updates."
+    _(
+        "Softmax(Q Kᵀ / √dₖ) V, one step at a time, with every symbol replaced by the number the computation "
+        "produced. Change any input and every number updates."
+    )
 )
 
 source_col, head_col, mask_col = st.columns([2, 1, 2], vertical_alignment="bottom")
@@ -31,20 +36,20 @@ else:
     loaded = selected_model()
     text, kind, layer = model_controls(loaded)
     n_heads = loaded.config.n_heads
-head = head_col.selectbox("Head", list(range(n_heads)), format_func=lambda h: f"head {h + 1}", key="wt_head")
+head = nav.head_picker(head_col, n_heads)
 
 if source == nav.EXAMPLE:
     with mask_col:
         mask = mask_controls(values["tokens"], ablations.mask)
     walk = example_walk(ablations, head, mask, values)
-    kind_of_mask = st.session_state.get("wt_mask_kind", "none")
-    mask_note = f"Mask in use: **{MASK_LABELS[kind_of_mask] if ablations.mask else 'none (mask off)'}**."
+    in_use = _(MASK_LABELS[st.session_state.get(MASK_KIND_KEY, "none")]) if ablations.mask else _("none (mask off)")
+    mask_note = _("Mask in use: **{mask}**.").format(mask=in_use)
 else:
-    mask_col.caption(f"Model **{nav.md_plain(loaded.name)}** · the sidebar picks another.")
+    mask_col.caption(_("Model **{name}** · the sidebar picks another.").format(name=nav.md_plain(loaded.name)))
     walk = model_walk(loaded, text, kind, layer, head, ablations)
     if walk is None:
         st.stop()
-    mask_note = (
+    mask_note = _(
         "This block uses the model's own mask: causal in the decoder's self-attention (unless switched off), "
         "none elsewhere (a single input has no padding)."
     )

@@ -37,8 +37,12 @@ def _language_at_start() -> str:
 
 def language_switch() -> str:
     """English / 中文 at the top of the sidebar; returns the session's language."""
-    if st.session_state.get(LANG_KEY) not in LANGUAGES:
-        st.session_state[LANG_KEY] = _language_at_start()
+    # Set on every run, not only the first: when the switch is drawn as another widget than on the last run (its
+    # id carries the running script: AppTest reruns a page script itself, whose guard then runs app.py inside it),
+    # it forgot its value and fell back to English; in the browser, following a link to another page did the same
+    # (measured: the sidebar turned English and ?lang= left the URL). A value set in the run is what it shows.
+    lang = st.session_state.get(LANG_KEY)
+    st.session_state[LANG_KEY] = lang if lang in LANGUAGES else _language_at_start()
     lang = st.sidebar.segmented_control(
         "English / 中文",
         list(LANGUAGES),

@@ -7,6 +7,7 @@ Large matrices are abbreviated the way textbooks do: the first rows/columns, a \
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 
@@ -24,13 +25,25 @@ _TEXT_ESCAPES = {
 }
 
 
-def text(s: str, max_chars: int = 24) -> str:
-    r"""User text (a token name) safe inside math: \text{...} with every special character escaped."""
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def text(s: str, max_chars: int | None = 24) -> str:
+    r"""Text (a token name, a word) safe inside math: \text{...} with every special character escaped;
+    cut to max_chars (None: never)."""
     s = str(s)
-    if len(s) > max_chars:
+    if max_chars is not None and len(s) > max_chars:
         s = s[: max_chars - 1] + "…"
     escaped = "".join(_TEXT_ESCAPES.get(ch, ch) for ch in s if ch.isprintable())
     return rf"\text{{{escaped}}}"
+
+
+def words(template: str, **math: str) -> str:
+    r"""A phrase with math in it: words("if {i} may attend to {j}", i="i", j="j") gives
+    \text{if } i \text{ may attend to } j. The template's words are escaped, its {placeholders} become the
+    given LaTeX, so a translated template can put the math where its language wants it."""
+    parts = _PLACEHOLDER.split(template)
+    return "".join(math[part] if k % 2 else text(part, max_chars=None) for k, part in enumerate(parts) if part)
 
 
 def number(x: float, digits: int = 2) -> str:

@@ -123,9 +123,7 @@ def matrix_heatmap(
     return go.Figure({"data": [trace], "layout": layout})
 
 
-def softmax_bars(
-    weights, masked, key_labels: list[str], title: str, y_title: str, masked_label: str, row_sum_label: str
-) -> go.Figure:
+def softmax_bars(weights, masked, key_labels: list[str], title: str, y_title: str, masked_label: str) -> go.Figure:
     """The chosen row's weights as bars over the keys; masked keys (bool `masked`) say masked_label."""
     w = np.asarray(weights, dtype=np.float64)
     text = [masked_label if m else _fmt(v, 3) for v, m in zip(w, np.asarray(masked, dtype=bool), strict=True)]
@@ -140,7 +138,7 @@ def softmax_bars(
         "customdata": plain(key_labels),
     }
     layout = _layout(
-        f"{title}  ({row_sum_label})",
+        title,
         320,
         xaxis={"tickvals": list(range(len(w))), "ticktext": plain(key_labels)},
         yaxis={"title": {"text": y_title}, "range": [0, 1.15]},

@@ -1,7 +1,8 @@
 r"""The walkthrough's formulas with the real numbers substituted, as LaTeX strings for st.latex.
 
 Every function takes numbers already computed by model/ code and only prints them; symbols such as
-"Q^{(1)}" are passed in, so the page decides how heads and tokens are named. Matrices print at most
+"Q^{(1)}" and the words inside \text{...} are passed in, so the page decides how heads and tokens are named
+and in which language the formulas speak. Matrices print at most
 6 rows and `size` columns (the rest elided with ⋯), so a model's 9 × 64 matrices still fit.
 """
 
@@ -12,7 +13,7 @@ from functools import partial
 
 import numpy as np
 
-from .latex import bmatrix, number, scientific, text
+from .latex import bmatrix, number, scientific, text, words
 
 ROW_LIMIT = 12  # a single softmax / LayerNorm row is printed in full up to this many entries
 
@@ -69,28 +70,33 @@ def scaling(S, scaled, d_k: int, temperature: float, scale: bool, digits=2, high
     return rf"\frac{{Q K^{{\top}}}}{{{dot.join(syms)}}} = \frac{{1}}{{{dot.join(nums)}}}\,{before} = {after}"
 
 
-def masking(scaled, masked, digits=2, highlight_row=None, size=6) -> str:
-    r"""masked_ij = scaled_ij where allowed, −∞ elsewhere: the rule, then the matrices before → after."""
+def masking(scaled, masked, *, allowed: str, otherwise: str, digits=2, highlight_row=None, size=6) -> str:
+    r"""masked_ij = scaled_ij where allowed, −∞ elsewhere: the rule, then the matrices before → after.
+
+    allowed is the condition's words with {i} and {j} where the indices go ("if {i} may attend to {j}");
+    otherwise the other case's ("otherwise")."""
     m = _m(digits, size)
+    condition = words(allowed, i="i", j="j")
     rule = (
-        r"\operatorname{mask}(s)_{ij} = \begin{cases} s_{ij} & \text{if } i \text{ may attend to } j \\"
-        r" -\infty & \text{otherwise} \end{cases}"
+        rf"\operatorname{{mask}}(s)_{{ij}} = \begin{{cases}} s_{{ij}} & {condition} \\"
+        rf" -\infty & {text(otherwise, max_chars=None)} \end{{cases}}"
     )
     change = rf"{m(scaled, highlight_row=highlight_row)} \;\longrightarrow\; {m(masked, highlight_row=highlight_row)}"
     return rf"\begin{{gathered}}{rule} \\[1em] {change}\end{{gathered}}"
 
 
-def softmax_lines(query: int, query_tex: str, steps, digits: int = 3) -> list[str]:
+def softmax_lines(query: int, query_tex: str, steps, *, every_entry: str, digits: int = 3) -> list[str]:
     """One row's softmax line by line: row, max, shift, exp, sum, divide (steps: SoftmaxSteps).
 
-    query is the 0-based row; it prints as i = query + 1 next to the token's name.
+    query is the 0-based row; it prints as i = query + 1 next to the token's name. every_entry is the
+    words before "≤ 0" on the shifted row ("every entry").
     """
     row = partial(bmatrix, digits=digits, max_cols=ROW_LIMIT)
     total = number(steps.total, digits)
     return [
         rf"i = {query + 1}\;\left({query_tex}\right): \qquad s_i = {row(steps.row)}",
         rf"m = \max_j s_{{ij}} = {number(steps.max, digits)}",
-        rf"s_i - m = {row(steps.shifted)} \quad (\text{{every entry}} \le 0)",
+        rf"s_i - m = {row(steps.shifted)} \quad ({text(every_entry, max_chars=None)} \le 0)",
         rf"e^{{s_i - m}} = {row(steps.exps)}",
         rf"\textstyle\sum_j e^{{s_{{ij}} - m}} = {total}",
         rf"\alpha_i = \frac{{e^{{s_i - m}}}}{{{total}}} = {row(steps.weights)}, \qquad "
@@ -105,8 +111,12 @@ def weighted_sum(weights, V, Z, digits=2, highlight_row=None, size=6, split=None
     return _chain("Z", r"\alpha V", product, m(Z, highlight_row=highlight_row), split=split)
 
 
+TERMS_PER_LINE = 2  # weighted vectors per line of the contribution sum: four did not fit a 1400 px window
+
+
 def contribution_sum(query: int, weights_row, V, key_labels: list[str], z_row, digits: int = 2) -> str:
-    r"""z_i = Σ_j α_ij v_j = 0.12·[v_the] + ... = [z_i] (at most 4 terms, else the first two, ⋯, the last)."""
+    r"""z_i = Σ_j α_ij v_j = 0.12·[v_the] + ... = [z_i] (at most 4 terms, else the first two, ⋯, the last),
+    aligned on "=" with TERMS_PER_LINE terms per line, so it stays inside a projector-sized page."""
     vec = partial(bmatrix, digits=digits, max_cols=4)
     n = len(weights_row)
     shown = list(range(n)) if n <= 4 else [0, 1, n - 1]
@@ -115,8 +125,13 @@ def contribution_sum(query: int, weights_row, V, key_labels: list[str], z_row, d
         if n > 4 and j == n - 1:
             terms.append(r"\cdots")
         terms.append(rf"{number(weights_row[j], digits)}\,\underbrace{{{vec(V[j])}}}_{{{text(key_labels[j])}}}")
-    lhs = rf"z_{{{query + 1}}} = \sum_j \alpha_{{{query + 1}j}}\, v_j = "
-    return lhs + " + ".join(terms) + rf" = {vec(z_row)}"
+    lines = [" + ".join(terms[k : k + TERMS_PER_LINE]) for k in range(0, len(terms), TERMS_PER_LINE)]
+    i = query + 1
+    return (
+        rf"\begin{{aligned}}z_{{{i}}} &= \sum_j \alpha_{{{i}j}}\, v_j \\ &= {lines[0]}"
+        + "".join(rf" \\ &\quad + {line}" for line in lines[1:])
+        + rf" \\ &= {vec(z_row)}\end{{aligned}}"
+    )
 
 
 def concat_heads(head_syms: list[str], heads, concat, digits=2, size=6, split=None) -> str:
@@ -129,18 +144,20 @@ def concat_heads(head_syms: list[str], heads, concat, digits=2, size=6, split=No
     return _chain(rf"\operatorname{{Concat}}({names})", parts, m(concat), split=True if split is None else split)
 
 
-def output_projection(concat, W_O, b_O, out, with_bias: bool, digits=2, size=6, split=None) -> str:
-    """out = Concat W_O (+ b_O) = [..][..] = [out]."""
+def output_projection(concat, W_O, b_O, out, with_bias: bool, *, out_name: str, digits=2, size=6, split=None) -> str:
+    """out = Concat W_O (+ b_O) = [..][..] = [out]; out_name is the output's name ("out")."""
     m = _m(digits, size)
     bias_sym, bias = (" + b_O", f" + {m(b_O)}") if with_bias else ("", "")
     product = rf"{m(concat)}\,{m(W_O)}{bias}"
-    return _chain(r"\text{out}", rf"\operatorname{{Concat}}\,W_O{bias_sym}", product, m(out), split=split)
+    return _chain(
+        text(out_name, max_chars=None), rf"\operatorname{{Concat}}\,W_O{bias_sym}", product, m(out), split=split
+    )
 
 
-def residual(R, out, resid, digits=2, size=6, split=None) -> str:
-    """x + out = [x] + [out] = [resid]."""
+def residual(R, out, resid, *, out_name: str, digits=2, size=6, split=None) -> str:
+    """x + out = [x] + [out] = [resid]; out_name is the attention output's name ("out")."""
     m = _m(digits, size)
-    return _chain(r"x + \text{out}", rf"{m(R)} + {m(out)}", m(resid), split=split)
+    return _chain(rf"x + {text(out_name, max_chars=None)}", rf"{m(R)} + {m(out)}", m(resid), split=split)
 
 
 def layer_norm_lines(query: int, query_tex: str, row, steps, eps: float, digits: int = 3) -> list[str]:

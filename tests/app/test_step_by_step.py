@@ -1,4 +1,5 @@
-"""AppTest of the step-by-step page: every step renders, the numbers are the computation's, edits and bad input."""
+"""AppTest of the step-by-step page: every step renders, the numbers are the computation's, edits and bad input,
+in English and in Chinese; links name the source and the mask in either language."""
 
 import json
 from pathlib import Path
@@ -8,15 +9,22 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import load_pretrained
-from ui.walkthrough.export import WALK_KEY, to_json
+from ui.i18n import translations
+from ui.walkthrough.export import CONVENTIONS_KEY, INFINITY_NOTE, WALK_KEY, to_json
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "pages/step-by-step.py"
-MODEL = "From the model"
+MODEL = "model"  # the source's id; a link may also carry its label in either language
+LANGS = ["en", "zh"]
 
 
-def open_page(step=None, source=None, **state) -> AppTest:
+def click(at: AppTest, key: str) -> AppTest:
+    return at.button(key=key).click().run()
+
+
+def open_page(step=None, source=None, lang="en", **state) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["lang"] = lang
     if step is not None:
         at.query_params["step"] = str(step)
     if source is not None:
@@ -26,6 +34,7 @@ def open_page(step=None, source=None, **state) -> AppTest:
         at.session_state[key] = value
     at.switch_page(PAGE).run()
     assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["lang"] == lang
     return at
 
 
@@ -35,7 +44,7 @@ def exported(at: AppTest) -> dict:
     def refuse(name):
         raise ValueError(f"invalid JSON constant {name}")
 
-    data = json.loads(to_json(at.session_state[WALK_KEY]), parse_constant=refuse)
+    data = json.loads(to_json(at.session_state[WALK_KEY], at.session_state[CONVENTIONS_KEY]), parse_constant=refuse)
     for key in ("masked",):
         data[key] = [[float(v) if isinstance(v, str) else v for v in row] for row in data[key]]
     return {k: np.asarray(v, dtype=float) if isinstance(v, list) and k not in ("query_tokens", "key_tokens") else v
@@ -72,42 +81,50 @@ def check_export(e: dict, heads: int):
     np.testing.assert_allclose(e["resid"], e["R"] + e["out"], **tol)
 
 
+STEP_TITLE = {"en": "Step {step} of 8", "zh": "第 {step} 步（共 8 步）"}  # how each language starts a step's title
+
+
 def subheader(at: AppTest) -> str:
-    return next(s.value for s in at.subheader if s.value.startswith("Step "))
+    starts = tuple(title.split("{")[0] for title in STEP_TITLE.values())
+    return next(s.value for s in at.subheader if s.value.startswith(starts))
 
 
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("source", [None, MODEL])
-def test_every_step_renders_with_next(source):
-    at = open_page(source=source)
+def test_every_step_renders_with_next(source, lang):
+    at = open_page(source=source, lang=lang)
     for step in range(1, 9):
-        assert subheader(at).startswith(f"Step {step} of 8"), subheader(at)
+        assert subheader(at).startswith(STEP_TITLE[lang].format(step=step)), subheader(at)
         assert at.latex, f"step {step} shows no formula"
         assert not at.exception and not at.error
         if step < 8:
-            at.button(key="wt_next").click().run()
+            click(at, "wt_next")
     assert at.button(key="wt_next").disabled
-    at.button(key="wt_prev").click().run()
-    assert subheader(at).startswith("Step 7 of 8")
+    click(at, "wt_prev")
+    assert subheader(at).startswith(STEP_TITLE[lang].format(step=7))
 
 
-def test_step_in_the_url_opens_that_step():
-    at = open_page(step=5)
-    assert subheader(at).startswith("Step 5 of 8 · Softmax")
+@pytest.mark.parametrize(("lang", "title", "key"), [("en", "Step 5 of 8 · Softmax", "key"),
+                                                    ("zh", "第 5 步（共 8 步）· Softmax 归一化", "键")])  # fmt: skip
+def test_step_in_the_url_opens_that_step(lang, title, key):
+    at = open_page(step=5, lang=lang)
+    assert subheader(at).startswith(title)
     assert any(r"\sum_j \alpha_{ij} = 1.000" in tex.value for tex in at.latex)  # the step-by-step row sums to 1
     # the arithmetic table of the followed row (query 1) against NumPy's softmax of the exported masked row
     table = at.table[0].value
     row = exported(at)["masked"][0]
-    assert list(table["key"]) == ["the", "cat", "sat", "down"]
-    np.testing.assert_allclose(table["s − max"].astype(float), row - row.max(), atol=1e-4)
-    np.testing.assert_allclose(table["α = e^(s − max) / Σ"].astype(float), np_softmax(row[None])[0], atol=1e-4)
-    assert abs(table["α = e^(s − max) / Σ"].astype(float).sum() - 1) < 1e-3
+    assert list(table[key]) == ["the", "cat", "sat", "down"]
+    shifted, weights = table["s − m"].astype(float), table["α = e^(s − m) / Σ"].astype(float)
+    np.testing.assert_allclose(shifted, row - row.max(), atol=1e-4)
+    np.testing.assert_allclose(weights, np_softmax(row[None])[0], atol=1e-4)
+    assert abs(weights.sum() - 1) < 1e-3
 
 
 @pytest.mark.parametrize("step", [1, 5])
 def test_worked_example_export_matches_numpy(step):
     at = open_page(step=step)
     e = exported(at)
-    assert e["source"] == "Worked example" and e["X"].shape == (4, 4)
+    assert e["source"] == "example" and e["X"].shape == (4, 4)
     check_export(e, heads=2)
     np.testing.assert_allclose(e["weights"].sum(axis=1), 1.0, atol=1e-9)
 
@@ -130,16 +147,16 @@ def test_model_export_matches_numpy_and_the_trace(kind, layer, head):
 
 def test_ablations_change_every_number():
     base = exported(open_page(step=3))
-    at = open_page(step=3, wt_temperature=2.0, wt_scale_off=True, wt_mask_kind="causal")
+    at = open_page(step=3, wt_temperature=2.0, wt_scale_off=True, mask="causal")
     e = exported(at)
     assert e["temperature"] == 2.0 and e["scale"] is False
     np.testing.assert_allclose(e["scores"], base["scores"])
     np.testing.assert_allclose(e["scaled"], e["scores"] / 2.0)
     assert np.isneginf(e["masked"][0, 1:]).all() and e["weights"][0, 0] == pytest.approx(1.0)
-    raw = json.loads(to_json(at.session_state[WALK_KEY]))
+    raw = json.loads(to_json(at.session_state[WALK_KEY], at.session_state[CONVENTIONS_KEY]))
     assert raw["masked"][0][1] == "-Infinity" and "-Infinity" in raw["conventions"]  # documented in the file
     check_export(e, heads=2)
-    off = exported(open_page(step=4, wt_mask_kind="causal", wt_mask_off=True))
+    off = exported(open_page(step=4, mask="causal", wt_mask_off=True))
     assert np.isfinite(off["masked"]).all()
 
 
@@ -163,20 +180,24 @@ def test_editing_w_q_changes_q_scores_and_weights():
     check_export(after, heads=2)
 
 
+CELL = {"en": "W_Q row 2, column 3: ", "zh": "W_Q 第 2 行第 3 列："}
+
+
 @pytest.mark.parametrize(
     ("value", "says"),
     [
-        ("abc", "“abc” is not a number"),
-        ("", "the cell is empty"),
-        (None, "the cell is empty"),
-        ("nan", "NaN"),
-        ("inf", "infinite"),
-        ("-inf", "infinite"),
-        ("1e308", "too large"),
+        ("abc", {"en": "“abc” is not a number.", "zh": "“abc”不是一个数。"}),
+        ("", {"en": "the cell is empty", "zh": "格子是空的"}),
+        (None, {"en": "the cell is empty", "zh": "格子是空的"}),
+        ("nan", {"en": "NaN (not a number) is not allowed", "zh": "不能用 NaN"}),
+        ("inf", {"en": "inf is infinite", "zh": "inf 是无穷大"}),
+        ("-inf", {"en": "-inf is infinite", "zh": "-inf 是无穷大"}),
+        ("1e308", {"en": "1e308 is too large: keep |x| ≤ 1,000,000", "zh": "1e308 太大了：请保持 |x| ≤ 1,000,000"}),
     ],
 )
-def test_bad_input_names_the_cell_and_keeps_the_last_valid_values(value, says):
-    at = open_page(step=6)
+@pytest.mark.parametrize("lang", LANGS)
+def test_bad_input_names_the_cell_and_keeps_the_last_valid_values(value, says, lang):
+    at = open_page(step=6, lang=lang)
     edit(at, "W_Q", 0, 0, "0.25")  # a valid edit first: these become the last valid values
     valid = exported(at)
     assert valid["W_Q"][0, 0] == 0.25
@@ -185,18 +206,19 @@ def test_bad_input_names_the_cell_and_keeps_the_last_valid_values(value, says):
     at.run()
     assert not at.exception
     messages = " ".join(e.value for e in at.error)
-    assert "W_Q row 2, column 3:" in messages and says in messages, messages
+    assert CELL[lang] + says[lang] in messages, messages
     kept = exported(at)
     for name in ("W_Q", "Q", "scores", "weights", "Z"):
         np.testing.assert_array_equal(kept[name], valid[name])
 
 
-def test_empty_token_name_is_refused():
-    at = open_page(step=1)
+@pytest.mark.parametrize(("lang", "says"), [("en", "Token 3: the name is empty"), ("zh", "第 3 个词元：名称是空的")])
+def test_empty_token_name_is_refused(lang, says):
+    at = open_page(step=1, lang=lang)
     key = "wt_edit_X_0"
     at.session_state[key] = {"edited_rows": {2: {"token": "  "}}, "added_rows": [], "deleted_rows": []}
     at.run()
-    assert any("Token 3: the name is empty" in e.value for e in at.error)
+    assert any(says in e.value for e in at.error)
     assert exported(at)["query_tokens"] == ["the", "cat", "sat", "down"]
 
 
@@ -212,14 +234,14 @@ def test_new_random_example_replaces_the_numbers():
     at = open_page(step=1)
     before = exported(at)
     at.session_state["wt_seed"] = 7
-    at.button(key="wt_random").click().run()
+    click(at, "wt_random")
     after = exported(at)
     assert not np.allclose(after["X"], before["X"])
     check_export(after, heads=2)
 
 
 def test_custom_mask_cells_become_minus_infinity():
-    at = open_page(step=4, wt_mask_kind="custom")
+    at = open_page(step=4, mask="custom")
     default = exported(at)  # the custom grid starts from the causal mask
     assert np.isneginf(default["masked"][0, 1:]).all() and np.isfinite(default["masked"][3]).all()
     at.session_state["wt_mask_0"] = {"edited_rows": {3: {"2 cat": False}}, "added_rows": [], "deleted_rows": []}
@@ -232,14 +254,16 @@ def test_custom_mask_cells_become_minus_infinity():
 
 def test_model_source_bad_input_gets_a_message():
     at = open_page(step=1, source=MODEL)
-    at.text_input(key="text").set_value("   ").run()
+    at.text_input(key="text").set_value("   ")
+    at.run()
     assert not at.exception
     assert any("Type a few tokens" in i.value for i in at.info)
 
 
 def test_d_model_six_example():
     at = open_page(step=7)
-    at.radio(key="wt_d_model").set_value(6).run()
+    at.radio(key="wt_d_model").set_value(6)
+    at.run()
     assert not at.exception
     e = exported(at)
     assert e["X"].shape == (4, 6) and e["d_k"] == 3 and e["W_Q"].shape == (6, 3) and e["W_O"].shape == (6, 6)
@@ -291,8 +315,7 @@ def test_model_source_with_a_pre_ln_model_of_this_session():
                          d_model=32, n_heads=2, d_ff=64, norm="pre")  # fmt: skip
     mine = LoadedModel(Seq2SeqTransformer(config), task, name="mine")
     at = AppTest.from_file(APP, default_timeout=60)
-    at.query_params["source"] = MODEL
-    at.query_params["model"] = "mine (yours)"
+    at.query_params.update(lang="en", source=MODEL, model="mine (yours)")
     at.session_state["user_models"] = {"mine": mine}
     at.run()
     at.switch_page(PAGE).run()
@@ -300,9 +323,117 @@ def test_model_source_with_a_pre_ln_model_of_this_session():
         assert not at.exception, [e.value for e in at.exception]
         assert subheader(at).startswith(f"Step {step} of 8")
         if step < 8:
-            at.button(key="wt_next").click().run()
+            click(at, "wt_next")
     assert any("pre-LN" in i.value for i in at.info)
     e = exported(at)
     assert e["model"] == "mine" and e["heads"].shape[0] == 2 and e["pre_ln"] is True
     check_export(e, heads=2)
     np.testing.assert_allclose(e["norm"], e["resid"])  # pre-LN: the residual sum is the block's output
+
+
+ZH_STEPS = {1: "线性投影", 2: "注意力分数 QKᵀ", 3: "缩放", 4: "掩码", 5: "Softmax 归一化", 6: "加权求和",
+            7: "多头注意力", 8: "残差连接 + 层归一化"}  # fmt: skip
+ZH_FORMULA_WORDS = {4: r"\text{若 }i\text{ 可以关注 }j", 5: r"(\text{每一项} \le 0)", 7: r"\text{输出} &= ",
+                    8: r"x + \text{输出}"}  # fmt: skip
+
+
+@pytest.mark.parametrize("source", [None, MODEL])
+def test_every_step_in_chinese(source):
+    """lang=zh: each step opens with no exception, its Chinese name in the title, Chinese words in the formulas
+    (and none of the English ones), and Chinese headings and explanations."""
+    for step in range(1, 9):
+        at = open_page(step=step, source=source, lang="zh")
+        assert not at.exception and not at.error
+        assert subheader(at).startswith(f"第 {step} 步（共 8 步）· {ZH_STEPS[step]}"), subheader(at)
+        formulas = " ".join(tex.value for tex in at.latex)
+        if step in ZH_FORMULA_WORDS:
+            assert ZH_FORMULA_WORDS[step] in formulas, formulas
+        for english in (r"\text{if ", "may attend", r"\text{otherwise}", r"\text{every entry}", r"\text{out}"):
+            assert english not in formulas
+        assert at.title[0].value == "逐步演算注意力"
+        assert at.button(key="wt_next").proto.label == "下一步 ▶"
+        assert at.radio(key="step").proto.captions[step - 1] == ZH_STEPS[step]
+        explanation = next(m.value for m in at.markdown if "。" in m.value)
+        assert "the " not in explanation, explanation
+
+
+def test_chinese_export_documents_its_conventions_in_chinese():
+    at = open_page(step=4, lang="zh", mask="causal")
+    raw = json.loads(to_json(at.session_state[WALK_KEY], at.session_state[CONVENTIONS_KEY]))
+    assert raw["source"] == "example" and raw["masked"][0][1] == "-Infinity"  # ids and values: the same in any language
+    assert "被掩码的格子" in raw["conventions"] and '"-Infinity"' in raw["conventions"]
+    assert '"-Infinity"' in translations("zh").gettext(INFINITY_NOTE)  # the literal a reader types survives translation
+    assert at.get("download_button")[0].proto.label == "⬇️ 把这个例子下载为 JSON"
+
+
+SOURCE_IN_URL = {"en": "From the model", "zh": "来自模型"}
+MASK_IN_URL = {"en": "Causal", "zh": "因果"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("written", ["model", "From the model", "来自模型"])
+def test_a_link_names_the_source_by_id_or_by_its_label_in_either_language(written, lang):
+    """The URL holds the label shown in the link's language; a link with the id or the other language's label
+    opens the same view, and its URL is rewritten to this language's label."""
+    at = open_page(step=2, source=written, lang=lang)
+    assert at.session_state["source"] == MODEL
+    assert at.query_params["source"] == SOURCE_IN_URL[lang]
+    assert exported(at)["source"] == MODEL and at.selectbox(key="wt_kind").value == "encoder self"
+    click(at, "wt_next")  # the choice stays for the rest of the visit
+    assert at.session_state["source"] == MODEL and at.query_params["source"] == SOURCE_IN_URL[lang]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("written", ["causal", "Causal", "因果"])
+def test_a_link_names_the_mask_by_id_or_by_its_label_in_either_language(written, lang):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(lang=lang, step="4", mask=written)
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state["mask"] == "causal" and at.query_params["mask"] == MASK_IN_URL[lang]
+    e = exported(at)
+    assert np.isneginf(e["masked"][0, 1:]).all() and np.isfinite(e["masked"][3]).all()  # causal: row i sees 1..i
+
+
+def test_a_link_with_both_in_the_other_language_opens_both():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(lang="en", step="4", source="演算示例", mask="填充")
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error
+    assert (at.session_state["source"], at.session_state["mask"]) == ("example", "padding")
+    assert at.query_params.get("mask") == "Padding" and "source" not in at.query_params  # the default leaves the URL
+    assert np.isneginf(exported(at)["masked"][:, 3]).all()
+
+
+def test_an_unknown_source_or_mask_in_a_link_opens_the_defaults():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(lang="zh", step="4", source="<script>", mask="Causal (no peeking ahead)")
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.error
+    assert at.session_state["source"] == "example" and at.session_state["mask"] == "none"
+    assert "source" not in at.query_params and "mask" not in at.query_params
+
+
+def test_switching_language_keeps_source_mask_kind_and_head():
+    at = open_page(step=4, mask="padding")
+    assert at.query_params["mask"] == "Padding"
+    at.button_group(key="lang").set_value("zh")
+    at.run()
+    assert at.session_state["lang"] == "zh" and at.session_state["mask"] == "padding"
+    assert at.selectbox(key="mask").proto.options[at.selectbox(key="mask").index] == "填充"
+    assert at.query_params["mask"] == "填充"
+    assert np.isneginf(exported(at)["masked"][:, 3]).all()  # padding: no query sees the last token
+    at.button_group(key="source").set_value(MODEL)
+    at.run()
+    at.selectbox(key="wt_kind").set_value("cross")
+    at.selectbox(key="wt_head").set_value(2)
+    at.run()
+    at.button_group(key="lang").set_value("en")
+    at.run()
+    assert not at.exception
+    assert (at.session_state["source"], at.session_state["wt_kind"], at.session_state["wt_head"]) == (MODEL, "cross", 2)
+    assert at.query_params["source"] == "From the model"
+    assert subheader(at) == "Step 4 of 8 · Mask · head 3 of 4"

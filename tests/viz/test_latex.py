@@ -7,7 +7,7 @@ import pytest
 
 from model.walkthrough import softmax_steps
 from viz import walkthrough_latex as tex
-from viz.latex import bmatrix, number, text
+from viz.latex import bmatrix, number, text, words
 
 
 @pytest.mark.parametrize(
@@ -66,8 +66,9 @@ def test_text_escapes_latex_specials():
 
 def test_softmax_lines_show_the_real_numbers():
     steps = softmax_steps([2.0, 1.0, -np.inf])
-    lines = tex.softmax_lines(0, text("cat"), steps)
+    lines = tex.softmax_lines(0, text("cat"), steps, every_entry="every entry")
     assert r"\text{cat}" in lines[0] and r"-\infty" in lines[0]
+    assert r"(\text{every entry} \le 0)" in lines[2]
     assert "m = \\max_j s_{ij} = 2.000" in lines[1]
     e = np.exp(-1.0)
     assert number(e, 3) in lines[3] and number(1 + e, 3) in lines[4]
@@ -92,7 +93,7 @@ def test_projection_prints_bias_only_when_given():
 
 def test_wide_formulas_wrap_by_themselves():
     wide = np.ones((4, 4))
-    auto = tex.output_projection(wide, wide, None, wide, with_bias=False)  # 4 + 4 + 4 columns on one line
+    auto = tex.output_projection(wide, wide, None, wide, with_bias=False, out_name="out")  # 4 + 4 + 4 columns
     assert auto.startswith(r"\begin{aligned}") and auto.count("&=") == 3
     narrow = tex.weighted_sum(np.ones((2, 2)), np.ones((2, 1)), np.ones((2, 1)))
     assert r"\begin{aligned}" not in narrow
@@ -103,3 +104,41 @@ def test_scientific():
 
     assert scientific(1e-5) == r"1.0 \times 10^{-5}"
     assert scientific(-2.5e12, 2) == r"-2.50 \times 10^{12}"
+
+
+def test_words_wrap_the_phrase_and_keep_the_math_where_the_template_puts_it():
+    assert words("if {i} may attend to {j}", i="i", j="j") == r"\text{if }i\text{ may attend to }j"
+    assert words("当 {i} 可以关注 {j} 时", i="i", j="j") == r"\text{当 }i\text{ 可以关注 }j\text{ 时}"
+    assert words("{j} 被 {i} 关注", i="i", j="j") == r"j\text{ 被 }i\text{ 关注}"  # the order is the template's
+    assert words("50% & more_{i}", i=r"\alpha") == r"\text{50\% \& more\_}\alpha"  # words escaped, math as given
+    assert words("a rather long phrase of many words", i="i") == r"\text{a rather long phrase of many words}"
+
+
+def test_formula_words_are_the_callers_in_any_language():
+    scaled = np.array([[1.0, 2.0], [3.0, 4.0]])
+    masked = np.array([[1.0, -np.inf], [3.0, 4.0]])
+    english = tex.masking(scaled, masked, allowed="if {i} may attend to {j}", otherwise="otherwise")
+    assert r"s_{ij} & \text{if }i\text{ may attend to }j \\ -\infty & \text{otherwise}" in english
+    chinese = tex.masking(scaled, masked, allowed="若 {i} 可以关注 {j}", otherwise="其他情况")
+    assert r"\text{若 }i\text{ 可以关注 }j" in chinese and r"\text{其他情况}" in chinese
+    assert "may attend" not in chinese and "otherwise" not in chinese
+    steps = softmax_steps([2.0, 1.0])
+    assert r"(\text{每一项} \le 0)" in tex.softmax_lines(0, text("猫"), steps, every_entry="每一项")[2]
+    out = np.ones((2, 2))
+    residual = tex.residual(out, out, 2 * out, out_name="输出")
+    assert residual.startswith(r"x + \text{输出} = ")
+    projection = tex.output_projection(out, out, None, out, with_bias=False, out_name="输出")
+    assert projection.startswith(r"\text{输出} = \operatorname{Concat}\,W_O")
+
+
+def test_contribution_sum_puts_two_weighted_vectors_per_line():
+    V = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]])
+    row = np.array([0.1, 0.2, 0.3, 0.4])
+    latex = tex.contribution_sum(0, row, V, ["the", "cat", "sat", "down"], row @ V)
+    lines = latex.removeprefix(r"\begin{aligned}").removesuffix(r"\end{aligned}").split(r" \\ ")
+    assert lines[0] == r"z_{1} &= \sum_j \alpha_{1j}\, v_j"
+    assert lines[1].startswith("&= 0.10") and lines[1].count(r"\underbrace") == 2 and r"_{\text{cat}}" in lines[1]
+    assert lines[2].startswith(r"&\quad + 0.30") and r"_{\text{down}}" in lines[2]
+    assert lines[3] == r"&= \begin{bmatrix}5.00 & 6.00\end{bmatrix}"  # z_1 = 0.1·v1 + 0.2·v2 + 0.3·v3 + 0.4·v4
+    many = tex.contribution_sum(2, np.full(6, 1 / 6), np.ones((6, 2)), list("abcdef"), np.ones(2))
+    assert many.count(r"\underbrace") == 3 and r"&\quad + \cdots + 0.17" in many  # first two, ⋯, the last

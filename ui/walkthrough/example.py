@@ -1,7 +1,10 @@
 """The worked example: four tokens, X and the weights in editable tables, a mask, a random button.
 
-Each table is text, checked cell by cell (ui.walkthrough_parse); a bad cell is named in a message and
+Each table is text, checked cell by cell (ui.walkthrough.parse); a bad cell is named in a message and
 the last valid numbers stay in use. The math itself is model.walkthrough.worked_example.
+
+The mask kind is bound to the URL like the source (see ui.walkthrough.state): ?mask=Causal in English,
+?mask=因果 in Chinese, or its id (?mask=causal) in a link typed by hand. The custom grid is not in the URL.
 """
 
 from __future__ import annotations
@@ -10,20 +13,32 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from model.walkthrough import DEFAULT_TOKENS, build_mask, default_example, random_example, worked_example
+from model.walkthrough import (
+    DEFAULT_TOKENS,
+    MAX_ABS_INPUT,
+    build_mask,
+    default_example,
+    random_example,
+    worked_example,
+)
 
+from ..i18n import N_, _
+from ..language import keep_on_language_switch
+from .links import translated_labels
 from .parse import as_text_frame, parse_matrix, parse_tokens
 from .state import EXAMPLE, Ablations, Walk
 
 N_HEADS = 2
 MATRICES = ("X", "W_Q", "W_K", "W_V", "W_O")
 VALUES_KEY, VERSION_KEY, MASK_KEY = "wt_values", "wt_version", "wt_custom_mask"
-MASK_LABELS = {
-    "none": "None",
-    "causal": "Causal (no peeking ahead)",
-    "padding": "Padding (last token is padding)",
-    "custom": "Custom (tick the allowed cells)",
+MASK_KIND_KEY = "mask"  # also the URL parameter
+MASK_LABELS = {  # short: the shown label goes into the URL; the help text explains each
+    "none": N_("No mask"),
+    "causal": N_("Causal"),
+    "padding": N_("Padding"),
+    "custom": N_("Custom"),
 }
+keep_on_language_switch(MASK_KIND_KEY)
 
 
 def editor_key(name: str) -> str:
@@ -75,8 +90,11 @@ def _edit_x(values: dict, problems: list[str]) -> None:
     d = values["X"].shape[1]
     base = as_text_frame(values["X"], _dims(d), _dims(4))
     base.insert(0, "token", pd.array(values["tokens"], dtype="string"))
-    st.markdown("**X** — one row per token (names editable)")
-    frame = st.data_editor(base, key=editor_key("X"), width="stretch", hide_index=True)
+    st.markdown(_("**X** — one row per token (names editable)"))
+    frame = st.data_editor(
+        base, key=editor_key("X"), width="stretch", hide_index=True,
+        column_config={"token": st.column_config.TextColumn(_("token"))},
+    )  # fmt: skip
     tokens, bad_tokens = parse_tokens(frame["token"])
     parsed, bad = parse_matrix(frame, "X", _dims(d))
     problems += bad_tokens + bad
@@ -90,41 +108,53 @@ def example_inputs() -> dict:
     """Editors for X, W_Q, W_K, W_V, W_O; returns the last valid values (tokens + matrices)."""
     values = _values()
     problems: list[str] = []
-    with st.expander("✏️ Edit the numbers: X, W_Q, W_K, W_V, W_O", expanded=False):
+    with st.expander(_("✏️ Edit the numbers: X, W_Q, W_K, W_V, W_O"), expanded=False):
         size_col, seed_col, button_col = st.columns([2, 1, 1], vertical_alignment="bottom")
         size_col.radio(
             "d_model", [4, 6], horizontal=True, key="wt_d_model", on_change=_on_d_model,
-            help="Width of each token vector; the two heads get d_model / 2 columns each.",
+            help=_("Width of each token vector; the two heads get d_model / 2 columns each."),
         )  # fmt: skip
-        seed_col.number_input("Seed", 0, 10**6, 0, key="wt_seed")
-        button_col.button("🎲 New random example", on_click=_on_random, width="stretch", key="wt_random")
+        seed_col.number_input(_("Seed"), 0, 10**6, 0, key="wt_seed")
+        button_col.button(_("🎲 New random example"), on_click=_on_random, width="stretch", key="wt_random")
         _edit_x(values, problems)
         d = values["X"].shape[1]
         st.caption(
-            f"Columns 1–{d // 2} of W_Q, W_K and W_V feed head 1, columns {d // 2 + 1}–{d} head 2. "
-            "Type any number with |x| ≤ 1,000,000."
+            _(
+                "Columns 1–{half} of W_Q, W_K and W_V feed head 1, columns {next}–{d} head 2. "
+                "Type any number with |x| ≤ {limit}."
+            ).format(half=d // 2, next=d // 2 + 1, d=d, limit=f"{MAX_ABS_INPUT:,.0f}")
         )
         cols = [*st.columns(2), *st.columns(2)]
         for col, name in zip(cols, ("W_Q", "W_K", "W_V", "W_O"), strict=True):
             with col:
                 _edit_matrix(name, f"**{name}**", values, problems)
     if problems:
-        shown = "\n".join(f"- {p}" for p in problems[:8])
-        more = f"\n- … and {len(problems) - 8} more" if len(problems) > 8 else ""
-        st.error(f"Some cells are not usable numbers; the last valid values stay in use.\n\n{shown}{more}")
+        shown = [f"- {p}" for p in problems[:8]]
+        if len(problems) > 8:
+            shown.append("- " + _("… and {n} more").format(n=len(problems) - 8))
+        intro = _("Some cells are not usable numbers; the last valid values stay in use.")
+        st.error(intro + "\n\n" + "\n".join(shown))
     return values
 
 
 def mask_controls(tokens: list[str], mask_on: bool) -> np.ndarray | None:
     """Mask kind (and the custom grid): bool (L, L), True = may attend, or None for no mask."""
-    kind = st.selectbox("Mask", list(MASK_LABELS), format_func=MASK_LABELS.get, key="wt_mask_kind")
+    kind = st.selectbox(
+        _("Mask"), list(MASK_LABELS), format_func=translated_labels(MASK_LABELS).get, key=MASK_KIND_KEY,
+        bind="query-params",
+        help=_("Causal: each token sees only itself and the tokens before it (no peeking ahead). "
+               "Padding: the last token is treated as padding and hidden from every query. "
+               "Custom: tick the cells you allow."),
+    )  # fmt: skip
     L = len(tokens)
     if kind == "custom":
         labels = [f"{i + 1} {t}" for i, t in enumerate(tokens)]
         stored = st.session_state.get(MASK_KEY)
         grid = stored if stored is not None and stored.shape == (L, L) else build_mask("causal", L, L)
-        with st.popover("Edit the custom mask", width="stretch"):
-            st.caption("Rows are queries, columns are keys; untick a cell to forbid that query from seeing that key.")
+        with st.popover(_("Edit the custom mask"), width="stretch"):
+            st.caption(
+                _("Rows are queries, columns are keys; untick a cell to forbid that query from seeing that key.")
+            )
             frame = st.data_editor(
                 pd.DataFrame(grid, index=labels, columns=labels), key=f"wt_mask_{st.session_state.get(VERSION_KEY, 0)}"
             )

@@ -3,6 +3,9 @@
 JSON has no −∞, so masked cells are written as the string "-Infinity" (and +∞ / NaN, which the
 walkthrough never produces, as "Infinity" / "NaN"): Python's float() and JavaScript's Number() both
 read these strings back, and a masked cell stays distinguishable from a missing one.
+
+Keys, ids ("source": "example" or "model", "kind") and file names are the same in every language; the one
+field a person reads, "conventions", is written in the session's language.
 """
 
 from __future__ import annotations
@@ -15,13 +18,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from ..i18n import N_, _
 from .state import Walk
 
 WALK_KEY = "wt_walk"  # session: the Walk the download buttons export (tests call to_json on it)
+CONVENTIONS_KEY = "wt_conventions"  # session: the "conventions" text the JSON button writes
 CORE = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "masked", "weights", "Z")
 MULTI_HEAD = ("W_O", "heads", "concat", "out")
 MORE = ("M", "b_Q", "b_K", "b_V", "b_O", "R", "resid", "norm", "ln_gamma", "ln_beta", "mask")
-INFINITY_NOTE = 'Masked cells (−∞) are written as the string "-Infinity"; float("-Infinity") reads them back.'
+INFINITY_NOTE = N_('Masked cells (−∞) are written as the string "-Infinity"; float("-Infinity") reads them back.')
+CONVENTIONS = N_(
+    "Row vectors: Q = X W_Q + b_Q, K = M W_K + b_K, V = M W_V + b_V (M = X for self-attention; biases are 0 in "
+    "the worked example); Z = weights V; out = concat W_O + b_O."
+)
 
 
 def _jsonable(x):
@@ -40,8 +49,15 @@ def export_arrays(walk: Walk) -> dict[str, np.ndarray]:
     return {name: view[name] for name in (*CORE, *MULTI_HEAD, *MORE)}
 
 
-def to_json(walk: Walk) -> str:
-    """Strictly valid JSON (json.dumps with allow_nan=False) of every matrix plus what produced it."""
+def conventions_text() -> str:
+    """The export's "conventions" field in this session's language (call it in the script run: the download's
+    data callable runs outside it)."""
+    return _(CONVENTIONS) + " " + _(INFINITY_NOTE)
+
+
+def to_json(walk: Walk, conventions: str) -> str:
+    """Strictly valid JSON (json.dumps with allow_nan=False) of every matrix plus what produced it;
+    conventions is the text of the "conventions" field (conventions_text())."""
     arrays = export_arrays(walk)
     payload = {
         "source": walk.source,
@@ -52,8 +68,7 @@ def to_json(walk: Walk) -> str:
         "scale": walk.scale,
         "query_tokens": walk.q_tokens,
         "key_tokens": walk.k_tokens,
-        "conventions": "Row vectors: Q = X W_Q + b_Q, K = M W_K + b_K, V = M W_V + b_V (M = X for self-attention;"
-        " biases are 0 in the worked example); Z = weights V; out = concat W_O + b_O. " + INFINITY_NOTE,
+        "conventions": conventions,
         **{k: v for k, v in walk.notes.items() if isinstance(v, (str, int, float, bool)) or v is None},
     }
     for name, a in arrays.items():
@@ -87,16 +102,17 @@ def matrix_csv(walk: Walk, name: str) -> str:
 def export_section(walk: Walk) -> None:
     """JSON of everything, and a CSV of the matrix picked from a list. Both are generated on click
     (a callable `data`), so a rerun does not ship ~270 KB of model numbers to the browser."""
-    st.session_state[WALK_KEY] = walk
+    conventions = conventions_text()
+    st.session_state[WALK_KEY], st.session_state[CONVENTIONS_KEY] = walk, conventions
     with st.container(border=True):
         json_col, pick_col, csv_col = st.columns([2, 2, 2], vertical_alignment="bottom")
         json_col.download_button(
-            "⬇️ This example as JSON", lambda: to_json(walk), file_name="attention-walkthrough.json",
-            mime="application/json", width="stretch", on_click="ignore", help=INFINITY_NOTE,
+            _("⬇️ This example as JSON"), lambda: to_json(walk, conventions), file_name="attention-walkthrough.json",
+            mime="application/json", width="stretch", on_click="ignore", help=_(INFINITY_NOTE),
         )  # fmt: skip
         names = [n for n in (*CORE, *MULTI_HEAD, *MORE) if n != "mask"]
-        name = pick_col.selectbox("Matrix", names, key="wt_csv_name")
+        name = pick_col.selectbox(_("Matrix"), names, key="wt_csv_name")
         csv_col.download_button(
-            f"⬇️ {name} as CSV", lambda: matrix_csv(walk, name), file_name=f"{name}.csv", mime="text/csv",
-            width="stretch", on_click="ignore",
+            _("⬇️ {matrix} as CSV").format(matrix=name), lambda: matrix_csv(walk, name), file_name=f"{name}.csv",
+            mime="text/csv", width="stretch", on_click="ignore",
         )  # fmt: skip

@@ -7,22 +7,27 @@ import streamlit as st
 from model import Ablation, LoadedModel
 from model.inspect import KINDS, from_trace, n_layers
 
+from ..i18n import N_, _
 from ..inputs import source_text
+from ..language import keep_on_language_switch
 from ..trace_cache import cached_run
+from .links import translated_labels
 from .state import MODEL, Ablations, Walk, md_plain
 
-KIND_LABELS = {"encoder self": "Encoder self-attention", "decoder self": "Decoder masked self-attention",
-               "cross": "Cross-attention (decoder → encoder)"}  # fmt: skip
+KIND_KEY = "wt_kind"
+KIND_LABELS = {"encoder self": N_("Encoder self-attention"), "decoder self": N_("Decoder masked self-attention"),
+               "cross": N_("Cross-attention (decoder → encoder)")}  # fmt: skip
+keep_on_language_switch(KIND_KEY)
 
 
 def model_controls(loaded: LoadedModel) -> tuple[str, str, int]:
     """Input text is shared with the other pages; kind and layer are this page's."""
     text_col, kind_col, layer_col = st.columns([3, 2, 1], vertical_alignment="bottom")
     with text_col:
-        text = source_text(loaded=loaded)
-    kind = kind_col.selectbox("Attention", KINDS, format_func=KIND_LABELS.get, key="wt_kind")
+        text = source_text(_("Input"), loaded=loaded)
+    kind = kind_col.selectbox(_("Attention"), KINDS, format_func=translated_labels(KIND_LABELS).get, key=KIND_KEY)
     layers = list(range(n_layers(loaded.model, kind)))
-    layer = layer_col.selectbox("Layer", layers, format_func=lambda i: str(i + 1), key="wt_layer")
+    layer = layer_col.selectbox(_("Layer"), layers, format_func=lambda i: str(i + 1), key="wt_layer")
     return text, kind, int(layer)
 
 
@@ -37,9 +42,11 @@ def model_walk(loaded: LoadedModel, text: str, kind: str, layer: int, head: int,
     q_tokens = src if kind == "encoder self" else tgt
     k_tokens = tgt if kind == "decoder self" else src
     if trace.prediction is not None and kind != "encoder self":
-        st.caption(f"Decoder input: `<bos>` + the model's own output, “{md_plain(trace.prediction)}”.")
+        st.caption(
+            _("Decoder input: `<bos>` + the model's own output, “{output}”.").format(output=md_plain(trace.prediction))
+        )
     if not ablations.mask and kind != "decoder self":
-        st.caption("Mask off changes only the decoder's causal mask: this block has no mask to remove.")
+        st.caption(_("Mask off changes only the decoder's causal mask: this block has no mask to remove."))
     pre_ln = loaded.config.norm == "pre"
     notes = {"kind": kind, "layer": layer, "model": loaded.name, "pre_ln": pre_ln, "prediction": trace.prediction}
     return Walk(

@@ -13,35 +13,35 @@ import pandas as pd
 
 from model.walkthrough import MAX_ABS_INPUT
 
+from ..i18n import _
+
 MAX_TOKEN_CHARS = 20
 
 
 def _cell_problem(value) -> tuple[float | None, str | None]:
     """(number, None) or (None, what is wrong with it)."""
-    if value is None or (not isinstance(value, str) and pd.isna(value)):
-        return None, "the cell is empty; type a number"
-    raw = str(value).strip()
+    raw = "" if value is None or (not isinstance(value, str) and pd.isna(value)) else str(value).strip()
     if not raw:
-        return None, "the cell is empty; type a number"
+        return None, _("the cell is empty; type a number.")
+    shown = raw if len(raw) <= 20 else raw[:19] + "…"
     try:
         x = float(raw.replace("−", "-"))
     except ValueError:
-        shown = raw if len(raw) <= 20 else raw[:19] + "…"
-        return None, f"“{shown}” is not a number"
+        return None, _("“{text}” is not a number.").format(text=shown)
     if math.isnan(x):
-        return None, "NaN (not a number) is not allowed; type a number"
+        return None, _("NaN (not a number) is not allowed; type a number.")
     if math.isinf(x):
-        return None, f"{raw} is infinite; type a finite number"
+        return None, _("{text} is infinite; type a finite number.").format(text=shown)
     if abs(x) > MAX_ABS_INPUT:
-        return None, (
-            f"{raw} is too large: keep |x| ≤ {MAX_ABS_INPUT:,.0f}, or the products in Q Kᵀ could overflow to infinity"
-        )
+        return None, _(
+            "{text} is too large: keep |x| ≤ {limit}, or the products in Q Kᵀ could overflow to infinity."
+        ).format(text=shown, limit=f"{MAX_ABS_INPUT:,.0f}")
     return x, None
 
 
 def parse_matrix(frame: pd.DataFrame, name: str, columns: list[str] | None = None) -> tuple[np.ndarray | None, list]:
     """The numbers in `columns` of `frame` as a float64 array, or None and one message per bad cell
-    ("W_Q row 2, column 3: “abc” is not a number"), rows and columns counted from 1."""
+    ("W_Q row 2, column 3: “abc” is not a number."), rows and columns counted from 1."""
     columns = list(frame.columns) if columns is None else columns
     out = np.zeros((len(frame), len(columns)), dtype=np.float64)
     problems = []
@@ -49,7 +49,8 @@ def parse_matrix(frame: pd.DataFrame, name: str, columns: list[str] | None = Non
         for c, col in enumerate(columns):
             x, problem = _cell_problem(frame[col].iloc[r])
             if problem:
-                problems.append(f"{name} row {r + 1}, column {c + 1}: {problem}.")
+                where = {"matrix": name, "row": r + 1, "column": c + 1, "problem": problem}
+                problems.append(_("{matrix} row {row}, column {column}: {problem}").format(**where))
             else:
                 out[r, c] = x
     return (None, problems) if problems else (out, [])
@@ -61,9 +62,9 @@ def parse_tokens(values) -> tuple[list[str] | None, list[str]]:
     for i, value in enumerate(values):
         name = "" if value is None or (not isinstance(value, str) and pd.isna(value)) else str(value).strip()
         if not name:
-            problems.append(f"Token {i + 1}: the name is empty; type a word.")
+            problems.append(_("Token {i}: the name is empty; type a word.").format(i=i + 1))
         elif len(name) > MAX_TOKEN_CHARS:
-            problems.append(f"Token {i + 1}: the name is longer than {MAX_TOKEN_CHARS} characters.")
+            problems.append(_("Token {i}: the name is longer than {n} characters.").format(i=i + 1, n=MAX_TOKEN_CHARS))
         tokens.append(name)
     return (None, problems) if problems else (tokens, [])
 

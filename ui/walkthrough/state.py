@@ -1,6 +1,11 @@
 """The walkthrough's controls and shared state: which step, which source, which query token, ablations.
 
 step, source and query live in the URL (?step=5&source=...&query=2), so a link reopens the same view.
+Step and query are numbers, the same in every language. The source is an id ("example", "model") shown
+with a translated label, and Streamlit's URL binding writes the shown label: ?lang=en&source=From+the+model,
+?lang=zh&source=来自模型 (every link carries its lang=). A link may also name the source by its id or by its
+label in the other language (links.accept_any_language, called first by the page), so hand-written and older
+links keep working.
 """
 
 from __future__ import annotations
@@ -13,18 +18,24 @@ import streamlit as st
 
 from model.walkthrough import select_head
 
+from ..i18n import N_, _
+from ..language import keep_on_language_switch
+from .links import translated_labels
+
 STEPS = {
-    1: "Projections",
-    2: "Scores QKᵀ",
-    3: "Scaling",
-    4: "Mask",
-    5: "Softmax",
-    6: "Weighted sum",
-    7: "Multi-head",
-    8: "Residual + LayerNorm",
+    1: N_("Projections"),
+    2: N_("Scores QKᵀ"),
+    3: N_("Scaling"),
+    4: N_("Mask"),
+    5: N_("Softmax"),
+    6: N_("Weighted sum"),
+    7: N_("Multi-head"),
+    8: N_("Residual + LayerNorm"),
 }
-EXAMPLE, MODEL = "Worked example", "From the model"
-STEP_KEY, SOURCE_KEY, QUERY_KEY = "step", "source", "query"
+EXAMPLE, MODEL = "example", "model"  # the source's ids: the same in every language (and in the JSON export)
+SOURCE_LABELS = {EXAMPLE: N_("Worked example"), MODEL: N_("From the model")}
+STEP_KEY, SOURCE_KEY, QUERY_KEY, HEAD_KEY = "step", "source", "query", "wt_head"
+keep_on_language_switch(SOURCE_KEY, HEAD_KEY)
 MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|$~<>:")
 
 
@@ -73,10 +84,10 @@ def _go(delta: int) -> None:
 def step_picker() -> int:
     """The step selector, bound to ?step=."""
     step = st.radio(
-        "Step",
+        _("Step"),
         list(STEPS),
         format_func=str,
-        captions=list(STEPS.values()),
+        captions=[_(name) for name in STEPS.values()],
         horizontal=True,
         key=STEP_KEY,
         bind="query-params",
@@ -91,27 +102,36 @@ def step_buttons(middle: Callable[[], int]) -> int:
     current = int(st.session_state.get(STEP_KEY, 1))
     # PageUp / PageDown: what a presenter's clicker sends.
     prev_col.button(
-        "◀ Previous", on_click=_go, args=(-1,), disabled=current <= 1, width="stretch", key="wt_prev",
-        shortcut="PageUp", help="Previous step (Page Up, or a presenter clicker's back button)",
+        _("◀ Previous"), on_click=_go, args=(-1,), disabled=current <= 1, width="stretch", key="wt_prev",
+        shortcut="PageUp", help=_("Previous step (Page Up, or a presenter clicker's back button)"),
     )  # fmt: skip
     next_col.button(
-        "Next ▶", on_click=_go, args=(1,), disabled=current >= len(STEPS), width="stretch", key="wt_next",
-        shortcut="PageDown", help="Next step (Page Down, or a presenter clicker's forward button)",
+        _("Next ▶"), on_click=_go, args=(1,), disabled=current >= len(STEPS), width="stretch", key="wt_next",
+        shortcut="PageDown", help=_("Next step (Page Down, or a presenter clicker's forward button)"),
     )  # fmt: skip
     with mid_col:
         return middle()
 
 
 def source_picker() -> str:
+    """EXAMPLE or MODEL, bound to ?source= (the shown label; see the module docstring)."""
     return st.segmented_control(
-        "Numbers from",
-        [EXAMPLE, MODEL],
+        _("Numbers from"),
+        list(SOURCE_LABELS),
+        format_func=translated_labels(SOURCE_LABELS).get,
         default=EXAMPLE,
         key=SOURCE_KEY,
         bind="query-params",
         required=True,
-        help="A small example you can edit, or one attention block of the model chosen in the sidebar.",
+        help=_("A small example you can edit, or one attention block of the model chosen in the sidebar."),
     )
+
+
+def head_picker(container, n_heads: int) -> int:
+    """The head the single-head steps follow (0-based), labelled "head 1", "head 2", … in the session's language."""
+    heads = list(range(n_heads))
+    labels = {h: _("head {n}").format(n=h + 1) for h in heads}  # translated now (see links.translated_labels)
+    return container.selectbox(_("Head"), heads, format_func=labels.get, key=HEAD_KEY)
 
 
 def md_plain(text: str) -> str:
@@ -123,14 +143,14 @@ def query_picker(tokens: list[str]) -> int:
     """The query token (row) the softmax and weighted-sum steps follow; 0-based."""
     options = list(range(1, len(tokens) + 1))
     chosen = st.radio(
-        "Query token (row) to follow",
+        _("Query token (row) to follow"),
         options,
         format_func=str,
         captions=[md_plain(t if len(t) <= 12 else t[:11] + "…") for t in tokens],
         horizontal=True,
         key=QUERY_KEY,
         bind="query-params",
-        help="Steps 5, 6 and 8 work through this token's row in full.",
+        help=_("Steps 5, 6 and 8 work through this token's row in full."),
     )
     return int(chosen) - 1
 
@@ -146,14 +166,14 @@ def ablation_controls() -> Ablations:
     """Temperature, scaling off, mask off: every number downstream updates."""
     t_col, s_col, m_col = st.columns(3, vertical_alignment="bottom")
     temperature = t_col.slider(
-        "Temperature τ",
+        _("Temperature τ"),
         0.1,
         5.0,
         1.0,
         0.1,
         key="wt_temperature",
-        help="Divides the scores once more before the softmax: τ > 1 flattens the weights, τ < 1 sharpens them.",
+        help=_("Divides the scores once more before the softmax: τ > 1 flattens the weights, τ < 1 sharpens them."),
     )
-    scale_off = s_col.toggle("Scaling off (no ÷√dₖ)", key="wt_scale_off")
-    mask_off = m_col.toggle("Mask off", key="wt_mask_off", help="Let every query see every key.")
+    scale_off = s_col.toggle(_("Scaling off (no ÷√dₖ)"), key="wt_scale_off")
+    mask_off = m_col.toggle(_("Mask off"), key="wt_mask_off", help=_("Let every query see every key."))
     return Ablations(float(temperature), not scale_off, not mask_off)

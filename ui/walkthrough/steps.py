@@ -14,18 +14,28 @@ from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
 from viz.latex import text as tex_text
 
+from ..i18n import _
 from .state import EXAMPLE, STEPS, Walk, md_plain
 
 MASKED = "−∞"
+FULL_STOPS = ("。", "！", "？", "：", "；")  # a Chinese sentence after one of these needs no space
 
 
 def header(step: int, walk: Walk) -> None:
-    head = f" · head {walk.head + 1} of {walk.n_heads}" if step <= 6 else ""
-    st.subheader(f"Step {step} of {len(STEPS)} · {STEPS[step]}{head}", anchor=False)
+    words = {"step": step, "n": len(STEPS), "name": _(STEPS[step]), "head": walk.head + 1, "heads": walk.n_heads}
+    if step <= 6:
+        title = _("Step {step} of {n} · {name} · head {head} of {heads}").format(**words)
+    else:
+        title = _("Step {step} of {n} · {name}").format(**words)
+    st.subheader(title, anchor=False)
 
 
 def say(*sentences: str) -> None:
-    st.markdown(" ".join(sentences))
+    """Sentences as one paragraph: a space between English ones, none after a Chinese full stop."""
+    text = ""
+    for sentence in filter(None, sentences):
+        text += sentence if not text or text.endswith(FULL_STOPS) else " " + sentence
+    st.markdown(text)
 
 
 def formula(walk: Walk, latex: str) -> None:
@@ -54,13 +64,17 @@ def step_projections(walk: Walk, query: int) -> None:
     v = walk.view
     d = v["X"].shape[1]
     say(
-        "Every token's row of X is multiplied by three learned matrices. The **query** q says what the token is "
-        "looking for, the **key** k what it can be found by, the **value** v what it hands on when it is chosen.",
-        f"This head uses its own {walk.d_k} columns of W_Q, W_K and W_V (d_k = d_model / h = {d} / {walk.n_heads}).",
+        _(
+            "Every token's row of X is multiplied by three learned matrices. The **query** q says what the token is "
+            "looking for, the **key** k what it can be found by, the **value** v what it hands on when it is chosen."
+        ),
+        _("This head uses its own {d_k} columns of W_Q, W_K and W_V (d_k = d_model / h = {d} / {h}).").format(
+            d_k=walk.d_k, d=d, h=walk.n_heads
+        ),
     )
     if walk.cross:
-        say("In cross-attention the queries come from the decoder (X) and the keys and values from the encoder "
-            "output (M).")  # fmt: skip
+        say(_("In cross-attention the queries come from the decoder (X) and the keys and values from the encoder "
+              "output (M)."))  # fmt: skip
     bias = walk.has_bias
     for name, w, src in (("Q", "W_Q", "X"), ("K", "W_K", "M"), ("V", "W_V", "M")):
         in_sym = "M" if walk.cross and src == "M" else "X"
@@ -79,19 +93,25 @@ def step_projections(walk: Walk, query: int) -> None:
         )
         formula(walk, latex)
     if bias:
-        st.caption("The model's projections also add a learned bias b (a row added to every token).")
+        st.caption(_("The model's projections also add a learned bias b (a row added to every token)."))
     cols = st.columns(3)
     for col, name, tokens in zip(cols, "QKV", (walk.q_tokens, walk.k_tokens, walk.k_tokens), strict=True):
         with col:
-            chart(fig.matrix_heatmap(v[name], tokens, dims(walk.d_k), f"{name} (head {walk.head + 1})"))
+            title = _("{matrix} (head {head})").format(matrix=name, head=walk.head + 1)
+            chart(fig.matrix_heatmap(v[name], tokens, dims(walk.d_k), title))
 
 
 def step_scores(walk: Walk, query: int) -> None:
     v = walk.view
     say(
-        "The score s_ij = q_i · k_j compares query i with key j: the more they point the same way, the larger it is.",
-        "One matrix product does every pair at once: one row per query token, one column per key token.",
-        f"The highlighted row is the query token you follow, **{md_plain(walk.q_tokens[query])}**.",
+        _(
+            "The score s_ij = q_i · k_j compares query i with key j: the more they point the same way, "
+            "the larger it is."
+        ),
+        _("One matrix product does every pair at once: one row per query token, one column per key token."),
+        _("The highlighted row is the query token you follow, **{token}**.").format(
+            token=md_plain(walk.q_tokens[query])
+        ),
     )
     latex = tex.scores(
         sym("Q", walk),
@@ -104,7 +124,7 @@ def step_scores(walk: Walk, query: int) -> None:
         split=walk.split,
     )
     formula(walk, latex)
-    chart(fig.matrix_heatmap(v["scores"], walk.q_tokens, walk.k_tokens, "Q Kᵀ: queries (rows) × keys (columns)",
+    chart(fig.matrix_heatmap(v["scores"], walk.q_tokens, walk.k_tokens, _("Q Kᵀ: queries (rows) × keys (columns)"),
                              highlight_row=query))  # fmt: skip
 
 
@@ -115,45 +135,68 @@ def _scaling_demo() -> dict:
 
 def step_scaling(walk: Walk, query: int) -> None:
     v = walk.view
-    divisor = scale_factor(walk.d_k, scale=walk.scale, temperature=walk.temperature)
-    tau = f" and by the temperature τ = {walk.temperature:g} (÷ {divisor:.3f} in all)" if walk.temperature != 1 else ""
+    numbers = {
+        "d_k": walk.d_k,
+        "root": f"{scale_factor(walk.d_k):.3f}",
+        "tau": f"{walk.temperature:g}",
+        "divisor": f"{scale_factor(walk.d_k, scale=walk.scale, temperature=walk.temperature):.3f}",
+    }
+    if not walk.scale:
+        divided = ""
+    elif walk.temperature != 1:
+        divided = _(
+            "Scores are divided by √d_k = √{d_k} ≈ {root} and by the temperature τ = {tau} (÷ {divisor} in all)."
+        ).format(**numbers)
+    else:
+        divided = _("Scores are divided by √d_k = √{d_k} ≈ {root}.").format(**numbers)
     say(
-        f"Scores are divided by √d_k = √{walk.d_k} ≈ {scale_factor(walk.d_k):.3f}{tau}." if walk.scale else "",
-        "**Why:** if the entries of q and k have variance 1, q · k adds up d_k products, so its spread grows like "
-        "√d_k. Large scores make the softmax put nearly all the weight on one key and its gradients vanish; "
-        "dividing by √d_k brings the spread back to about 1.",
+        divided,
+        _(
+            "**Why:** if the entries of q and k have variance 1, q · k adds up d_k products, so its spread grows like "
+            "√d_k. Large scores make the softmax put nearly all the weight on one key and its gradients vanish; "
+            "dividing by √d_k brings the spread back to about 1."
+        ),
     )
     if not walk.scale:
-        st.warning(f"Scaling is switched off: the scores are divided only by τ = {walk.temperature:g}.")
+        st.warning(_("Scaling is switched off: the scores are divided only by τ = {tau}.").format(**numbers))
     latex = tex.scaling(
         v["scores"], v["scaled"], walk.d_k, walk.temperature, walk.scale, highlight_row=query, size=walk.size
     )
     formula(walk, latex)
     left, right = st.columns([2, 3])
     with left:
-        chart(fig.matrix_heatmap(v["scaled"], walk.q_tokens, walk.k_tokens, "Scaled scores", highlight_row=query))
+        chart(fig.matrix_heatmap(v["scaled"], walk.q_tokens, walk.k_tokens, _("Scaled scores"), highlight_row=query))
     with right:
         demo = _scaling_demo()
         chart(fig.scaling_demo_figure(
-            demo, ("std of q · k", "largest softmax weight"), "d_k (random unit-variance q, k; 8 keys)",
-            ("std of q · k  (≈ √d_k)", "largest weight, not scaled", "largest weight, ÷ √d_k"), walk.d_k,
+            demo, (_("std of q · k"), _("largest softmax weight")), _("d_k (random unit-variance q, k; 8 keys)"),
+            (_("std of q · k  (≈ √d_k)"), _("largest weight, not scaled"), _("largest weight, ÷ √d_k")), walk.d_k,
         ))  # fmt: skip
-        st.caption("Measured on 1,000 random queries against 8 random keys for each d_k (entries drawn from N(0, 1)); "
-                   f"the dashed line is this head's d_k = {walk.d_k}. Without scaling the softmax saturates on one "
-                   "key as d_k grows; with it, the weights stay spread out.")  # fmt: skip
+        st.caption(_("Measured on 1,000 random queries against 8 random keys for each d_k (entries drawn from "
+                     "N(0, 1)); the dashed line is this head's d_k = {d_k}. Without scaling the softmax saturates on "
+                     "one key as d_k grows; with it, the weights stay spread out.").format(d_k=walk.d_k))  # fmt: skip
 
 
 def step_mask(walk: Walk, query: int, mask_note: str) -> None:
     v = walk.view
     say(
-        "A mask says which keys each query may look at. Forbidden cells are set to −∞ before the softmax, so "
-        "e^−∞ = 0 and they get **exactly zero** weight.",
-        "A decoder uses a causal mask (no peeking at later tokens); padding masks hide filler tokens.",
+        _(
+            "A mask says which keys each query may look at. Forbidden cells are set to −∞ before the softmax, so "
+            "e^−∞ = 0 and they get **exactly zero** weight."
+        ),
+        _("A decoder uses a causal mask (no peeking at later tokens); padding masks hide filler tokens."),
         mask_note,
     )
-    if not np.isneginf(v["masked"]).any():
-        st.info("No cell is masked right now: pick a mask in the **Mask** box above (causal, padding or your own), "
-                "or switch **Mask off** off, to see cells become −∞.")  # fmt: skip
-    formula(walk, tex.masking(v["scaled"], v["masked"], highlight_row=query, size=walk.size))
-    chart(fig.matrix_heatmap(v["masked"], walk.q_tokens, walk.k_tokens, "Masked scores (grey = −∞)",
+    if not np.isneginf(v["masked"]).any() and walk.source == EXAMPLE:
+        st.info(_("No cell is masked right now: pick a mask in the **Mask** box above (causal, padding or your own), "
+                  "or switch **Mask off** off, to see cells become −∞."))  # fmt: skip
+    elif not np.isneginf(v["masked"]).any():
+        st.info(_("No cell is masked in this block. The decoder's self-attention has a causal mask: pick it under "
+                  "**Attention** above, with **Mask off** switched off, to see cells become −∞."))  # fmt: skip
+    latex = tex.masking(
+        v["scaled"], v["masked"], allowed=_("if {i} may attend to {j}"), otherwise=_("otherwise"),
+        highlight_row=query, size=walk.size,
+    )  # fmt: skip
+    formula(walk, latex)
+    chart(fig.matrix_heatmap(v["masked"], walk.q_tokens, walk.k_tokens, _("Masked scores (grey = −∞)"),
                              highlight_row=query, masked_label=MASKED))  # fmt: skip
