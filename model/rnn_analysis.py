@@ -11,7 +11,7 @@ import torch
 import torch.nn.functional as F
 
 from .rnn import ATTN
-from .rnn_cells import CELL_TYPES, make_cell
+from .rnn_cells import CELL_TYPES, RecurrentCell, make_cell
 from .rnn_encoder import run_cell
 from .runner import LoadedModel
 from .trace import Trace
@@ -79,7 +79,17 @@ class GradientProfile:
         return np.arange(len(self.norm))
 
 
-def gradient_through_time(
+@dataclass
+class GradientSetup:
+    """The fixed experiment behind gradient_through_time: a fresh cell, a read-out, inputs and labels."""
+
+    cell: RecurrentCell  # float64
+    readout: torch.nn.Linear  # last state → class logits, float64
+    inputs: torch.Tensor  # (batch, length, d_input) float64, N(0, 1)
+    labels: torch.Tensor  # (batch,) random classes
+
+
+def gradient_setup(
     cell: str,
     length: int = 40,
     keep_bias: float = 0.0,
@@ -88,16 +98,10 @@ def gradient_through_time(
     batch: int = 128,
     n_classes: int = 8,
     seed: int = 0,
-) -> GradientProfile:
-    """How much the loss at the end of a sequence still feels each earlier input, for one cell kind.
-
-    The fixed setup: a freshly initialised cell (torch's U(−1/√H, 1/√H), seeded), float64, reads
-    `batch` sequences of `length` N(0, 1) vectors; a linear read-out of the last state gives
-    `n_classes` logits and the loss is the cross-entropy against random labels. Nothing is trained.
-    `keep_bias` is added to the bias of the gate that keeps the old state (GRU update gate z, LSTM
-    forget gate f), the regime training reaches when a task needs memory; the plain RNN has no such
-    gate, so it is unchanged: its gradient is multiplied by tanh' · W_hh at every step and fades.
-    """
+) -> GradientSetup:
+    """A freshly initialised cell (torch's U(−1/√H, 1/√H), seeded) and `batch` sequences of `length`
+    N(0, 1) vectors with random labels, all float64. `keep_bias` is added to the bias of the gate that
+    keeps the old state (GRU update gate z, LSTM forget gate f); the plain RNN has no such gate."""
     if cell not in CELL_TYPES:
         raise ValueError(f"cell must be one of {', '.join(CELL_TYPES)}; got {cell!r}.")
     if not 1 <= length <= 512:
@@ -110,9 +114,23 @@ def gradient_through_time(
     with torch.no_grad():
         if cell in ("gru", "lstm"):  # torch's gate order: GRU (r, z, n), LSTM (i, f, g, o): z and f are second
             rnn.bias_hh[d_hidden : 2 * d_hidden] += keep_bias
-    x = torch.randn(batch, length, d_input, dtype=torch.float64, generator=generator).requires_grad_(True)
+    inputs = torch.randn(batch, length, d_input, dtype=torch.float64, generator=generator)
     labels = torch.randint(0, n_classes, (batch,), generator=generator)
-    last = run_cell(rnn, rnn.project_inputs(x), None).final[0]  # (B, H)
-    F.cross_entropy(readout(last), labels).backward()
+    return GradientSetup(rnn, readout, inputs, labels)
+
+
+def gradient_through_time(cell: str, length: int = 40, keep_bias: float = 0.0, **setup) -> GradientProfile:
+    """How much the loss at the end of a sequence still feels each earlier input, for one cell kind.
+
+    On `gradient_setup(cell, length, keep_bias, ...)` (nothing is trained): the cell reads each
+    sequence, a linear read-out of its last state gives class logits, the loss is the mean
+    cross-entropy, and the result is the batch mean of ‖∂loss/∂x_t‖ by distance from the end.
+    A plain RNN multiplies the gradient by tanh' · W_hh at every step, so it fades fast; a gate that
+    keeps the state (keep_bias > 0) gives it a path that fades slowly.
+    """
+    s = gradient_setup(cell, length, keep_bias, **setup)
+    x = s.inputs.clone().requires_grad_(True)
+    last = run_cell(s.cell, s.cell.project_inputs(x), None).final[0]  # (B, H)
+    F.cross_entropy(s.readout(last), s.labels).backward()
     norm = x.grad.norm(dim=-1).mean(0).flip(0).numpy()  # (length,), distance 0 first
     return GradientProfile(cell, norm, norm / norm[0])

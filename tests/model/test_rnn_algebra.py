@@ -8,6 +8,8 @@ import torch
 
 from model import RNNConfig, RNNSeq2Seq
 
+from .batches import SRC_LENGTHS, padded_batch
+
 CONFIGS = [
     dict(cell="gru", score="additive", bidirectional=False, d_embed=8, d_hidden=6),
     dict(cell="lstm", score="additive", bidirectional=True, d_embed=5, d_hidden=4),
@@ -16,16 +18,6 @@ CONFIGS = [
     dict(cell="lstm", score="general", bidirectional=False, d_embed=6, d_hidden=7),
     dict(cell="rnn", score="general", bidirectional=True, d_embed=3, d_hidden=4),
 ]
-SRC_LENGTHS, TGT_LENGTHS = [7, 4, 2], [6, 6, 3]  # unequal source lengths → padding
-
-
-def _batch(config: RNNConfig, seed: int):
-    g = torch.Generator().manual_seed(seed)
-    src = torch.randint(4, config.src_vocab_size, (3, max(SRC_LENGTHS)), generator=g)
-    tgt = torch.randint(4, config.tgt_vocab_size, (3, max(TGT_LENGTHS)), generator=g)
-    for i, (s, t) in enumerate(zip(SRC_LENGTHS, TGT_LENGTHS, strict=True)):
-        src[i, s:], tgt[i, t:] = 0, 0
-    return src, tgt
 
 
 def _np(t: torch.Tensor) -> np.ndarray:
@@ -37,7 +29,7 @@ def traced(request):
     torch.manual_seed(request.param)
     config = RNNConfig(src_vocab_size=13, tgt_vocab_size=11, max_len=20, **CONFIGS[request.param])
     model = RNNSeq2Seq(config).eval()
-    src, tgt = _batch(config, request.param)
+    src, tgt = padded_batch(config, request.param)
     with torch.inference_mode():
         logits, trace = model(src, tgt, record=True)
         plain = model(src, tgt)
@@ -140,7 +132,7 @@ def test_without_attention_the_decoder_reads_only_the_final_state(cell, bidirect
     torch.manual_seed(5)
     c = RNNConfig(src_vocab_size=13, tgt_vocab_size=11, cell=cell, score="none", bidirectional=bidirectional)
     model = RNNSeq2Seq(c).eval()
-    src, tgt = _batch(c, 3)
+    src, tgt = padded_batch(c, 3)
     with torch.inference_mode():
         logits, trace = model(src, tgt, record=True)
         assert not trace.names("rnn.attn") and "rnn.dec.s" in trace
@@ -155,7 +147,7 @@ def test_with_attention_earlier_encoder_states_matter():
     """The counterpart of the test above: attention reads every state, not only the final one."""
     torch.manual_seed(6)
     model = RNNSeq2Seq(RNNConfig(src_vocab_size=13, tgt_vocab_size=11)).eval()
-    src, tgt = _batch(model.config, 4)
+    src, tgt = padded_batch(model.config, 4)
     with torch.inference_mode():
         memory, keep = model.encode(src)
         before = model.decode(tgt, memory, keep)
