@@ -27,6 +27,7 @@ from .tasks import TASKS, get_task
 FORMAT = "attention-lab/1"
 WEIGHTS_FILE, CONFIG_FILE = "model.safetensors", "config.json"
 MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024  # our models are well under 2 MB
+MAX_LEN_LIMIT = 4096  # a Transformer builds a (max_len, d_model) position table: bound what a file may ask for
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -113,6 +114,10 @@ def load_checkpoint_bytes(config_bytes: bytes, weights_bytes: bytes, name: str |
         model_config = config_from_dict(config["architecture"], config.get("model"))
     except (TypeError, ValueError) as exc:
         raise CheckpointError(f"config.json has an invalid model config: {exc}") from None
+    if model_config.max_len > MAX_LEN_LIMIT:
+        raise CheckpointError(
+            f"config.json asks for max_len {model_config.max_len}; models here take at most {MAX_LEN_LIMIT} tokens."
+        )
     task = get_task(config["task"])
     for side, vocab, size in (
         ("src_vocab", task.src_vocab, model_config.src_vocab_size),

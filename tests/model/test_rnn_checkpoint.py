@@ -109,3 +109,13 @@ def test_a_config_claiming_a_huge_model_is_refused_without_building_it(rnn):
     huge = _edited(rnn, lambda c: c["model"].update(d_hidden=2**20, d_embed=2**20))  # ~10^13 parameters
     with pytest.raises(CheckpointError, match="does not match"):
         load_checkpoint_bytes(huge, weights)
+
+
+@pytest.mark.parametrize("which", ["rnn", "transformer"])
+def test_a_config_asking_for_an_enormous_max_len_is_refused(rnn, which):
+    """A Transformer would build a (max_len, d_model) position table before any weight is read."""
+    config, weights = checkpoint_bytes(rnn) if which == "rnn" else _transformer_bytes()
+    data = json.loads(config)
+    data["model"]["max_len"] = 10**9
+    with pytest.raises(CheckpointError, match="max_len 1000000000; models here take at most 4096"):
+        load_checkpoint_bytes(json.dumps(data).encode(), weights)
