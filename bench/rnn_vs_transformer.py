@@ -1,6 +1,6 @@
 """The seeds' claims about RNNs and Transformers, measured on this machine at equal parameter count.
 
-    nice -n 10 python bench/rnn_vs_transformer.py [--threads 1] [--quick]
+    nice -n 10 python bench/rnn_vs_transformer.py [--threads 1] [--seeds 0 1] [--quick]
 
 Prints tables and writes bench/results/rnn_vs_transformer.json (the page draws it). Models: the
 training command's default Transformer (1+1 layers, d_model 64, 4 heads, d_ff 128, sinusoidal,
@@ -13,8 +13,8 @@ post-LN) and a GRU with Bahdanau (additive) attention, d_embed 32, d_hidden pick
    the RNN takes one cell step). Medians of interleaved repeats; random weights and tokens.
 2. Steps (and seconds) to ≥ 99 % held-out exact match on `reverse` and `translate` (batch 32, lr 2e-3,
    warmup 100, cosine over at most --max-steps, evaluated every 50 steps on 500 held-out pairs), then
-   the accuracy on 1000 fresh pairs. One seed.
-3. Length generalisation: the `reverse` models of (2), trained on 1–12 digits, tested on 200 fresh
+   the accuracy on 1000 fresh pairs, for each of --seeds.
+3. Length generalisation: the `reverse` models of (2) (first seed), trained on 1–12 digits, tested on 200 fresh
    inputs of each length 1–24.
 """
 
@@ -28,6 +28,7 @@ import statistics
 import sys
 import time
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 import torch
@@ -69,44 +70,55 @@ def rnn_config(task, max_len: int, hidden: int, score: str = "additive"):
     return default_model_config(task, "rnn", cell="gru", score=score, d_embed=32, d_hidden=hidden, max_len=max_len)
 
 
-def median_ms(fn, repeats: int) -> float:
-    fn()  # warm-up
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
+def interleaved_medians(cases: dict, repeats: int) -> dict:
+    """Median ms of each zero-argument function, run in turn `repeats` times after one warm-up each,
+    so a busy moment on the machine hits every case alike."""
+    times = {key: [] for key in cases}
+    for fn in cases.values():
         fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
+    for _ in range(repeats):
+        for key, fn in cases.items():
+            t0 = time.perf_counter()
+            fn()
+            times[key].append((time.perf_counter() - t0) * 1e3)
+    return {key: statistics.median(values) for key, values in times.items()}
+
+
+def train_step(model, optimizer, src: torch.Tensor, tgt: torch.Tensor) -> None:
+    model.train()
+    logits = model(src, tgt)
+    loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), tgt.reshape(-1), ignore_index=PAD_ID)
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    optimizer.step()
+
+
+@torch.inference_mode()
+def infer(model, src: torch.Tensor, tgt: torch.Tensor, n: int | None) -> None:
+    """One teacher-forced forward pass (n None), or greedy generation of n tokens."""
+    model.eval()
+    if n is None:
+        model(src, tgt)
+    else:
+        generate(model, src, n)
 
 
 def timing(models: dict, vocab: int, lengths: list[int], repeats: int) -> dict:
     """ms per training step, per forward pass and per greedy generation of L tokens, by length."""
-    out = {kind: {f: [] for f in FAMILIES} for kind in ("train_step_ms", "forward_ms", "generate_ms")}
+    kinds = ("train_step_ms", "forward_ms", "generate_ms")
+    out = {kind: {f: [] for f in FAMILIES} for kind in kinds}
     optimizers = {f: torch.optim.AdamW(models[f].parameters(), lr=1e-4) for f in FAMILIES}
     for L in lengths:
         g = torch.Generator().manual_seed(L)
         src, tgt = torch.randint(4, vocab, (BATCH, L), generator=g), torch.randint(4, vocab, (BATCH, L), generator=g)
-        for family in FAMILIES:  # interleaved: one family, then the other, at each length
-            model, optimizer = models[family], optimizers[family]
-
-            def step(model=model, optimizer=optimizer, src=src, tgt=tgt):
-                model.train()
-                logits = model(src, tgt)
-                loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), tgt.reshape(-1), ignore_index=PAD_ID)
-                optimizer.zero_grad(set_to_none=True)
-                loss.backward()
-                optimizer.step()
-
-            out["train_step_ms"][family].append(median_ms(step, repeats))
-            model.eval()
-            one_src, one_tgt = src[:1], tgt[:1]
-            with torch.inference_mode():
-                out["forward_ms"][family].append(median_ms(lambda m=model, s=one_src, t=one_tgt: m(s, t), repeats))
-                out["generate_ms"][family].append(median_ms(lambda m=model, s=one_src, n=L: generate(m, s, n), repeats))
-        print(
-            f"{L:>5} " + " ".join(f"{out[k][f][-1]:>11.1f}" for k in out for f in FAMILIES),
-            flush=True,
-        )
+        cases = {}
+        for f, m in models.items():
+            cases["train_step_ms", f] = partial(train_step, m, optimizers[f], src, tgt)
+            cases["forward_ms", f] = partial(infer, m, src[:1], tgt[:1], None)
+            cases["generate_ms", f] = partial(infer, m, src[:1], tgt[:1], L)
+        for (kind, family), ms in interleaved_medians(cases, repeats).items():
+            out[kind][family].append(ms)
+        print(f"{L:>5} " + " ".join(f"{out[k][f][-1]:>11.1f}" for k in kinds for f in FAMILIES), flush=True)
     return out
 
 
@@ -126,10 +138,32 @@ def to_99(task_name: str, config, max_steps: int, seed: int = 0) -> tuple[dict, 
     result = train(task, config, cfg)
     fresh = result.loaded.accuracy(1000, seed=777)
     row = {
-        "steps": result.steps, "seconds": round(result.seconds, 1), "held_out": result.accuracy,
+        "seed": seed, "steps": result.steps, "seconds": round(result.seconds, 1), "held_out": result.accuracy,
         "reached": result.accuracy >= 0.99, "fresh_1000": fresh,
     }  # fmt: skip
     return row, result.loaded
+
+
+def steps_to_99(seeds: list[int], max_steps: int) -> tuple[dict, dict]:
+    """{task: {family: {"runs": [row per seed], "median_steps"}}} and the reverse models of the first seed."""
+    out, reverse_models = {}, {}
+    for task_name in ("reverse", "translate"):
+        out[task_name] = {}
+        for family, config in configs(get_task(task_name), max_len=64).items():
+            runs = []
+            for seed in seeds:
+                row, loaded = to_99(task_name, config, max_steps, seed)
+                runs.append(row)
+                if task_name == "reverse" and seed == seeds[0]:
+                    reverse_models[family] = loaded
+                print(
+                    f"{task_name:>9} {family:>11} seed {seed}: {row['steps']:>5} steps {row['seconds']:>6.1f} s  "
+                    f"held-out {row['held_out']:.3f}  fresh 1000 {row['fresh_1000']:.3f}"
+                    + ("" if row["reached"] else "  (not reached)"),
+                    flush=True,
+                )
+            out[task_name][family] = {"runs": runs, "median_steps": statistics.median(r["steps"] for r in runs)}
+    return out, reverse_models
 
 
 def machine() -> dict:
@@ -147,7 +181,8 @@ def machine() -> dict:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--threads", type=int, default=1)
-    p.add_argument("--repeats", type=int, default=5)
+    p.add_argument("--repeats", type=int, default=7, help="timed runs per case (medians)")
+    p.add_argument("--seeds", type=int, nargs="+", default=[0, 1], help="training seeds for steps to 99 %%")
     p.add_argument("--max-steps", type=int, default=4000, help="training budget per run")
     p.add_argument("--quick", action="store_true", help="a fast smoke run (short lengths, few steps); not saved")
     p.add_argument("--out", type=Path, default=RESULTS)
@@ -171,22 +206,8 @@ def main() -> None:
     print(f"{'L':>5} " + " ".join(f"{k + ' ' + f[:5]:>11}" for k in kinds for f in FAMILIES))
     times = timing(models, len(reverse.src_vocab), lengths, args.repeats)
 
-    print(f"\n2. steps to ≥ 99 % held-out exact match (≤ {max_steps} steps)")
-    to99, reverse_models = {}, {}
-    for task_name in ("reverse", "translate"):
-        task = get_task(task_name)
-        to99[task_name] = {}
-        for family, config in configs(task, max_len=64).items():
-            row, loaded = to_99(task_name, config, max_steps)
-            to99[task_name][family] = row
-            if task_name == "reverse":
-                reverse_models[family] = loaded
-            print(
-                f"{task_name:>9} {family:>11}: {row['steps']:>5} steps {row['seconds']:>6.1f} s  held-out "
-                f"{row['held_out']:.3f}  fresh 1000 {row['fresh_1000']:.3f}"
-                + ("" if row["reached"] else "  (not reached)"),
-                flush=True,
-            )
+    print(f"\n2. steps to ≥ 99 % held-out exact match (≤ {max_steps} steps), seeds {args.seeds}")
+    to99, reverse_models = steps_to_99(args.seeds, max_steps)
 
     test_lengths = TEST_LENGTHS[::6] if args.quick else TEST_LENGTHS
     print("\n3. exact match by input length on reverse (trained on 1–12 digits), 200 inputs per length")
@@ -208,7 +229,7 @@ def main() -> None:
             f: {"arch": c.arch, "config": c.to_dict(), "parameters": params[f]} for f, c in timed_configs.items()
         },
         "timing": {"lengths": lengths, "batch_train": BATCH, "batch_inference": 1, **times},
-        "steps_to_99": {"max_steps": max_steps, "eval_every": 50, "eval_size": 500, **to99},
+        "steps_to_99": {"max_steps": max_steps, "eval_every": 50, "eval_size": 500, "seeds": args.seeds, **to99},
         "by_length": {
             "task": "reverse",
             "trained_lengths": [1, 12],
