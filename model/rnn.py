@@ -21,10 +21,11 @@ c_t = h_fin at every step, so the decoder sees only the final encoder state, and
 rnn.attn.* entries. Gates: rnn.enc.gates.{reset,update} (GRU) or {input,forget,output} (LSTM),
 (B, S, d_enc), and rnn.dec.gates.* (B, T, d_dec); the LSTM's cell states are rnn.enc.c / rnn.dec.c.
 
-Ablation: `temperature` divides the scores before the softmax, and ("rnn.attn", 0) in `heads_off`
-zeroes c_t (attention switched off: the decoder reads a zero context). `positional`, `scale` and
-`causal` do not apply (no positional encoding, no √d scaling, and a recurrent decoder only ever
-sees the past); they are ignored.
+Ablation (models with attention): `temperature` divides the scores before the softmax, and
+("rnn.attn", 0) in `heads_off` zeroes c_t (attention switched off: the decoder reads a zero
+context, and the trace's rnn.attn.context shows those zeros). `positional`, `scale` and `causal` do
+not apply (no positional encoding, no √d scaling, and a recurrent decoder only ever sees the past)
+and are ignored, as is everything with score `none`.
 """
 
 from __future__ import annotations
