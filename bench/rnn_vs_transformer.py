@@ -221,10 +221,10 @@ def main() -> None:
     if args.quick:
         return
     results = {
-        "command": "nice -n 10 python bench/rnn_vs_transformer.py " + " ".join(sys.argv[1:]),
+        "command": " ".join(["nice -n 10 python bench/rnn_vs_transformer.py", *sys.argv[1:]]),
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "seconds": round(seconds, 1),
-        "machine": facts,
+        "machine": facts | {"load_average_at_end": list(os.getloadavg())},
         "models": {
             f: {"arch": c.arch, "config": c.to_dict(), "parameters": params[f]} for f, c in timed_configs.items()
         },
