@@ -1,4 +1,4 @@
-"""Attention Lab's model package: a traced encoder–decoder Transformer, toy tasks and training.
+"""Attention Lab's model package: a traced encoder–decoder Transformer and RNN, toy tasks and training.
 
 Pure PyTorch: nothing here imports Streamlit or plotly.
 """
@@ -11,6 +11,8 @@ from .config import ModelConfig
 from .errors import CheckpointError, InputError
 from .positional import sinusoidal_table
 from .pretrained import PRETRAINED, load_pretrained
+from .rnn import RNNSeq2Seq
+from .rnn_config import RNNConfig
 from .runner import LoadedModel
 from .tasks import TASKS, Task, get_task
 from .trace import Trace
@@ -28,6 +30,8 @@ __all__ = [
     "InputError",
     "LoadedModel",
     "ModelConfig",
+    "RNNConfig",
+    "RNNSeq2Seq",
     "Seq2SeqTransformer",
     "Task",
     "Trace",

@@ -42,6 +42,20 @@ def attention_tokens(trace: Trace, kind: str) -> tuple[list[str], list[str]]:
     return trace.tokens(query_side), trace.tokens(key_side)
 
 
+def attention_maps(trace: Trace, batch: int = 0) -> dict[str, np.ndarray]:
+    """Every attention block of a trace as (H, Lq, Lk) float32, keyed by its name prefix, any family.
+
+    A Transformer gives each `….weights` (B, H, Lq, Lk) as it is; the RNN's `rnn.attn.weights`
+    (B, T, S) is one block with one head: (1, T, S). A model without attention gives {}.
+    """
+    maps = {}
+    for name in trace.names():
+        if name.endswith(".weights"):
+            weights = trace.numpy(name, batch).astype(np.float32, copy=True)
+            maps[name.removesuffix(".weights")] = weights[None] if weights.ndim == 2 else weights
+    return maps
+
+
 def row_entropy(weights) -> np.ndarray:
     """Shannon entropy in nats of each attention row (last axis), with 0·log 0 = 0: (..., Lq)."""
     w = _tensor(weights)

@@ -1,4 +1,7 @@
-"""Checkpoints: model.safetensors + config.json (model config, task, vocabularies). Never pickle.
+"""Checkpoints: model.safetensors + config.json (architecture, model config, task, vocabularies). Never pickle.
+
+config.json's "architecture" ("transformer" or "rnn") picks the model family; checkpoints written
+before the RNN family have none and load as Transformers.
 
 Files are written atomically (temporary file, then rename), and loading checks everything a
 damaged or foreign file could get wrong before any weight reaches a model.
@@ -14,16 +17,17 @@ from pathlib import Path
 import torch
 from safetensors.torch import load as load_safetensors_bytes
 from safetensors.torch import save as save_safetensors_bytes
+from torch import nn
 
-from .config import ModelConfig
+from .architectures import CONFIGS, DEFAULT_ARCH, build_model, config_from_dict
 from .errors import CheckpointError
 from .runner import LoadedModel
 from .tasks import TASKS, get_task
-from .transformer import Seq2SeqTransformer
 
 FORMAT = "attention-lab/1"
 WEIGHTS_FILE, CONFIG_FILE = "model.safetensors", "config.json"
 MAX_CHECKPOINT_BYTES = 64 * 1024 * 1024  # our models are well under 2 MB
+MAX_LEN_LIMIT = 4096  # a Transformer builds a (max_len, d_model) position table: bound what a file may ask for
 
 
 def _atomic_write(path: Path, data: bytes) -> None:
@@ -46,6 +50,7 @@ def checkpoint_bytes(loaded: LoadedModel) -> tuple[bytes, bytes]:
     task = loaded.task
     config = {
         "format": FORMAT,
+        "architecture": loaded.config.arch,
         "task": task.name,
         "name": loaded.name,
         "model": loaded.config.to_dict(),
@@ -93,7 +98,12 @@ def _parse_config(config_bytes: bytes) -> dict:
         raise CheckpointError(f"config.json is not valid JSON ({exc}).") from None
     if not isinstance(config, dict) or config.get("format") != FORMAT:
         raise CheckpointError(f"config.json is not an Attention Lab checkpoint config (expected format {FORMAT!r}).")
-    if config.get("task") not in TASKS:
+    arch = config.setdefault("architecture", DEFAULT_ARCH)
+    if not isinstance(arch, str) or arch not in CONFIGS:
+        raise CheckpointError(
+            f"config.json names an unknown architecture {arch!r}; this version knows {', '.join(CONFIGS)}."
+        )
+    if not isinstance(config.get("task"), str) or config["task"] not in TASKS:
         raise CheckpointError(f"config.json names an unknown task {config.get('task')!r}; known: {', '.join(TASKS)}.")
     return config
 
@@ -102,9 +112,13 @@ def load_checkpoint_bytes(config_bytes: bytes, weights_bytes: bytes, name: str |
     """Validate and load a checkpoint held in memory (e.g. from an uploaded zip)."""
     config = _parse_config(config_bytes)
     try:
-        model_config = ModelConfig.from_dict(config.get("model"))
+        model_config = config_from_dict(config["architecture"], config.get("model"))
     except (TypeError, ValueError) as exc:
         raise CheckpointError(f"config.json has an invalid model config: {exc}") from None
+    if model_config.max_len > MAX_LEN_LIMIT:
+        raise CheckpointError(
+            f"config.json asks for max_len {model_config.max_len}; models here take at most {MAX_LEN_LIMIT} tokens."
+        )
     task = get_task(config["task"])
     for side, vocab, size in (
         ("src_vocab", task.src_vocab, model_config.src_vocab_size),
@@ -118,14 +132,15 @@ def load_checkpoint_bytes(config_bytes: bytes, weights_bytes: bytes, name: str |
         tensors = load_safetensors_bytes(weights_bytes)
     except Exception as exc:  # safetensors raises its own error types for truncated or corrupt data
         raise CheckpointError(f"model.safetensors is damaged or not a safetensors file ({exc}).") from None
-    model = Seq2SeqTransformer(model_config)
-    _check_state(model, tensors)
+    with torch.device("meta"):  # shapes only: a hostile config claiming a huge model allocates nothing
+        _check_state(build_model(model_config), tensors, model_config.arch)
+    model = build_model(model_config)
     model.load_state_dict(tensors, strict=True)
     training = config.get("training") if isinstance(config.get("training"), dict) else {}
     return LoadedModel(model, task, name=name or config.get("name") or task.name, meta=training)
 
 
-def _check_state(model: Seq2SeqTransformer, tensors: dict[str, torch.Tensor]) -> None:
+def _check_state(model: nn.Module, tensors: dict[str, torch.Tensor], arch: str) -> None:
     """Same names, same shapes, floating point and finite, or a CheckpointError naming the first misfit."""
     expected = model.state_dict()
     missing, unexpected = sorted(set(expected) - set(tensors)), sorted(set(tensors) - set(expected))
@@ -134,7 +149,7 @@ def _check_state(model: Seq2SeqTransformer, tensors: dict[str, torch.Tensor]) ->
             f"{label}: {', '.join(names[:4])}{' …' if len(names) > 4 else ''}"
             for label, names in (("missing", missing), ("unexpected", unexpected)) if names
         )  # fmt: skip
-        raise CheckpointError(f"model.safetensors does not match config.json ({detail}).")
+        raise CheckpointError(f"model.safetensors does not match config.json's {arch} model ({detail}).")
     for key, want in expected.items():
         got = tensors[key]
         if tuple(got.shape) != tuple(want.shape):

@@ -3,14 +3,58 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from typing import ClassVar
 
 POSITIONAL_KINDS = ("sinusoidal", "learned", "none")
 NORM_PLACEMENTS = ("post", "pre")
 
 
+class DictConfig:
+    """JSON round trip shared by the model configs: to_dict / from_dict with clear errors."""
+
+    arch: ClassVar[str]  # which model family this config builds (see model/architectures.py)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict):
+        """Build from a JSON dict; unknown or missing keys give a clear ValueError."""
+        if not isinstance(data, dict):
+            raise ValueError(f"model config must be a JSON object, got {type(data).__name__}.")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"model config has unknown settings: {', '.join(unknown)}.")
+        missing = sorted(n for n in ("src_vocab_size", "tgt_vocab_size") if n not in data)
+        if missing:
+            raise ValueError(f"model config is missing: {', '.join(missing)}.")
+        return cls(**data)
+
+
+def require_whole(name: str, value, low: int = 1, high: int | None = None) -> None:
+    """ValueError unless value is an int (not a bool) in [low, high]."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        span = f"of at least {low}" if high is None else f"from {low} to {high}"
+        raise ValueError(f"{name} must be a whole number {span}, got {value!r}.")
+
+
+def require_probability(name: str, value) -> None:
+    """ValueError unless value is a number in [0, 1)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value < 1.0:
+        raise ValueError(f"{name} must be a probability in [0, 1); got {value!r}.")
+
+
+def require_pad_id(config) -> None:
+    if min(config.src_vocab_size, config.tgt_vocab_size) <= config.pad_id or config.pad_id < 0:
+        raise ValueError(f"pad_id ({config.pad_id}) must be a token id inside both vocabularies.")
+
+
 @dataclass(frozen=True)
-class ModelConfig:
+class ModelConfig(DictConfig):
     """Sizes and options of an encoder–decoder Transformer (defaults: a small 2017-style model)."""
+
+    arch: ClassVar[str] = "transformer"
 
     src_vocab_size: int
     tgt_vocab_size: int
@@ -37,13 +81,9 @@ class ModelConfig:
     def validate(self) -> None:
         """Raise ValueError naming the first setting that cannot build a working model."""
         for name in ("src_vocab_size", "tgt_vocab_size", "d_model", "n_heads", "d_ff", "max_len"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}.")
+            require_whole(name, getattr(self, name))
         for name in ("n_encoder_layers", "n_decoder_layers"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 12:
-                raise ValueError(f"{name} must be a whole number from 1 to 12, got {value!r}.")
+            require_whole(name, getattr(self, name), 1, 12)
         if self.d_model % self.n_heads:
             raise ValueError(
                 f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads}): "
@@ -58,24 +98,5 @@ class ModelConfig:
             )
         if self.norm not in NORM_PLACEMENTS:
             raise ValueError(f"norm must be 'post' or 'pre'; got {self.norm!r}.")
-        if not isinstance(self.dropout, (int, float)) or not 0.0 <= self.dropout < 1.0:
-            raise ValueError(f"dropout must be a probability in [0, 1); got {self.dropout!r}.")
-        if min(self.src_vocab_size, self.tgt_vocab_size) <= self.pad_id or self.pad_id < 0:
-            raise ValueError(f"pad_id ({self.pad_id}) must be a token id inside both vocabularies.")
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict) -> ModelConfig:
-        """Build from a JSON dict; unknown or missing keys give a clear ValueError."""
-        if not isinstance(data, dict):
-            raise ValueError(f"model config must be a JSON object, got {type(data).__name__}.")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise ValueError(f"model config has unknown settings: {', '.join(unknown)}.")
-        missing = sorted(n for n in ("src_vocab_size", "tgt_vocab_size") if n not in data)
-        if missing:
-            raise ValueError(f"model config is missing: {', '.join(missing)}.")
-        return cls(**data)
+        require_probability("dropout", self.dropout)
+        require_pad_id(self)

@@ -5,26 +5,28 @@ from __future__ import annotations
 import torch
 
 from .ablation import NO_ABLATION, Ablation
+from .architectures import Seq2SeqModel
 from .tasks import BOS_ID, EOS_ID
 from .trace import Trace
-from .transformer import Seq2SeqTransformer
 
 
 @torch.inference_mode()
 def greedy_decode(
-    model: Seq2SeqTransformer, src: torch.Tensor, max_new: int | None = None, ablation: Ablation = NO_ABLATION
+    model: Seq2SeqModel, src: torch.Tensor, max_new: int | None = None, ablation: Ablation = NO_ABLATION
 ) -> torch.Tensor:
     """(B, S) source ids → (B, N) generated ids, each row ending at its first <eos> (padded after).
 
-    The encoder runs once; the decoder re-reads its whole prefix at each step (sequences are short).
+    The encoder runs once. Each step asks the model for the next token's logits (`decode_next`): the
+    Transformer re-reads its whole prefix (sequences are short), the RNN takes one step from its state.
     """
     limit = model.config.max_len
     max_new = min(limit, src.shape[1] + 2 if max_new is None else max_new)
     memory, src_mask = model.encode(src, ablation=ablation)
     tgt = torch.full((src.shape[0], 1), BOS_ID, dtype=torch.long)
     done = torch.zeros(src.shape[0], dtype=torch.bool)
+    cache = None
     for _ in range(max_new):
-        logits = model.decode(tgt, memory, src_mask, ablation=ablation)[:, -1]  # (B, V)
+        logits, cache = model.decode_next(tgt, memory, src_mask, cache, ablation=ablation)  # (B, V)
         nxt = logits.argmax(-1).masked_fill(done, EOS_ID)
         tgt = torch.cat([tgt, nxt[:, None]], dim=1)
         done |= nxt == EOS_ID
@@ -45,7 +47,7 @@ def strip_after_eos(ids: torch.Tensor) -> list[int]:
 
 @torch.inference_mode()
 def decode_with_trace(
-    model: Seq2SeqTransformer, src: torch.Tensor, ablation: Ablation = NO_ABLATION, max_new: int | None = None
+    model: Seq2SeqModel, src: torch.Tensor, ablation: Ablation = NO_ABLATION, max_new: int | None = None
 ) -> tuple[list[int], Trace]:
     """Greedy-decode one source (1, S), then trace a teacher-forced pass over <bos> + the output."""
     generated = strip_after_eos(greedy_decode(model, src, max_new, ablation)[0])

@@ -8,7 +8,18 @@ from .checkpoint import load_checkpoint
 from .runner import LoadedModel
 
 CHECKPOINT_DIR = Path(__file__).parent / "checkpoints"
-PRETRAINED: tuple[str, ...] = ("reverse", "sort", "translate", "copy", "translate-zh")
+PRETRAINED: tuple[str, ...] = (
+    "reverse",
+    "sort",
+    "translate",
+    "copy",
+    "translate-zh",
+    "reverse-rnn",
+    "translate-rnn",
+    "translate-rnn-noattn",
+)
+# The family of each shipped model (config.json says so too), so a picker can filter without loading.
+PRETRAINED_ARCH: dict[str, str] = {name: "rnn" if "-rnn" in name else "transformer" for name in PRETRAINED}
 
 
 def load_pretrained(name: str) -> LoadedModel:

@@ -7,19 +7,18 @@ from dataclasses import dataclass, field
 import torch
 
 from .ablation import NO_ABLATION, Ablation
-from .config import ModelConfig
+from .architectures import AnyConfig, Seq2SeqModel
 from .decode import decode_with_trace, greedy_decode, strip_after_eos
 from .errors import InputError
 from .tasks import BOS_ID, EOS_ID, SPECIALS, Encoded, Task
 from .trace import Trace
-from .transformer import Seq2SeqTransformer
 
 
 @dataclass
 class LoadedModel:
     """A trained model ready to use. Never mutated after loading, so threads may share it."""
 
-    model: Seq2SeqTransformer
+    model: Seq2SeqModel  # Seq2SeqTransformer or RNNSeq2Seq (see model/architectures.py)
     task: Task
     name: str = ""
     meta: dict = field(default_factory=dict)  # how it was trained: steps, seconds, accuracy, command
@@ -28,7 +27,8 @@ class LoadedModel:
         self.model.eval()
 
     @property
-    def config(self) -> ModelConfig:
+    def config(self) -> AnyConfig:
+        """The model's config; config.arch says which family it is ('transformer' or 'rnn')."""
         return self.model.config
 
     @property

@@ -2,7 +2,7 @@
 
 `train()` reports each step through a callback and stops when asked, so the browser can show
 progress without this module knowing about any UI. `python -m model.train --task reverse` is the
-command that makes the shipped checkpoints.
+command that makes the shipped checkpoints; `--arch rnn` trains the recurrent family instead.
 """
 
 from __future__ import annotations
@@ -19,11 +19,12 @@ from dataclasses import asdict, dataclass, field
 import torch
 import torch.nn.functional as F
 
+from .architectures import CONFIGS, AnyConfig, Seq2SeqModel, build_model
 from .checkpoint import save_checkpoint
-from .config import ModelConfig
+from .rnn_cells import CELL_TYPES
+from .rnn_config import SCORES
 from .runner import LoadedModel
 from .tasks import PAD_ID, TASKS, Task, get_task
-from .transformer import Seq2SeqTransformer
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class TrainConfig:
     seed: int = 0
     eval_every: int = 100
     eval_size: int = 500
+    teacher_forcing: float = 1.0  # RNN only: chance of feeding the true previous token (else its own guess)
 
     def __post_init__(self) -> None:
         if self.steps < 1 or self.batch_size < 1 or self.eval_every < 1 or self.eval_size < 1:
@@ -48,6 +50,8 @@ class TrainConfig:
             raise ValueError(f"learning rate must be between 0 and 1, got {self.lr}.")
         if self.until is not None and not (0 < self.until <= 1):
             raise ValueError(f"--until is an accuracy between 0 and 1, got {self.until}.")
+        if not (0 <= self.teacher_forcing <= 1):
+            raise ValueError(f"--teacher-forcing is a probability between 0 and 1, got {self.teacher_forcing}.")
 
 
 @dataclass
@@ -60,7 +64,7 @@ class StepInfo:
     lr: float
     seconds: float
     accuracy: float | None = None  # held-out exact match, on evaluation steps only
-    model: Seq2SeqTransformer | None = field(default=None, repr=False)  # the model being trained
+    model: Seq2SeqModel | None = field(default=None, repr=False)  # the model being trained
 
 
 @dataclass
@@ -81,24 +85,39 @@ def lr_at(step: int, cfg: TrainConfig) -> float:
     return cfg.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
 
 
-def default_model_config(task: Task, **overrides) -> ModelConfig:
-    """A small model sized for the task's vocabularies; overrides set any ModelConfig field."""
-    return ModelConfig(src_vocab_size=len(task.src_vocab), tgt_vocab_size=len(task.tgt_vocab), **overrides)
+def default_model_config(task: Task, arch: str = "transformer", **overrides) -> AnyConfig:
+    """A small model of family `arch` sized for the task's vocabularies; overrides set any config field."""
+    if arch not in CONFIGS:
+        raise ValueError(f"unknown architecture {arch!r}; choose one of: {', '.join(CONFIGS)}.")
+    return CONFIGS[arch](src_vocab_size=len(task.src_vocab), tgt_vocab_size=len(task.tgt_vocab), **overrides)
+
+
+def check_teacher_forcing(cfg: TrainConfig, model_config: AnyConfig) -> None:
+    """Feeding the model's own guesses needs a decoder that runs step by step."""
+    if cfg.teacher_forcing < 1 and model_config.arch != "rnn":
+        raise ValueError(
+            "--teacher-forcing below 1 needs a recurrent decoder (--arch rnn): a Transformer decodes every "
+            "position at once, so it is always fed the true previous tokens."
+        )
 
 
 def train(
     task: Task,
-    model_config: ModelConfig,
+    model_config: AnyConfig,
     cfg: TrainConfig = TrainConfig(),
     callback: Callable[[StepInfo], None] | None = None,
     should_stop: Callable[[], bool] | threading.Event | None = None,
     name: str | None = None,
 ) -> TrainResult:
-    """Train a fresh model on `task`; deterministic for a seed. Returns the model in eval mode."""
+    """Train a fresh model of the config's family on `task`; deterministic for a seed. Returns it in eval mode."""
+    check_teacher_forcing(cfg, model_config)
     stop = should_stop.is_set if isinstance(should_stop, threading.Event) else should_stop
     torch.manual_seed(cfg.seed)
     rng = random.Random(cfg.seed)
-    model = Seq2SeqTransformer(model_config)
+    model = build_model(model_config)
+    forcing = {} if cfg.teacher_forcing == 1 else {
+        "teacher_forcing": cfg.teacher_forcing, "generator": torch.Generator().manual_seed(cfg.seed),
+    }  # fmt: skip
     loaded = LoadedModel(model, task, name=name or task.name)
     optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.lr, betas=(0.9, 0.98), weight_decay=cfg.weight_decay)
     held_out = task.sample(cfg.eval_size, seed=cfg.seed + 1_000_003)
@@ -110,7 +129,7 @@ def train(
             break
         model.train()
         src, tgt_in, tgt_out = task.batch([_pair(task, rng) for _ in range(cfg.batch_size)])
-        logits = model(src, tgt_in)  # (B, T, V)
+        logits = model(src, tgt_in, **forcing)  # (B, T, V)
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), tgt_out.reshape(-1), ignore_index=PAD_ID)
         lr = lr_at(step - 1, cfg)
         for group in optimizer.param_groups:
@@ -156,15 +175,42 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--lr", type=float, default=TrainConfig.lr)
     p.add_argument("--warmup", type=int, default=TrainConfig.warmup)
     p.add_argument("--eval-every", type=int, default=TrainConfig.eval_every)
-    p.add_argument("--layers", type=int, default=1, help="encoder and decoder layers each")
-    p.add_argument("--d-model", type=int, default=64)
-    p.add_argument("--heads", type=int, default=4)
-    p.add_argument("--d-ff", type=int, default=128)
-    p.add_argument("--max-len", type=int, default=64)
-    p.add_argument("--positional", default="sinusoidal", choices=["sinusoidal", "learned", "none"])
-    p.add_argument("--norm", default="post", choices=["post", "pre"])
+    p.add_argument("--max-len", type=int, default=64, help="longest sequence the model accepts")
+    p.add_argument("--dropout", type=float, default=0.0)
+    p.add_argument("--arch", default="transformer", choices=sorted(CONFIGS), help="model family")
+    tf = p.add_argument_group("Transformer (--arch transformer)")
+    tf.add_argument("--layers", type=int, default=1, help="encoder and decoder layers each")
+    tf.add_argument("--d-model", type=int, default=64)
+    tf.add_argument("--heads", type=int, default=4)
+    tf.add_argument("--d-ff", type=int, default=128)
+    tf.add_argument("--positional", default="sinusoidal", choices=["sinusoidal", "learned", "none"])
+    tf.add_argument("--norm", default="post", choices=["post", "pre"])
+    rnn = p.add_argument_group("RNN (--arch rnn)")
+    rnn.add_argument("--cell", default="gru", choices=list(CELL_TYPES), help="recurrent cell (default %(default)s)")
+    rnn.add_argument("--score", default="additive", choices=list(SCORES), help="attention score; none = no attention")
+    rnn.add_argument("--bidirectional", action="store_true", help="read the source both ways")
+    rnn.add_argument("--d-embed", type=int, default=32, help="token embedding width")
+    rnn.add_argument("--d-hidden", type=int, default=64, help="state width of one direction")
+    rnn.add_argument(
+        "--teacher-forcing", type=float, default=1.0,
+        help="chance per step of feeding the true previous token rather than the model's own (default 1 = always)",
+    )  # fmt: skip
     p.add_argument("--threads", type=int, default=2, help="torch CPU threads")
     return p.parse_args(argv)
+
+
+def _family_settings(args: argparse.Namespace) -> dict:
+    """The command line's settings for the chosen model family."""
+    common = {"max_len": args.max_len, "dropout": args.dropout}
+    if args.arch == "rnn":
+        return common | {
+            "cell": args.cell, "score": args.score, "bidirectional": args.bidirectional,
+            "d_embed": args.d_embed, "d_hidden": args.d_hidden,
+        }  # fmt: skip
+    return common | {
+        "d_model": args.d_model, "n_heads": args.heads, "n_encoder_layers": args.layers,
+        "n_decoder_layers": args.layers, "d_ff": args.d_ff, "positional": args.positional, "norm": args.norm,
+    }  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,15 +220,12 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     try:
         task = get_task(args.task)
-        model_config = default_model_config(
-            task, d_model=args.d_model, n_heads=args.heads, n_encoder_layers=args.layers,
-            n_decoder_layers=args.layers, d_ff=args.d_ff, max_len=args.max_len,
-            positional=args.positional, norm=args.norm,
-        )  # fmt: skip
+        model_config = default_model_config(task, args.arch, **_family_settings(args))
         cfg = TrainConfig(
             steps=args.steps, until=args.until or None, batch_size=args.batch_size, lr=args.lr,
-            warmup=args.warmup, seed=args.seed, eval_every=args.eval_every,
+            warmup=args.warmup, seed=args.seed, eval_every=args.eval_every, teacher_forcing=args.teacher_forcing,
         )  # fmt: skip
+        check_teacher_forcing(cfg, model_config)
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

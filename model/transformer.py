@@ -10,6 +10,7 @@ from torch import nn
 from .ablation import NO_ABLATION, Ablation
 from .attention import causal_mask
 from .config import ModelConfig
+from .forward_checks import check_ids, new_record
 from .layers import DecoderLayer, EncoderLayer, Record
 from .positional import PositionalEncoding
 from .trace import Trace
@@ -88,22 +89,15 @@ class Seq2SeqTransformer(nn.Module):
             trace["logits"] = logits
         return logits
 
+    def decode_next(self, tgt, memory, src_mask, cache=None, ablation: Ablation = NO_ABLATION):
+        """Logits (B, V) of the next token after the prefix tgt (B, t); the decoder re-reads the whole
+        prefix (no key/value cache), so `cache` is passed through unused (see RNNSeq2Seq.decode_next)."""
+        return self.decode(tgt, memory, src_mask, ablation=ablation)[:, -1], cache
+
     def forward(self, src: torch.Tensor, tgt: torch.Tensor, *, record: bool = False, ablation: Ablation = NO_ABLATION):
         """Logits (B, T, V); with record=True, (logits, Trace) holding every named intermediate."""
-        self._check_lengths(src, tgt)
-        if record and self.training:
-            raise RuntimeError("traces are captured in eval mode (no dropout in a trace): call model.eval() first.")
-        trace: Record = {} if record else None
+        check_ids(src, tgt, self.config.max_len)
+        trace: Record = new_record(self, record)
         memory, src_mask = self.encode(src, trace, ablation)
         logits = self.decode(tgt, memory, src_mask, trace, ablation)
         return (logits, Trace(trace)) if record else logits
-
-    def _check_lengths(self, src: torch.Tensor, tgt: torch.Tensor) -> None:
-        limit = self.config.max_len
-        for side, ids in (("source", src), ("target", tgt)):
-            if ids.dim() != 2:
-                raise ValueError(f"{side} ids must have shape (batch, length), got {tuple(ids.shape)}.")
-            if ids.shape[1] == 0:
-                raise ValueError(f"{side} is empty.")
-            if ids.shape[1] > limit:
-                raise ValueError(f"{side} has {ids.shape[1]} tokens; this model's limit is {limit} (max_len).")

@@ -43,6 +43,17 @@ class Task(ABC):
         rng = random.Random(seed)
         return [(" ".join(s), " ".join(t)) for s, t in (self.generate(rng) for _ in range(n))]
 
+    def sample_of_length(self, n: int, length: int, seed: int = 0) -> list[tuple[str, str]]:
+        """n pairs whose source has exactly `length` words (drawn until enough fit), the same for a seed."""
+        rng, pairs = random.Random(seed), []
+        for _ in range(1000 * n):
+            src, tgt = self.generate(rng)
+            if len(src) == length:
+                pairs.append((" ".join(src), " ".join(tgt)))
+                if len(pairs) == n:
+                    return pairs
+        raise ValueError(f"the {self.name} task hardly ever makes inputs of {length} words.")
+
     def accuracy(self, predictions: list[str], targets: list[str]) -> float:
         """Exact match: the share of predictions equal to their target, token for token."""
         if len(predictions) != len(targets):

@@ -20,6 +20,14 @@ class DigitTask(Task):
     def transform(self, words: list[str]) -> list[str]:
         raise NotImplementedError
 
+    def sample_of_length(self, n: int, length: int, seed: int = 0) -> list[tuple[str, str]]:
+        """n pairs of exactly `length` digits, any length ≥ 1 (longer than training too, to test generalising)."""
+        if length < 1:
+            raise ValueError(f"length must be at least 1, got {length}.")
+        rng = random.Random(seed)
+        sources = [[rng.choice(DIGITS) for _ in range(length)] for _ in range(n)]
+        return [(" ".join(s), " ".join(self.transform(s))) for s in sources]
+
     def generate(self, rng: random.Random) -> tuple[list[str], list[str]]:
         words = [rng.choice(DIGITS) for _ in range(rng.randint(1, self.max_src_words))]
         return words, self.transform(words)

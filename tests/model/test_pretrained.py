@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from model import PRETRAINED, load_pretrained
-from model.pretrained import CHECKPOINT_DIR
+from model.pretrained import CHECKPOINT_DIR, PRETRAINED_ARCH
 
 FRESH_SEED = 20261121  # not the seed training evaluated on (seed + 1_000_003)
 
@@ -25,12 +25,26 @@ def test_shipped_checkpoint_is_small_and_documented(name):
     folder = CHECKPOINT_DIR / name
     assert (folder / "model.safetensors").stat().st_size < 2 * 1024 * 1024
     loaded = load_pretrained(name)
-    assert loaded.meta["command"].startswith(f"python -m model.train --task {name}")
-    assert loaded.task.name == name
+    task = name.removesuffix("-noattn").removesuffix("-rnn")  # reverse-rnn is an RNN trained on reverse
+    assert loaded.meta["command"].startswith(f"python -m model.train --task {task}")
+    assert loaded.task.name == task and loaded.name == name
+    assert (
+        loaded.config.arch
+        == PRETRAINED_ARCH[name]
+        == ("rnn" if "--arch rnn" in loaded.meta["command"] else "transformer")
+    )
 
 
 def test_minimum_set_is_shipped():
     assert {"reverse", "sort", "translate"} <= set(PRETRAINED)
+    assert PRETRAINED[:4] == ("reverse", "sort", "translate", "copy")  # the Transformers first, as before
+    assert {"reverse-rnn", "translate-rnn", "translate-rnn-noattn"} <= set(PRETRAINED)
+
+
+def test_shipped_rnns_are_what_their_names_say():
+    for name, score in (("reverse-rnn", "additive"), ("translate-rnn", "additive"), ("translate-rnn-noattn", "none")):
+        c = load_pretrained(name).config
+        assert (c.arch, c.cell, c.score) == ("rnn", "gru", score)
 
 
 def test_unknown_pretrained_name_is_a_clear_error():

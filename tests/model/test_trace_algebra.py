@@ -11,22 +11,14 @@ import torch
 
 from model import ModelConfig, Seq2SeqTransformer
 
+from .batches import padded_batch
+
 CONFIGS = [
     dict(d_model=16, n_heads=2, n_encoder_layers=1, n_decoder_layers=1, norm="post", positional="sinusoidal"),
     dict(d_model=24, n_heads=3, n_encoder_layers=2, n_decoder_layers=3, norm="pre", positional="learned"),
     dict(d_model=32, n_heads=4, n_encoder_layers=3, n_decoder_layers=2, norm="post", positional="none"),
     dict(d_model=8, n_heads=1, n_encoder_layers=2, n_decoder_layers=1, norm="pre", positional="sinusoidal"),
 ]
-SRC_LENGTHS, TGT_LENGTHS = [7, 4, 2], [6, 6, 3]  # unequal lengths → padding
-
-
-def _batch(config: ModelConfig, seed: int):
-    g = torch.Generator().manual_seed(seed)
-    src = torch.randint(4, config.src_vocab_size, (3, max(SRC_LENGTHS)), generator=g)
-    tgt = torch.randint(4, config.tgt_vocab_size, (3, max(TGT_LENGTHS)), generator=g)
-    for i, (s, t) in enumerate(zip(SRC_LENGTHS, TGT_LENGTHS, strict=True)):
-        src[i, s:], tgt[i, t:] = 0, 0
-    return src, tgt
 
 
 @pytest.fixture(params=range(len(CONFIGS)), scope="module")
@@ -34,7 +26,7 @@ def traced(request):
     torch.manual_seed(request.param)
     config = ModelConfig(src_vocab_size=13, tgt_vocab_size=11, d_ff=40, max_len=20, **CONFIGS[request.param])
     model = Seq2SeqTransformer(config).eval()
-    src, tgt = _batch(config, request.param)
+    src, tgt = padded_batch(config, request.param)
     with torch.inference_mode():
         logits, trace = model(src, tgt, record=True)
         plain = model(src, tgt)

@@ -1,0 +1,33 @@
+"""The model families by name: which config and which module each `arch` builds.
+
+Every family offers the same small interface, so decoding, running, checkpoints and training
+never ask which one they hold: `config.arch`, `config.max_len`, `encode(src, trace, ablation)`,
+`decode(tgt, memory, src_mask, trace, ablation)`, `decode_next(tgt, memory, src_mask, cache,
+ablation)` and `forward(src, tgt, record=..., ablation=...)` → logits or (logits, Trace).
+"""
+
+from __future__ import annotations
+
+from .config import ModelConfig
+from .rnn import RNNSeq2Seq
+from .rnn_config import RNNConfig
+from .transformer import Seq2SeqTransformer
+
+Seq2SeqModel = Seq2SeqTransformer | RNNSeq2Seq
+AnyConfig = ModelConfig | RNNConfig
+
+CONFIGS: dict[str, type[ModelConfig] | type[RNNConfig]] = {"transformer": ModelConfig, "rnn": RNNConfig}
+MODELS: dict[str, type[Seq2SeqModel]] = {"transformer": Seq2SeqTransformer, "rnn": RNNSeq2Seq}
+DEFAULT_ARCH = "transformer"  # checkpoints written before the RNN family carry no architecture field
+
+
+def build_model(config: AnyConfig) -> Seq2SeqModel:
+    """A freshly initialised model of the config's family."""
+    return MODELS[config.arch](config)
+
+
+def config_from_dict(arch: str, data: dict) -> AnyConfig:
+    """The config of family `arch` from its JSON dict; ValueError names what is wrong."""
+    if arch not in CONFIGS:
+        raise ValueError(f"unknown architecture {arch!r}; known: {', '.join(CONFIGS)}.")
+    return CONFIGS[arch].from_dict(data)
