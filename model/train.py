@@ -86,6 +86,13 @@ def default_model_config(task: Task, **overrides) -> ModelConfig:
     return ModelConfig(src_vocab_size=len(task.src_vocab), tgt_vocab_size=len(task.tgt_vocab), **overrides)
 
 
+def model_config_from_dict(data: dict, arch: str = "transformer") -> ModelConfig:
+    """The model config of family `arch` from its JSON dict: the one way a config crosses a process boundary."""
+    if arch != "transformer":
+        raise ValueError(f"unknown architecture {arch!r}; known: transformer.")
+    return ModelConfig.from_dict(data)
+
+
 def train(
     task: Task,
     model_config: ModelConfig,
