@@ -15,6 +15,7 @@ import contextlib
 import itertools
 import logging
 import multiprocessing
+import os
 import statistics
 import threading
 import time
@@ -77,7 +78,9 @@ class TrainingPool:
         self._fractions: deque[float] = deque(maxlen=20)  # steps used / steps allowed of recent finished jobs
         self._failed_starts = 0
         self._last_watchdog = 0.0
-        self._wake_r, self._wake_w = multiprocessing.Pipe(duplex=False)
+        self._wake_r, self._wake_w = os.pipe()  # a byte here wakes the reader thread; never blocks a page
+        os.set_blocking(self._wake_r, False)
+        os.set_blocking(self._wake_w, False)
         self._reader: threading.Thread | None = None
         self._closed = self._stop_reader = False
 
@@ -190,8 +193,8 @@ class TrainingPool:
 
     # ---- the reader thread ----
     def _wake(self) -> None:
-        with contextlib.suppress(OSError):
-            self._wake_w.send_bytes(b"!")
+        with contextlib.suppress(OSError):  # full: the reader is awake already
+            os.write(self._wake_w, b"!")
 
     def _read_loop(self) -> None:
         while True:
@@ -202,9 +205,9 @@ class TrainingPool:
             owners = {w.conn: w for w in workers} | {w.sentinel: w for w in workers}
             try:
                 for ready in wait([self._wake_r, *owners], timeout=TICK):
-                    if ready is self._wake_r:
-                        while self._wake_r.poll():
-                            self._wake_r.recv_bytes()
+                    if ready == self._wake_r:
+                        with contextlib.suppress(BlockingIOError):
+                            os.read(self._wake_r, 4096)
                     elif (worker := owners[ready]) in self._workers:
                         self._read(worker)  # a worker that exited may have sent its last messages first
                         if ready is worker.sentinel and worker in self._workers:
