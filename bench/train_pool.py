@@ -59,14 +59,10 @@ def wait_training(jobs, need: int, timeout: float = 120.0) -> None:
 
 
 @contextmanager
-def threads_training(k: int):
-    task = get_task("reverse")
-    jobs = [
-        TrainingJob(task, default_model_config(task), TRAIN, name=f"t{i}", heartbeat_timeout=None).start()
-        for i in range(k)
-    ]
+def training(jobs: list, need: int):
+    """While `need` of the jobs train; stops them all afterwards."""
     try:
-        wait_training(jobs, k)
+        wait_training(jobs, need)
         yield
     finally:
         for job in jobs:
@@ -75,21 +71,21 @@ def threads_training(k: int):
             job.join(10)
 
 
-@contextmanager
+def threads_training(k: int):
+    task = get_task("reverse")
+    start = [
+        TrainingJob(task, default_model_config(task), TRAIN, name=f"t{i}", heartbeat_timeout=None) for i in range(k)
+    ]
+    return training([job.start() for job in start], k)
+
+
 def pool_training(pool: TrainingPool, k: int):
     task = get_task("reverse")
     jobs = [
         pool.submit(f"owner-{i}", task, default_model_config(task), TRAIN, name=f"p{i}", heartbeat_timeout=None)
         for i in range(k)
     ]
-    try:
-        wait_training(jobs, min(k, pool.settings.workers))
-        yield
-    finally:
-        for job in jobs:
-            job.stop()
-        for job in jobs:
-            job.join(10)
+    return training(jobs, min(k, pool.settings.workers))
 
 
 def warm(pool: TrainingPool, workers: int) -> None:

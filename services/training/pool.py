@@ -358,7 +358,11 @@ class TrainingPool:
             self._failed_starts += 1
             return
         with self._lock:
-            self._workers.append(worker)
+            closed = self._closed
+            if not closed:
+                self._workers.append(worker)
+        if closed:  # shut down while it was starting
+            worker.end()
 
     def _give_up_starting(self) -> None:
         """Workers keep dying before they are ready: fail the queued jobs with a message (lock held)."""

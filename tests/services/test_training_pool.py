@@ -76,6 +76,8 @@ def test_a_job_trains_in_another_process_exactly_as_train_does(make_pool):
     assert view.status == "done" and view.error == "" and view.failure is None
     assert job.worker_pid is not None and job.worker_pid != os.getpid()
     assert pool.worker_pids() == [job.worker_pid]
+    here = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, job.worker_pid) == min(19, here + 5)  # serving keeps its core
 
     # The same run, here, by model.train directly (one thread, as in the worker).
     task, seen = job.task, []
@@ -163,6 +165,21 @@ def test_a_killed_worker_fails_only_its_job_and_is_replaced(make_pool):
     assert again.worker_pid not in (victim.worker_pid, None)
     wait_until(lambda: len(pool.worker_pids()) == 2, what="the replacement worker")
     assert victim.worker_pid not in pool.worker_pids()
+
+
+def test_a_worker_that_does_not_answer_stop_is_replaced(make_pool):
+    pool = make_pool(stop_grace=1.0)
+    job = submit(pool, "a")
+    wait_until(lambda: job.view().step > 0, what="the job to train")
+    os.kill(job.worker_pid, signal.SIGSTOP)  # frozen: it cannot see its stop flag
+    job.stop("stopped by you")
+    assert job.join(10), "a frozen worker should be ended a grace period after Stop"
+    view = job.view()
+    assert view.status == "stopped" and view.reason == "stopped by you" and job.result is None
+    with pytest.raises(ProcessLookupError):
+        os.kill(job.worker_pid, 0)
+    again = submit(pool, "a", short_config(10))
+    assert again.join(WAIT) and again.view().status == "done" and again.worker_pid != job.worker_pid
 
 
 def test_a_job_past_the_time_limit_fails_and_its_worker_is_replaced(make_pool):
