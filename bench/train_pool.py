@@ -89,7 +89,7 @@ def pool_training(pool: TrainingPool, k: int):
 
 
 def warm(pool: TrainingPool, workers: int) -> None:
-    """Start the pool's workers (and the fork server) before anything is timed."""
+    """Start the pool's workers before anything is timed."""
     task = get_task("copy")
     jobs = [
         pool.submit(f"warm-{i}", task, default_model_config(task), TrainConfig(steps=2, until=None), name="w")

@@ -14,9 +14,9 @@ import atexit
 import contextlib
 import itertools
 import logging
-import multiprocessing
 import os
 import statistics
+import subprocess
 import threading
 import time
 from collections import defaultdict, deque
@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 TICK = 0.25  # seconds between the reader thread's watchdog rounds when nothing arrives
 WATCHDOG_EVERY = 0.5  # seconds between checks that a job's browser session is still there
 FAILED_STARTS_ALLOWED = 3  # workers in a row that die before they are ready, then queued jobs fail
-WORKER_MODULE = "services.training.worker"  # imported once by the fork server, so workers start fast
+START_LIMIT = 120.0  # seconds a new worker may take to import torch and say it is ready
 
 
 class TrainingPool:
@@ -62,18 +62,12 @@ class TrainingPool:
 
     def __init__(self, settings: PoolSettings | None = None):
         self.settings = settings or PoolSettings.from_env()
-        method = self.settings.start_method
-        if method not in multiprocessing.get_all_start_methods():
-            method = "spawn"
-        self._ctx = multiprocessing.get_context(method)
-        if method == "forkserver":
-            self._ctx.set_forkserver_preload([WORKER_MODULE])
         self._lock = threading.Lock()
         self._queue: deque[JobHandle] = deque()
         self._active: dict[int, JobHandle] = {}  # queued or running jobs by id
         self._workers: list[Worker] = []
         self._wanted = 0  # workers to keep: grows with demand up to settings.workers; a dead one is replaced
-        self._ids, self._numbers = itertools.count(1), itertools.count(1)
+        self._ids = itertools.count(1)
         self._rates: deque[float] = deque(maxlen=20)  # seconds per step of recent jobs
         self._fractions: deque[float] = deque(maxlen=20)  # steps used / steps allowed of recent finished jobs
         self._failed_starts = 0
@@ -123,8 +117,12 @@ class TrainingPool:
 
     def job_of(self, owner: str) -> JobHandle | None:
         """The owner's queued or running job, if any."""
+        return next((job for job in self.active_jobs() if job.owner == owner), None)
+
+    def active_jobs(self) -> list[JobHandle]:
+        """Jobs queued or running, oldest first."""
         with self._lock:
-            return next((job for job in self._active.values() if job.owner == owner), None)
+            return list(self._active.values())
 
     def queue_place(self, job: JobHandle) -> tuple[int | None, float | None]:
         """(position from 1, estimated seconds until it starts) of a queued job; (None, None) otherwise."""
@@ -151,7 +149,7 @@ class TrainingPool:
                 self._active.pop(job.id, None)
             for worker in self._workers:
                 if worker.job is job:
-                    worker.stop_job.value = job.id
+                    worker.stop_flag.value = job.id
         if queued:
             job.finish(STOPPED)
         self._wake()
@@ -182,10 +180,13 @@ class TrainingPool:
             self._active.clear()
             self._queue.clear()
         for worker in workers:
-            with contextlib.suppress(OSError):
-                worker.conn.send_bytes(pack("quit"))
+            if worker.ready:  # one still importing torch would only hear it later: it is ended below
+                with contextlib.suppress(OSError):
+                    worker.conn.send_bytes(pack("quit"))
         for worker in workers:
-            worker.process.join(max(0.1, deadline - time.monotonic()))
+            if worker.ready:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    worker.process.wait(max(0.1, deadline - time.monotonic()))
             worker.end()
         for job in left:
             if not job.finished:
@@ -202,16 +203,14 @@ class TrainingPool:
                 if self._stop_reader:
                     return
                 workers = list(self._workers)
-            owners = {w.conn: w for w in workers} | {w.sentinel: w for w in workers}
+            owners = {w.conn: w for w in workers}
             try:
                 for ready in wait([self._wake_r, *owners], timeout=TICK):
                     if ready == self._wake_r:
                         with contextlib.suppress(BlockingIOError):
                             os.read(self._wake_r, 4096)
-                    elif (worker := owners[ready]) in self._workers:
-                        self._read(worker)  # a worker that exited may have sent its last messages first
-                        if ready is worker.sentinel and worker in self._workers:
-                            self._retire(worker)
+                    elif owners[ready] in self._workers:
+                        self._read(owners[ready])  # a worker that died reads as end of file: retired there
                 self._watch(time.monotonic())
                 self._dispatch()
             except Exception:  # a bug here must not leave every job hanging: log it and go on
@@ -298,6 +297,11 @@ class TrainingPool:
         with self._lock:
             jobs = list(self._active.values())
             busy = [w for w in self._workers if w.job is not None]
+            starting = [w for w in self._workers if not w.ready]
+        for worker in starting:
+            if now - worker.started > START_LIMIT:
+                log.warning("a training worker was not ready after %.0f s; replacing it", START_LIMIT)
+                self._retire(worker)
         if now - self._last_watchdog >= WATCHDOG_EVERY:
             self._last_watchdog = now
             for job in jobs:
@@ -349,7 +353,7 @@ class TrainingPool:
                 job.mark_running(worker.pid)
 
     def _start_worker(self) -> None:
-        worker = Worker(self._ctx, self.settings, next(self._numbers))
+        worker = Worker(self.settings)
         try:
             worker.start()
         except Exception as exc:  # e.g. out of processes or memory: counted, and retried on the next round

@@ -47,7 +47,6 @@ class PoolSettings:
     max_snapshots: int = 120  # attention snapshots kept per job; thinned to every other one when full
     torch_threads: int = 1  # intra-op threads in each worker, so serving keeps its core
     nice: int = 5  # added to each worker's nice level (0: leave it)
-    start_method: str = "forkserver"  # never "fork": the serving process has many threads
 
     def __post_init__(self) -> None:
         for name in ("workers", "max_queue", "max_steps", "max_snapshots", "torch_threads"):
@@ -58,8 +57,6 @@ class PoolSettings:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < float("inf"):
                 raise ValueError(f"{_label(name)} must be a number of seconds above 0, got {value!r}.")
-        if self.start_method not in ("forkserver", "spawn"):
-            raise ValueError(f"start_method must be 'forkserver' or 'spawn', got {self.start_method!r}.")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ, **overrides) -> PoolSettings:

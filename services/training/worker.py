@@ -1,21 +1,26 @@
 """The worker process: take job descriptions (JSON) from the pool, train, stream progress back as bytes.
 
-Runs in its own process (forkserver or spawn, never a fork of the serving process). It speaks only
-services.training.wire frames over its pipe and reads its stop flag, a shared integer holding the id of
-the job to stop, before every optimiser step. It ends when told to quit or when the pool goes away.
+    python -m services.training.worker --conn FD --stop FD [--threads 1] [--nice 5]
+
+Started by the pool (services/training/workers.py), never by hand: FD are the inherited file
+descriptors of its end of the pool's pipe and of its stop flag. It speaks only services.training.wire
+frames and reads the stop flag (the id of the job to stop) before every optimiser step. It ends when
+told to quit or when the pool goes away.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import signal
+import sys
 import time
 from multiprocessing.connection import Connection
 
 import numpy as np
 import torch
-import torch._dynamo  # the first optimiser imports it (seconds): paid once, here, by the fork server
+import torch._dynamo  # the first optimiser imports it (seconds): paid here, before the worker says it is ready
 
 from model import get_task
 from model.checkpoint import checkpoint_bytes
@@ -25,13 +30,14 @@ from model.train import StepInfo, TrainConfig, TrainResult, model_config_from_di
 
 from .errors import JobFailedError
 from .snapshots import SnapshotSchedule
+from .stopflag import StopFlag
 from .wire import WireError, arrays_to_bytes, pack, unpack
 
 SEND_INTERVAL = 0.2  # seconds between progress messages (at most ~5 a second)
 
 
-def main(conn: Connection, stop_job, torch_threads: int = 1, nice: int = 5) -> None:
-    """Entry point: serve jobs from `conn` until a quit message or until the pool's end of the pipe closes."""
+def serve(conn: Connection, stop_flag: StopFlag, torch_threads: int = 1, nice: int = 5) -> None:
+    """Serve jobs from `conn` until a quit message or until the pool's end of the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C on the server is the pool's to handle
     torch.set_num_threads(torch_threads)
     if nice:
@@ -47,7 +53,7 @@ def main(conn: Connection, stop_job, torch_threads: int = 1, nice: int = 5) -> N
             if message.kind == "quit":
                 return
             if message.kind == "job":
-                run_job(conn, message.fields, stop_job)
+                run_job(conn, message.fields, stop_flag)
     except (EOFError, OSError):  # the pool went away
         return
 
@@ -55,8 +61,8 @@ def main(conn: Connection, stop_job, torch_threads: int = 1, nice: int = 5) -> N
 class Reporter:
     """Collects steps, losses, accuracies and snapshots, and sends them in batches of at most SEND_INTERVAL."""
 
-    def __init__(self, conn: Connection, spec: dict, stop_job):
-        self.conn, self.job, self.stop_job = conn, spec["job"], stop_job
+    def __init__(self, conn: Connection, spec: dict, stop_flag):
+        self.conn, self.job, self.stop_flag = conn, spec["job"], stop_flag
         self.task = get_task(spec["task"])
         self.probe = tuple(spec["probe"])
         self.schedule = SnapshotSchedule(spec["snapshot_every"], spec["max_snapshots"])
@@ -69,7 +75,7 @@ class Reporter:
 
     def should_stop(self) -> bool:
         """Checked by train() before every step; acknowledges a stop at once so the pool need not end us."""
-        if self.stop_job.value != self.job:
+        if self.stop_flag.value != self.job:
             return False
         if not self.stopping:
             self.stopping = True
@@ -117,12 +123,12 @@ class Reporter:
         self.last_sent = time.monotonic()
 
 
-def run_job(conn: Connection, spec: dict, stop_job) -> None:
+def run_job(conn: Connection, spec: dict, stop_flag) -> None:
     """Train one job and send its model, or send why it failed. Pipe errors propagate: the pool is gone."""
     job = spec["job"]
     conn.send_bytes(pack("started", {"job": job, "pid": os.getpid()}))
     try:
-        reporter = Reporter(conn, spec, stop_job)
+        reporter = Reporter(conn, spec, stop_flag)
         model_config = model_config_from_dict(spec["model"], spec["architecture"])
         result = train(
             reporter.task, model_config, TrainConfig(**spec["train"]),
@@ -148,3 +154,18 @@ def run_job(conn: Connection, spec: dict, stop_job) -> None:
 
 def _jsonable(params: dict) -> dict:
     return {k: v if isinstance(v, (int, float, str, bool)) or v is None else str(v) for k, v in params.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m services.training.worker", description=__doc__.splitlines()[0])
+    p.add_argument("--conn", type=int, required=True, help="inherited file descriptor of the pool's pipe")
+    p.add_argument("--stop", type=int, required=True, help="inherited file descriptor of the stop flag")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--nice", type=int, default=5)
+    args = p.parse_args(argv)
+    serve(Connection(args.conn), StopFlag(args.stop), args.threads, args.nice)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,28 +1,37 @@
-"""A worker process as the pool sees it: the process, its pipe, its stop flag and the job it runs."""
+"""A worker process as the pool sees it: the process, its pipe, its stop flag and the job it runs.
+
+Workers are fresh interpreters (`python -m services.training.worker`), never forks of the serving
+process. Not multiprocessing's spawn or forkserver: both re-run the parent's `__main__` in each child,
+and under Streamlit `__main__` is the app script (Streamlit runs pages as `__main__`), so every worker
+would run the whole app. The worker inherits two file descriptors: its end of the pipe and the stop flag.
+"""
 
 from __future__ import annotations
 
+import multiprocessing
+import subprocess
+import sys
 import time
-from multiprocessing.context import BaseContext
+from pathlib import Path
 
-from . import worker
 from .handle import JobHandle
 from .settings import PoolSettings
+from .stopflag import StopFlag
 
-KILL_WAIT = 1.0  # seconds after SIGTERM before SIGKILL
+ROOT = Path(__file__).resolve().parents[2]  # the repository: the worker runs from here, so `-m` finds it
+WORKER_MODULE = "services.training.worker"
+KILL_WAIT = 1.0  # seconds after SIGTERM before SIGKILL, and after SIGKILL before giving up on reaping
 
 
 class Worker:
     """One worker process. Only the pool's reader thread changes it."""
 
-    def __init__(self, ctx: BaseContext, settings: PoolSettings, number: int):
-        self.conn, child_conn = ctx.Pipe(duplex=True)
-        self.stop_job = ctx.RawValue("q", 0)  # id of the job this worker must stop; checked every step
-        self.process = ctx.Process(
-            target=worker.main, args=(child_conn, self.stop_job, settings.torch_threads, settings.nice),
-            name=f"attention-lab-train-{number}", daemon=True,
-        )  # fmt: skip
-        self._child_conn = child_conn
+    def __init__(self, settings: PoolSettings):
+        self.settings = settings
+        self.conn, self._child_conn = multiprocessing.Pipe(duplex=True)  # a socket pair; bytes only
+        self.stop_flag = StopFlag.create()
+        self.process: subprocess.Popen | None = None
+        self.started = 0.0  # time.monotonic() at start
         self.pid: int | None = None  # as the worker reported it once ready
         self.ready = False
         self.job: JobHandle | None = None
@@ -30,12 +39,19 @@ class Worker:
         self.stop_acknowledged = False
 
     def start(self) -> None:
-        self.process.start()
-        self._child_conn.close()  # the child has its own copy; ours would hide the child's end of file
-
-    @property
-    def sentinel(self) -> int:
-        return self.process.sentinel
+        """Start the process (returns at once; the worker says "ready" once it has imported torch)."""
+        fds = (self._child_conn.fileno(), self.stop_flag.fileno())
+        command = [
+            sys.executable, "-m", WORKER_MODULE, "--conn", str(fds[0]), "--stop", str(fds[1]),
+            "--threads", str(self.settings.torch_threads), "--nice", str(self.settings.nice),
+        ]  # fmt: skip
+        try:
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, pass_fds=fds, stdin=subprocess.DEVNULL, start_new_session=True
+            )
+        finally:
+            self._child_conn.close()  # the child has its own copy; ours would hide the child's end of file
+        self.started = time.monotonic()
 
     @property
     def idle(self) -> bool:
@@ -43,7 +59,7 @@ class Worker:
 
     def take(self, job: JobHandle, frame: bytes) -> None:
         """Hand a job over (raises OSError when the process is gone)."""
-        self.job, self.job_started, self.stop_acknowledged = job, time.monotonic(), False
+        self.job_started, self.stop_acknowledged = time.monotonic(), False
         self.conn.send_bytes(frame)
 
     def release(self) -> JobHandle | None:
@@ -51,14 +67,22 @@ class Worker:
         return job
 
     def end(self) -> int | None:
-        """Make sure the process is gone (SIGTERM, then SIGKILL) and reaped; its exit code."""
+        """Make sure the process is gone (SIGTERM, then SIGKILL) and reaped; its exit code (−signal if killed)."""
         self.conn.close()
-        if self.process.pid is None:  # never started
-            return None
-        if self.process.is_alive():
-            self.process.terminate()
-            self.process.join(KILL_WAIT)
-            if self.process.is_alive():
-                self.process.kill()
-        self.process.join(KILL_WAIT)
-        return self.process.exitcode
+        self._child_conn.close()
+        try:
+            if self.process is None:
+                return None
+            if self.process.poll() is None:
+                self.process.terminate()
+                try:
+                    self.process.wait(KILL_WAIT)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    try:
+                        self.process.wait(KILL_WAIT)
+                    except subprocess.TimeoutExpired:
+                        return None
+            return self.process.returncode
+        finally:
+            self.stop_flag.close()

@@ -7,6 +7,8 @@ import os
 import pickle
 import signal
 import time
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,7 +33,7 @@ from services.training import (
 )
 
 TINY = {"d_model": 32, "n_heads": 2, "d_ff": 64}
-WAIT = 90  # seconds any one wait may take on a loaded 2-core machine (the first pool starts the fork server)
+WAIT = 90  # seconds any one wait may take on a loaded 2-core machine (a new worker imports torch)
 
 
 def short_config(steps: int = 40) -> TrainConfig:
@@ -41,18 +43,40 @@ def short_config(steps: int = 40) -> TrainConfig:
 LONG = TrainConfig(steps=20_000, until=None, eval_every=10_000, eval_size=50, warmup=10, lr=3e-3)
 
 
-@pytest.fixture
-def make_pool():
-    pools = []
+@pytest.fixture(scope="module")
+def shared_pools():
+    """One pool per worker count for the whole module: a new worker imports torch, which takes seconds."""
+    pools: dict[int, TrainingPool] = {}
+    yield pools
+    for pool in pools.values():
+        pool.shutdown()
 
-    def make(**settings) -> TrainingPool:
-        pool = TrainingPool(PoolSettings(**{"workers": 1, **settings}))
-        pools.append(pool)
+
+@pytest.fixture
+def make_pool(shared_pools):
+    """The shared pool of `workers` with these settings for one test; afterwards its jobs are stopped and
+    its settings restored."""
+    used = []
+
+    def make(workers: int = 1, **settings) -> TrainingPool:
+        pool = shared_pools.setdefault(workers, TrainingPool(PoolSettings(workers=workers)))
+        used.append((pool, pool.settings))
+        pool.settings = replace(pool.settings, **settings)
         return pool
 
     yield make
-    for pool in pools:
-        pool.shutdown()
+    for pool, settings in reversed(used):
+        for job in pool.active_jobs():
+            job.stop()
+            job.join(10)
+        pool.settings = settings
+
+
+@pytest.fixture
+def fresh_pool():
+    pool = TrainingPool(PoolSettings(workers=1))
+    yield pool
+    pool.shutdown()
 
 
 def submit(pool: TrainingPool, owner: str, config: TrainConfig = LONG, task_name: str = "reverse", **kwargs):
@@ -168,7 +192,7 @@ def test_a_killed_worker_fails_only_its_job_and_is_replaced(make_pool):
 
 
 def test_a_worker_that_does_not_answer_stop_is_replaced(make_pool):
-    pool = make_pool(stop_grace=1.0)
+    pool = make_pool(workers=2, stop_grace=1.0)
     job = submit(pool, "a")
     wait_until(lambda: job.view().step > 0, what="the job to train")
     os.kill(job.worker_pid, signal.SIGSTOP)  # frozen: it cannot see its stop flag
@@ -265,7 +289,7 @@ def test_a_failing_job_reports_its_message_and_the_worker_lives_on(make_pool):
     assert good.join(WAIT) and good.view().status == "done" and good.worker_pid == bad.worker_pid
 
 
-def test_the_parent_never_unpickles_anything(make_pool, monkeypatch):
+def test_from_start_to_shutdown_the_parent_never_unpickles(fresh_pool, monkeypatch):
     calls = []
 
     def refuse(*args, **kwargs):
@@ -276,29 +300,42 @@ def test_the_parent_never_unpickles_anything(make_pool, monkeypatch):
                          (pickle, "_load"), (pickle, "_Unpickler")]:  # fmt: skip
         monkeypatch.setattr(module, name, refuse)
     monkeypatch.setattr(multiprocessing.reduction.ForkingPickler, "loads", refuse)
-    pool = make_pool()
+    pool = fresh_pool  # its worker starts here, so the start is covered too
     job = submit(pool, "a", short_config(30), snapshot_every=5)
     assert job.join(WAIT)
     assert job.view().status == "done" and job.result.loaded.predict(job.task.example)
-    assert len(job.snapshot_list()) == 7 and calls == []
+    assert len(job.snapshot_list()) == 7
 
-
-def test_shutdown_stops_jobs_and_ends_only_its_workers(make_pool):
-    pool = make_pool()
-    job = submit(pool, "a")
-    wait_until(lambda: job.view().step > 0, what="the job to train")
-    pid = job.worker_pid
-    pool.shutdown()
-    assert job.finished and job.view().status == "stopped" and job.view().reason == REASON_SHUTDOWN
+    running = submit(pool, "a")
+    wait_until(lambda: running.view().step > 0, what="the job to train")
+    assert running.worker_pid in child_pids()
+    pool.shutdown()  # stops the jobs and ends the workers it started
+    assert running.finished and running.view().status == "stopped" and running.view().reason == REASON_SHUTDOWN
+    assert running.result is not None  # shutting down is a Stop: the model trained so far is kept
     with pytest.raises(ProcessLookupError):
-        os.kill(pid, 0)
+        os.kill(running.worker_pid, 0)
+    assert running.worker_pid not in child_pids() and pool.worker_pids() == []
     with pytest.raises(PoolClosedError):
         submit(pool, "b")
+    assert calls == []
 
 
 def test_a_pool_that_never_trains_starts_nothing():
-    children = multiprocessing.active_children()
+    children = child_pids()
     pool = TrainingPool(PoolSettings(workers=3))
-    assert pool.job_of("a") is None and pool.worker_pids() == []
+    assert pool.job_of("a") is None and pool.worker_pids() == [] and child_pids() == children
     pool.shutdown()
-    assert multiprocessing.active_children() == children
+    assert child_pids() == children
+
+
+def child_pids() -> set[int]:
+    """Live processes whose parent is this one (from /proc)."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # after "pid (command)": state, ppid, ...
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == os.getpid() and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
