@@ -6,7 +6,9 @@ import multiprocessing.reduction
 import os
 import pickle
 import signal
+import sys
 import time
+import types
 from dataclasses import replace
 from pathlib import Path
 
@@ -289,7 +291,14 @@ def test_a_failing_job_reports_its_message_and_the_worker_lives_on(make_pool):
     assert good.join(WAIT) and good.view().status == "done" and good.worker_pid == bad.worker_pid
 
 
-def test_from_start_to_shutdown_the_parent_never_unpickles(fresh_pool, monkeypatch):
+def test_from_start_to_shutdown_the_parent_never_unpickles(fresh_pool, monkeypatch, tmp_path):
+    # As under Streamlit, whose page script is __main__: a worker must never run it (multiprocessing's
+    # spawn and forkserver would, in every worker).
+    page = tmp_path / "page.py"
+    page.write_text("raise SystemExit('a training worker ran the page script')\n")
+    main = types.ModuleType("__main__")
+    main.__file__, main.__spec__ = str(page), None
+    monkeypatch.setitem(sys.modules, "__main__", main)
     calls = []
 
     def refuse(*args, **kwargs):
