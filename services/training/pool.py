@@ -55,6 +55,7 @@ TICK = 0.25  # seconds between the reader thread's watchdog rounds when nothing 
 WATCHDOG_EVERY = 0.5  # seconds between checks that a job's browser session is still there
 FAILED_STARTS_ALLOWED = 3  # workers in a row that die before they are ready, then queued jobs fail
 START_LIMIT = 120.0  # seconds a new worker may take to import torch and say it is ready
+DEFAULT_START_SECONDS = 5.0  # a worker's start (importing torch) before one has been measured
 
 
 class TrainingPool:
@@ -71,6 +72,7 @@ class TrainingPool:
         self._rates: deque[float] = deque(maxlen=20)  # seconds per step of recent jobs
         self._fractions: deque[float] = deque(maxlen=20)  # steps used / steps allowed of recent finished jobs
         self._failed_starts = 0
+        self._start_seconds = DEFAULT_START_SECONDS  # how long the last worker took to be ready
         self._last_watchdog = 0.0
         self._wake_r, self._wake_w = os.pipe()  # a byte here wakes the reader thread; never blocks a page
         os.set_blocking(self._wake_r, False)
@@ -137,6 +139,9 @@ class TrainingPool:
                 else seconds_left(w.job.train_config.steps, w.job.step, _rate_of(w.job) or rate, used)
                 for w in self._workers if w.job is not None
             ]  # fmt: skip
+            now = time.monotonic()  # workers still starting, and those not started yet, are free once started
+            busy += [max(0.0, self._start_seconds - (now - w.started)) for w in self._workers if not w.ready]
+            busy += [self._start_seconds] * max(0, self.settings.workers - len(self._workers))
             ahead = [seconds_left(j.train_config.steps, 0, rate, used) for j in itertools.islice(self._queue, position)]
             return position, queue_waits(busy, ahead, self.settings.workers)[-1]
 
@@ -231,6 +236,7 @@ class TrainingPool:
         fields = message.fields
         if message.kind == "ready":
             worker.pid, worker.ready, self._failed_starts = int(fields["pid"]), True, 0
+            self._start_seconds = time.monotonic() - worker.started
             return
         job = worker.job
         if job is None or fields.get("job") != job.id:

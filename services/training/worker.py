@@ -61,7 +61,7 @@ def serve(conn: Connection, stop_flag: StopFlag, torch_threads: int = 1, nice: i
 class Reporter:
     """Collects steps, losses, accuracies and snapshots, and sends them in batches of at most SEND_INTERVAL."""
 
-    def __init__(self, conn: Connection, spec: dict, stop_flag):
+    def __init__(self, conn: Connection, spec: dict, stop_flag: StopFlag):
         self.conn, self.job, self.stop_flag = conn, spec["job"], stop_flag
         self.task = get_task(spec["task"])
         self.probe = tuple(spec["probe"])
@@ -123,7 +123,7 @@ class Reporter:
         self.last_sent = time.monotonic()
 
 
-def run_job(conn: Connection, spec: dict, stop_flag) -> None:
+def run_job(conn: Connection, spec: dict, stop_flag: StopFlag) -> None:
     """Train one job and send its model, or send why it failed. Pipe errors propagate: the pool is gone."""
     job = spec["job"]
     conn.send_bytes(pack("started", {"job": job, "pid": os.getpid()}))
@@ -138,12 +138,10 @@ def run_job(conn: Connection, spec: dict, stop_flag) -> None:
         config_json, weights = checkpoint_bytes(result.loaded)
     except (EOFError, OSError):
         raise
-    except LabError as exc:
-        conn.send_bytes(pack("failed", {"job": job, "template": exc.template, "params": _jsonable(exc.params)}))
-        return
     except Exception as exc:  # reported to the student; the worker lives on for the next job
-        failure = JobFailedError(f"{type(exc).__name__}: {exc}")
-        conn.send_bytes(pack("failed", {"job": job, "template": failure.template, "params": failure.params}))
+        failure = exc if isinstance(exc, LabError) else JobFailedError(f"{type(exc).__name__}: {exc}")
+        fields = {"job": job, "template": failure.template, "params": _jsonable(failure.params)}
+        conn.send_bytes(pack("failed", fields))
         return
     fields = {
         "job": job, "steps": result.steps, "seconds": result.seconds, "accuracy": result.accuracy,

@@ -311,6 +311,8 @@ def test_from_start_to_shutdown_the_parent_never_unpickles(fresh_pool, monkeypat
     monkeypatch.setattr(multiprocessing.reduction.ForkingPickler, "loads", refuse)
     pool = fresh_pool  # its worker starts here, so the start is covered too
     job = submit(pool, "a", short_config(30), snapshot_every=5)
+    first = job.view()  # no worker is ready yet: it waits for one to start (5 s until one has been timed)
+    assert (first.status, first.position) == ("queued", 1) and 0 < first.wait_seconds <= 5.0
     assert job.join(WAIT)
     assert job.view().status == "done" and job.result.loaded.predict(job.task.example)
     assert len(job.snapshot_list()) == 7
