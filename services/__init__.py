@@ -1,1 +1,1 @@
-"""Pure-Python services that sit below ui/ (class rooms, ...): they never import Streamlit."""
+"""Services below ui/ that are not Streamlit (class rooms, the training worker pool): nothing here imports it."""

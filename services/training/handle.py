@@ -1,0 +1,170 @@
+"""JobHandle: one training job as the page sees it (queued, then running in a worker), read safely from any thread.
+
+It mirrors ui.training.job.TrainingJob: view(), snapshot_list(), stop(reason), heartbeat(), join(timeout),
+running, result, probe_tokens. The pool's reader thread writes progress into it under its lock.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from model import ModelConfig, Task
+from model.probe import probe_tokens
+from model.train import TrainConfig, TrainResult
+
+from .errors import REASON_NO_HEARTBEAT, REASON_SESSION_ENDED, TrainingError
+from .snapshots import Snapshot, keep_bounded
+
+if TYPE_CHECKING:
+    from .pool import TrainingPool
+
+QUEUED, RUNNING, DONE, STOPPED, FAILED = "queued", "running", "done", "stopped", "failed"
+FINISHED = (DONE, STOPPED, FAILED)
+
+
+@dataclass(frozen=True)
+class JobView:
+    """A consistent copy of a job's progress for drawing (lists are copies)."""
+
+    status: str  # queued | running | done | stopped | failed
+    reason: str  # why it stopped (English, N_-marked where the pool wrote it), when it did
+    error: str  # the failure in English, "" when none
+    step: int
+    total_steps: int
+    seconds: float
+    losses: list[tuple[int, float]]
+    accuracies: list[tuple[int, float]]
+    snapshot_count: int
+    position: int | None = None  # 1 = next to start, while queued
+    wait_seconds: float | None = None  # estimated seconds until it starts, while queued
+    failure: TrainingError | None = None  # the failure with its template and params, for translation
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINISHED
+
+
+class JobHandle:
+    """A training job in the pool. Made by TrainingPool.submit; the page keeps it in its session state."""
+
+    def __init__(
+        self,
+        pool: TrainingPool,
+        job_id: int,
+        owner: str,
+        task: Task,
+        model_config: ModelConfig,
+        train_config: TrainConfig,
+        *,
+        name: str,
+        snapshot_every: int | None,
+        probe: tuple[str, str] | None,
+        alive: Callable[[], bool] | None,
+        heartbeat_timeout: float | None,
+        max_snapshots: int,
+    ):
+        self._pool, self.id, self.owner = pool, job_id, owner
+        self.task, self.model_config, self.train_config, self.name = task, model_config, train_config, name
+        self.snapshot_every = snapshot_every or max(5, train_config.steps // 100)
+        source = probe[0] if probe else task.example
+        self.probe = (source, probe[1] if probe else task.target_for(source))
+        self.probe_tokens: tuple[list[str], list[str]] = probe_tokens(task, *self.probe)
+        self.alive, self.heartbeat_timeout, self.max_snapshots = alive, heartbeat_timeout, max_snapshots
+        self.registered_as: str | None = None  # set by the page once the model is in the session's list
+        self.worker_pid: int | None = None  # the process training it, once it runs
+        self.result: TrainResult | None = None
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._last_heartbeat = time.monotonic()
+        self.stop_requested_at: float | None = None
+        self.status, self.reason, self.failure = QUEUED, "", None
+        self.step, self.seconds = 0, 0.0
+        self.losses: list[tuple[int, float]] = []
+        self.accuracies: list[tuple[int, float]] = []
+        self.snapshots: list[Snapshot] = []
+
+    # ---- called from the page (any thread) ----
+    def view(self) -> JobView:
+        position, wait = self._pool.queue_place(self)
+        with self._lock:
+            return JobView(
+                self.status, self.reason, str(self.failure) if self.failure else "", self.step,
+                self.train_config.steps, self.seconds, list(self.losses), list(self.accuracies),
+                len(self.snapshots), position, wait, self.failure,
+            )  # fmt: skip
+
+    def snapshot_list(self) -> list[Snapshot]:
+        with self._lock:
+            return list(self.snapshots)
+
+    def stop(self, reason: str = "stopped") -> None:
+        """End the job at once: a queued job leaves the queue, a running one stops at its next step and keeps
+        the model trained so far. The reason is kept for the page (the first one given wins)."""
+        with self._lock:
+            if self.status in FINISHED or self.stop_requested_at is not None:
+                return
+            self.reason, self.stop_requested_at = reason, time.monotonic()
+        self._pool.request_stop(self)
+
+    def heartbeat(self) -> None:
+        """The page is still showing this job (called from its progress fragment)."""
+        self._last_heartbeat = time.monotonic()
+
+    def join(self, timeout: float | None = None) -> bool:
+        """Wait until the job has finished; True when it has."""
+        return self._done.wait(timeout)
+
+    @property
+    def finished(self) -> bool:
+        return self._done.is_set()
+
+    @property
+    def running(self) -> bool:
+        """True until the job has finished, queued or training (the page keeps refreshing and offers Stop)."""
+        return not self._done.is_set()
+
+    # ---- called by the pool ----
+    def watchdog_reason(self, now: float) -> str | None:
+        """Why nobody is watching any more (no heartbeat, or the browser session ended), or None."""
+        if self.heartbeat_timeout is not None and now - self._last_heartbeat > self.heartbeat_timeout:
+            return REASON_NO_HEARTBEAT
+        if self.alive is not None:
+            try:
+                if not self.alive():
+                    return REASON_SESSION_ENDED
+            except Exception:  # a broken check must not end a student's run; the heartbeat is the backstop
+                return None
+        return None
+
+    def mark_running(self, pid: int | None) -> None:
+        with self._lock:
+            self.status, self.worker_pid = RUNNING, pid
+
+    def mark_queued(self) -> None:
+        """Back in the queue: its worker died before it could start."""
+        with self._lock:
+            self.status, self.worker_pid = QUEUED, None
+
+    def add_progress(
+        self, steps: list[int], losses: list[float], accuracies: list[tuple[int, float]], seconds: float,
+        snapshots: list[Snapshot],
+    ) -> None:  # fmt: skip
+        with self._lock:
+            self.losses.extend(zip(steps, losses, strict=True))
+            self.accuracies.extend(accuracies)
+            if steps:
+                self.step = steps[-1]
+            self.seconds = seconds
+            for snapshot in snapshots:
+                self.snapshots, _ = keep_bounded([*self.snapshots, snapshot], self.max_snapshots)
+
+    def finish(self, status: str, result: TrainResult | None = None, failure: TrainingError | None = None) -> None:
+        with self._lock:
+            self.status, self.result, self.failure = status, result, failure
+            if result is not None:
+                self.step, self.seconds = result.steps, result.seconds
+        self._done.set()
