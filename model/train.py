@@ -101,13 +101,6 @@ def check_teacher_forcing(cfg: TrainConfig, model_config: AnyConfig) -> None:
         )
 
 
-def model_config_from_dict(data: dict, arch: str = "transformer") -> ModelConfig:
-    """The model config of family `arch` from its JSON dict: the one way a config crosses a process boundary."""
-    if arch != "transformer":
-        raise ValueError(f"unknown architecture {arch!r}; known: transformer.")
-    return ModelConfig.from_dict(data)
-
-
 def train(
     task: Task,
     model_config: AnyConfig,

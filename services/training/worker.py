@@ -23,10 +23,11 @@ import torch
 import torch._dynamo  # the first optimiser imports it (seconds): paid here, before the worker says it is ready
 
 from model import get_task
+from model.architectures import config_from_dict
 from model.checkpoint import checkpoint_bytes
 from model.errors import LabError
 from model.probe import probe_attention
-from model.train import StepInfo, TrainConfig, TrainResult, model_config_from_dict, train
+from model.train import StepInfo, TrainConfig, TrainResult, train
 
 from .errors import JobFailedError
 from .snapshots import SnapshotSchedule
@@ -129,7 +130,7 @@ def run_job(conn: Connection, spec: dict, stop_flag: StopFlag) -> None:
     conn.send_bytes(pack("started", {"job": job, "pid": os.getpid()}))
     try:
         reporter = Reporter(conn, spec, stop_flag)
-        model_config = model_config_from_dict(spec["model"], spec["architecture"])
+        model_config = config_from_dict(spec["architecture"], spec["model"])
         result = train(
             reporter.task, model_config, TrainConfig(**spec["train"]),
             callback=reporter.on_step, should_stop=reporter.should_stop, name=spec["name"],

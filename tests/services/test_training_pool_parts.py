@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from model import ModelConfig, get_task
-from model.train import default_model_config, model_config_from_dict
+from model.architectures import config_from_dict
+from model.train import default_model_config
 from services.training.errors import JobFailedError, TrainingError, WorkerCrashedError, error_from_worker
 from services.training.estimate import queue_waits, seconds_left
 from services.training.settings import PoolSettings, default_workers
@@ -147,9 +148,9 @@ def test_a_malformed_error_from_a_worker_becomes_a_plain_failure(template, param
 def test_model_config_from_dict_round_trips_and_refuses_unknown_families():
     task = get_task("reverse")
     config = default_model_config(task, d_model=32, n_heads=2, d_ff=64, norm="pre")
-    assert model_config_from_dict(json.loads(json.dumps(config.to_dict()))) == config
-    assert isinstance(model_config_from_dict(config.to_dict(), "transformer"), ModelConfig)
+    assert config_from_dict("transformer", json.loads(json.dumps(config.to_dict()))) == config
+    assert isinstance(config_from_dict("transformer", config.to_dict()), ModelConfig)
     with pytest.raises(ValueError, match="unknown architecture 'lstm'"):
-        model_config_from_dict(config.to_dict(), "lstm")
+        config_from_dict("lstm", config.to_dict())
     with pytest.raises(ValueError, match="unknown settings: colour"):
-        model_config_from_dict({**config.to_dict(), "colour": "red"})
+        config_from_dict("transformer", {**config.to_dict(), "colour": "red"})
