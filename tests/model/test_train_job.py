@@ -11,8 +11,8 @@ import torch
 
 from model import LoadedModel, Seq2SeqTransformer, get_task
 from model.train import StepInfo, TrainConfig, default_model_config, train
-from ui.training.job import TrainingJob, probe_attention
 from ui.training import job as training_job
+from ui.training.job import TrainingJob, probe_attention
 
 TINY = {"d_model": 32, "n_heads": 2, "d_ff": 64}
 
