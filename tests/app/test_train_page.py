@@ -18,7 +18,7 @@ def open_train() -> AppTest:
 
 
 def start(at: AppTest) -> None:
-    at.button(key="FormSubmitter:train_settings-▶ Start training").click().run()
+    at.button(key="train_start").click().run()
 
 
 def test_defaults_are_the_fast_reverse_setup():

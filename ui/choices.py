@@ -1,0 +1,54 @@
+"""Widgets whose options are shown translated, with the choice kept across a language switch and in links.
+
+Streamlit keeps a keyed choice, and writes a URL-bound one into the link, as its SHOWN label: the Attention
+page's `?kind=` holds "Cross-attention" in English and "交叉注意力" in Chinese, and every link also carries
+its `lang=`, so it reopens in the language it was made in. These helpers also accept the other language's
+label in a link (a ?kind=Cross-attention link opened with lang=zh shows cross-attention, not the default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import streamlit as st
+
+from .i18n import LANGUAGES, _, current_language, translations
+from .language import keep_on_language_switch
+
+
+def _labels_in(lang: str, msgids: Sequence[str]) -> list[str]:
+    return [translations(lang).gettext(m) for m in msgids]
+
+
+def _find(label: object, msgids: Sequence[str]) -> int | None:
+    """Index of the msgid whose label in some language is `label`."""
+    for lang in LANGUAGES:
+        labels = _labels_in(lang, msgids)
+        if label in labels:
+            return labels.index(label)
+    return None
+
+
+def translated_options(key: str, labels: Mapping[str, str]) -> Callable[[str], str]:
+    """format_func for the keyed widget `key` whose options are the ids of `labels` (id → English msgid).
+
+    The key is kept on a language switch (ui.language), and on the session's first run a link's label in
+    either language picks its option."""
+    keep_on_language_switch(key)
+    if key not in st.session_state and key in st.query_params:
+        found = _find(st.query_params.get(key), list(labels.values()))
+        if found is not None:
+            st.session_state[key] = list(labels)[found]
+    return lambda option: _(labels[option])
+
+
+def translated_tabs(key: str, msgids: Sequence[str]) -> list[str]:
+    """The tab labels for st.tabs(key=key) in this session's language, with the open tab carried over when
+    it was stored (or linked) under its label in the other language."""
+    shown = _labels_in(current_language(), msgids)
+    stored = st.session_state.get(key, st.query_params.get(key) if key in st.query_params else None)
+    if stored is not None and stored not in shown:
+        found = _find(stored, msgids)
+        if found is not None:
+            st.session_state[key] = shown[found]
+    return shown
