@@ -4,16 +4,22 @@ Streamlit keeps a keyed choice, and writes a URL-bound one into the link, as its
 page's `?kind=` holds "Cross-attention" in English and "交叉注意力" in Chinese, and every link also carries
 its `lang=`, so it reopens in the language it was made in. These helpers also accept the other language's
 label in a link (a ?kind=Cross-attention link opened with lang=zh shows cross-attention, not the default).
+
+Labels are translated while the page runs and looked up by the format_func, never translated inside it:
+Streamlit's AppTest calls a widget's format_func after the run, outside the session, where `_` reads English.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 import streamlit as st
 
-from .i18n import LANGUAGES, _, current_language, translations
+from .i18n import LANGUAGES, _, translations
 from .language import keep_on_language_switch
+
+T = TypeVar("T")
 
 
 def _labels_in(lang: str, msgids: Sequence[str]) -> list[str]:
@@ -39,16 +45,9 @@ def translated_options(key: str, labels: Mapping[str, str]) -> Callable[[str], s
         found = _find(st.query_params.get(key), list(labels.values()))
         if found is not None:
             st.session_state[key] = list(labels)[found]
-    return lambda option: _(labels[option])
+    return shown_as({option: _(msgid) for option, msgid in labels.items()})
 
 
-def translated_tabs(key: str, msgids: Sequence[str]) -> list[str]:
-    """The tab labels for st.tabs(key=key) in this session's language, with the open tab carried over when
-    it was stored (or linked) under its label in the other language."""
-    shown = _labels_in(current_language(), msgids)
-    stored = st.session_state.get(key, st.query_params.get(key) if key in st.query_params else None)
-    if stored is not None and stored not in shown:
-        found = _find(stored, msgids)
-        if found is not None:
-            st.session_state[key] = shown[found]
-    return shown
+def shown_as(labels: Mapping[T, str]) -> Callable[[T], str]:
+    """A format_func reading labels translated in this run (see the module's note on AppTest)."""
+    return dict(labels).__getitem__

@@ -2,6 +2,8 @@
 
 The head view is always drawn beside the focused head, not behind a tab: dropping those lazy st.tabs (and
 the focused head's colorbar) took ~30 ms off every edit-to-paint here (bench/ui_latency.py conditions).
+The summaries are chosen with a segmented control rather than st.tabs: a tab's identity is its label, so a
+language switch made a new tab bar whose choice dropped out of the URL; the control's options are ids.
 
 Fragments: changing the kind reruns only the attention section; changing layer, head or token reruns
 only the focused part. The model is never run again for those (the trace is cached per session).
@@ -20,13 +22,18 @@ from viz.head_view import head_view_figure
 from viz.matrix import matrix_figure
 
 from ..charts import show_chart
-from ..choices import translated_options, translated_tabs
+from ..choices import shown_as, translated_options
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
 
-# URL: ?kind= holds the shown label: Encoder self-attention | Decoder masked self-attention | Cross-attention in
-# English, 编码器自注意力 | 解码器掩码自注意力 | 交叉注意力 in Chinese (ui.choices reads either); ?layer= and ?head=
-# are 1-based numbers in both; ?summaries=true; ?more= holds the open tab's label in the link's language.
+# URL (Streamlit writes a bound choice as its shown label; every link also carries lang=):
+#   ?kind=   Encoder self-attention | Decoder masked self-attention | Cross-attention      (lang=en)
+#            编码器自注意力 | 解码器掩码自注意力 | 交叉注意力                                    (lang=zh)
+#   ?more=   Largest weight per head | Mean over heads | Attention rollout (encoder)       (lang=en)
+#            每个头的最大权重 | 各头平均 | 注意力汇总（编码器）                                 (lang=zh)
+#            (absent: the first summary, entropy per head)
+#   ?layer=, ?head= 1-based numbers and ?summaries=true in both languages.
+# ui.choices reads a link's label in either language, so an English link opened in Chinese shows the same view.
 KINDS = {
     "encoder": N_("Encoder self-attention"),
     "decoder": N_("Decoder masked self-attention"),
@@ -44,9 +51,10 @@ AXES = {  # kind → (query axis title, key axis title)
 }
 HOVER = (N_("query"), N_("key"), N_("weight"))
 SUMMARIES_LABEL = N_("Summaries: entropy and largest weight per head, mean over heads, attention rollout")
-SUMMARY_TABS = [
-    N_("Entropy per head"), N_("Largest weight per head"), N_("Mean over heads"), N_("Attention rollout (encoder)")
-]  # fmt: skip
+SUMMARIES = {
+    "entropy": N_("Entropy per head"), "peak": N_("Largest weight per head"), "mean": N_("Mean over heads"),
+    "rollout": N_("Attention rollout (encoder)"),
+}  # fmt: skip
 keep_on_language_switch("token")
 
 
@@ -106,7 +114,7 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str]) -> No
     )
     token = pick_token.selectbox(
         _("Isolate one query token"), [None, *range(len(queries))], key="token",
-        format_func=lambda i: _("All tokens") if i is None else f"{i} · {queries[i]}",
+        format_func=shown_as({None: _("All tokens")} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
         help=_("Keep only the lines from this token in the head view."),
     )  # fmt: skip
     query_title, key_title = hover_names(*AXES[kind])
@@ -130,53 +138,50 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str]) -> No
 
 def summaries(trace: Trace, weights, kind: str, layers: list[str], heads: list[str], queries, keys) -> None:
     """Per-head entropy and peak weight, each layer's mean over heads, and the encoder's attention rollout
-    (one tab at a time: only the open tab is built and painted)."""
-    entropy_tab, peak_tab, mean_tab, rollout_tab = st.tabs(
-        translated_tabs("more", SUMMARY_TABS), key="more", on_change="rerun", bind="query-params"
-    )
+    (one at a time: only the chosen one is built and painted)."""
+    chosen = st.segmented_control(
+        _("Summary"), list(SUMMARIES), default="entropy", required=True, key="more", bind="query-params",
+        format_func=translated_options("more", SUMMARIES), label_visibility="collapsed",
+    )  # fmt: skip
     height = 170 + 70 * len(layers)
-    if entropy_tab.open:
-        with entropy_tab:
-            fig = matrix_figure(
-                head_entropy(weights), title=_("Mean row entropy in nats: 0 = each query looks at one token"),
-                x_title="", y_title="", x_labels=heads, y_labels=layers,
-                hover_names=hover_names(N_("layer"), N_("head"), N_("entropy")),
-                colorscale="Purples", zmin=0.0, zmax=math.log(max(2, len(keys))), cell_text=True, height=height,
-                role="head-entropy",
-            )  # fmt: skip
-            show_chart(fig, "entropy")
-    if peak_tab.open:
-        with peak_tab:
-            fig = matrix_figure(
-                head_peak(weights), title=_("Mean of each row's largest weight: 1 = every query looks at one token"),
-                x_title="", y_title="", x_labels=heads, y_labels=layers,
-                hover_names=hover_names(N_("layer"), N_("head"), N_("max weight")),
-                cell_text=True, height=height, role="head-peak",
-            )  # fmt: skip
-            show_chart(fig, "peak")
-    if mean_tab.open:
-        with mean_tab:
-            fig = overview_figure(  # layers side by side, as the overview puts heads
-                head_mean(weights)[None],
-                title=_("{kind}: the mean of the {n} heads of each layer").format(kind=_(KINDS[kind]), n=len(heads)),
-                layer_names=[_("Mean")], head_names=layers, query_tokens=queries, key_tokens=keys,
-                hover_names=hover_names(*HOVER),
-                role="head-mean",
-            )  # fmt: skip
-            show_chart(fig, "head_mean")
-    if rollout_tab.open:
-        with rollout_tab:
-            st.caption(
-                _(
-                    "Each encoder layer's heads averaged, the residual connection added (½ identity + ½ attention), "
-                    "and the layers multiplied bottom-up: row i shows how much of each input token reaches position i "
-                    "at the encoder's top."
-                )
+    if chosen == "entropy":
+        fig = matrix_figure(
+            head_entropy(weights), title=_("Mean row entropy in nats: 0 = each query looks at one token"),
+            x_title="", y_title="", x_labels=heads, y_labels=layers,
+            hover_names=hover_names(N_("layer"), N_("head"), N_("entropy")),
+            colorscale="Purples", zmin=0.0, zmax=math.log(max(2, len(keys))), cell_text=True, height=height,
+            role="head-entropy",
+        )  # fmt: skip
+        show_chart(fig, "entropy")
+    elif chosen == "peak":
+        fig = matrix_figure(
+            head_peak(weights), title=_("Mean of each row's largest weight: 1 = every query looks at one token"),
+            x_title="", y_title="", x_labels=heads, y_labels=layers,
+            hover_names=hover_names(N_("layer"), N_("head"), N_("max weight")),
+            cell_text=True, height=height, role="head-peak",
+        )  # fmt: skip
+        show_chart(fig, "peak")
+    elif chosen == "mean":
+        fig = overview_figure(  # layers side by side, as the overview puts heads
+            head_mean(weights)[None],
+            title=_("{kind}: the mean of the {n} heads of each layer").format(kind=_(KINDS[kind]), n=len(heads)),
+            layer_names=[_("Mean")], head_names=layers, query_tokens=queries, key_tokens=keys,
+            hover_names=hover_names(*HOVER),
+            role="head-mean",
+        )  # fmt: skip
+        show_chart(fig, "head_mean")
+    elif chosen == "rollout":
+        st.caption(
+            _(
+                "Each encoder layer's heads averaged, the residual connection added (½ identity + ½ attention), "
+                "and the layers multiplied bottom-up: row i shows how much of each input token reaches position i "
+                "at the encoder's top."
             )
-            source = numbered(trace.tokens("src"))
-            fig = matrix_figure(
-                attention_rollout(attention_layers(trace, "encoder")), title=_("Encoder attention rollout"),
-                x_title=_("Input token"), y_title=_("Position at the top"), x_labels=source, y_labels=source,
-                hover_names=hover_names(N_("position"), N_("input token"), N_("share")), height=560, role="rollout",
-            )  # fmt: skip
-            show_chart(fig, "rollout")
+        )
+        source = numbered(trace.tokens("src"))
+        fig = matrix_figure(
+            attention_rollout(attention_layers(trace, "encoder")), title=_("Encoder attention rollout"),
+            x_title=_("Input token"), y_title=_("Position at the top"), x_labels=source, y_labels=source,
+            hover_names=hover_names(N_("position"), N_("input token"), N_("share")), height=560, role="rollout",
+        )  # fmt: skip
+        show_chart(fig, "rollout")

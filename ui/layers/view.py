@@ -8,6 +8,7 @@ from model import Trace
 from model.analysis_layers import LayerAnalysis, analyse_layers
 from viz.layers import ffn_figure, layernorm_stats_figure, row_heatmap
 
+from ..choices import shown_as, translated_options
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
 
@@ -30,7 +31,7 @@ LN_INPUT = {  # norm placement → what the LayerNorm reads
     ),
 }
 CHART = {"config": {"displayModeBar": False}}
-keep_on_language_switch("layer_stack", "layer_ln", "layer_ffn")
+keep_on_language_switch("layer_ln", "layer_ffn")
 
 
 def sublayer_label(name: str) -> str:
@@ -40,7 +41,8 @@ def sublayer_label(name: str) -> str:
 
 def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
     stack = st.radio(
-        _("Stack"), list(STACKS), horizontal=True, key="layer_stack", format_func=lambda s: _(STACKS[s]),
+        _("Stack"), list(STACKS), horizontal=True, key="layer_stack",
+        format_func=translated_options("layer_stack", STACKS),
     )  # fmt: skip
     tokens = trace.tokens("src" if stack == "encoder" else "tgt")
     return analyse_layers(trace, stack, norm), tokens
@@ -64,8 +66,8 @@ def stream_section(a: LayerAnalysis, tokens: list[str]) -> None:
 @st.fragment
 def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
     left, right = st.columns([1, 2])
-    i = left.selectbox(_("LayerNorm of"), range(len(a.sublayers)),
-                       format_func=lambda k: sublayer_label(a.sublayers[k]), key="layer_ln")  # fmt: skip
+    labels = dict(enumerate(map(sublayer_label, a.sublayers)))
+    i = left.selectbox(_("LayerNorm of"), range(len(a.sublayers)), format_func=shown_as(labels), key="layer_ln")
     left.caption(_(LN_INPUT[a.norm]))
     series = [(_("input mean"), a.ln_in_mean[i]), (_("input std"), a.ln_in_std[i]),
               (_("output mean"), a.ln_out_mean[i]), (_("output std"), a.ln_out_std[i])]  # fmt: skip
@@ -79,8 +81,8 @@ def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
 @st.fragment
 def ffn_section(a: LayerAnalysis, tokens: list[str]) -> None:
     left, _right = st.columns([1, 2])
-    layer = left.selectbox(_("Feed-forward of layer"), range(a.n_layers), key="layer_ffn",
-                           format_func=lambda k: _("Layer {n}").format(n=k + 1))  # fmt: skip
+    labels = {k: _("Layer {n}").format(n=k + 1) for k in range(a.n_layers)}
+    layer = left.selectbox(_("Feed-forward of layer"), range(a.n_layers), key="layer_ffn", format_func=shown_as(labels))
     hidden = a.ffn_hidden[layer]
     st.plotly_chart(
         ffn_figure(hidden, a.ffn_active[layer], tokens,

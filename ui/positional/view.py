@@ -12,6 +12,7 @@ from viz.positional import curves_figure, encoding_figure
 
 from ..attention.view import AXES, HOVER, hover_names, numbered
 from ..charts import show_chart
+from ..choices import shown_as
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..models import POSITIONAL_NAMES
@@ -42,7 +43,7 @@ def sinusoidal_lab(default_d_model: int) -> None:
     show_chart(fig, "pe_table")
     dims = st.multiselect(
         _("Dimensions to plot"), range(d_model), default=[d for d in (0, 1, 6, 7, 20) if d < d_model],
-        format_func=dimension_name, key="dims", max_selections=8,
+        format_func=shown_as({d: dimension_name(d) for d in range(d_model)}), key="dims", max_selections=8,
     )  # fmt: skip
     curves_col, similarity_col = st.columns(2)
     with curves_col:

@@ -6,6 +6,7 @@ import streamlit as st
 
 from viz.training import attention_heatmap_figure, attention_timeline_figure, before_after_figure
 
+from ..choices import shown_as
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from .job import TrainingJob, sharpest_head
@@ -51,10 +52,11 @@ def _choose(job: TrainingJob, last: dict) -> tuple[str, int]:
     names = list(last)
     default = max((n for n in names if n.endswith("cross_attn")), default=names[0])
     c1, c2 = st.columns([3, 1])
-    name = c1.selectbox(_("Attention"), names, index=names.index(default), format_func=attention_label, key="snap_attn")
+    name = c1.selectbox(_("Attention"), names, index=names.index(default), key="snap_attn",
+                        format_func=shown_as({n: attention_label(n) for n in names}))  # fmt: skip
     heads = range(last[name].shape[0])
     head = c2.selectbox(_("Head"), heads, index=sharpest_head(last[name]), key="snap_head",
-                        format_func=lambda h: _("Head {n}").format(n=h + 1))  # fmt: skip
+                        format_func=shown_as({h: _("Head {n}").format(n=h + 1) for h in heads}))  # fmt: skip
     return name, int(head)
 
 

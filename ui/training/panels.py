@@ -15,8 +15,8 @@ from model.archive import pack_archive
 from model.train import TrainConfig, default_model_config
 from viz.training import accuracy_figure, loss_figure
 
+from ..choices import translated_options
 from ..i18n import N_, _, explain
-from ..language import keep_on_language_switch
 from ..models import NORM_NAMES, POSITIONAL_NAMES, SHIPPED_NAME, add_user_model, user_models
 from ..navigation import TRAIN
 from .job import TrainingJob
@@ -30,8 +30,6 @@ NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
 DEFAULT_STEPS = 2000  # the most steps by default; the cosine schedule spans them (as `python -m model.train`)
 LEARNING_RATES = (3e-4, 5e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2)
 RULES = {"until accuracy": N_("when held-out accuracy reaches…"), "after steps": N_("after a number of steps")}
-# Not in the URL: the settings form's choices are ids shown translated, kept when the language is switched.
-keep_on_language_switch("train_pos", "train_norm", "train_rule")
 
 
 def current_job() -> TrainingJob | None:
@@ -75,15 +73,17 @@ def settings_form() -> tuple | None:
         c1, c2, c3, c4 = st.columns(4)
         task_name = c1.selectbox(_("Task"), list(TASKS), index=list(TASKS).index("reverse"), key="train_task")
         positional = c1.selectbox(_("Positional encoding"), list(POSITIONAL_NAMES), key="train_pos",
-                                  format_func=lambda p: _(POSITIONAL_NAMES[p]))  # fmt: skip
+                                  format_func=translated_options("train_pos", POSITIONAL_NAMES))  # fmt: skip
         enc = c2.number_input(_("Encoder layers"), 1, 6, 1, key="train_enc")
         dec = c2.number_input(_("Decoder layers"), 1, 6, 1, key="train_dec")
         d_model = c3.number_input("d_model", 8, 256, 64, step=8, key="train_d", help=_("The FFN is 2 × d_model wide."))
         heads = c3.number_input(_("Heads"), 1, 16, 4, key="train_heads", help=_("d_model must divide evenly by heads."))
-        norm = c4.selectbox("LayerNorm", list(NORM_NAMES), key="train_norm", format_func=lambda n: _(NORM_NAMES[n]))
+        norm = c4.selectbox("LayerNorm", list(NORM_NAMES), key="train_norm",
+                            format_func=translated_options("train_norm", NORM_NAMES))  # fmt: skip
         lr = c4.select_slider(_("Learning rate"), LEARNING_RATES, value=2e-3, key="train_lr", format_func="{:g}".format)
         s1, s2, s3 = st.columns([2, 1, 1])
-        rule = s1.radio(_("Stop"), list(RULES), horizontal=True, key="train_rule", format_func=lambda r: _(RULES[r]))
+        rule = s1.radio(_("Stop"), list(RULES), horizontal=True, key="train_rule",
+                        format_func=translated_options("train_rule", RULES))  # fmt: skip
         goal = s2.number_input(_("Accuracy goal (%)"), 10.0, 100.0, 99.0, step=1.0, key="train_goal")
         steps = s3.number_input(_("Steps (most)"), 10, 20000, DEFAULT_STEPS, step=100, key="train_steps")
         submitted = st.form_submit_button(_("▶ Start training"), type="primary", key="train_start")
