@@ -6,6 +6,7 @@ import streamlit as st
 
 from model import PRETRAINED, CheckpointError
 
+from .choices import shown_as
 from .i18n import _, explain, ngettext
 from .models import DEFAULT_MODEL, NORM_NAMES, POSITIONAL_NAMES, model_names, selected_model
 
@@ -22,7 +23,7 @@ def render_sidebar() -> None:
             _("Model"),
             names,
             index=names.index(DEFAULT_MODEL),
-            format_func=_label,
+            format_func=shown_as({name: _label(name) for name in names}),
             key="model",
             bind="query-params",
             help=_("Shipped models are trained by this repository's own command; models you train appear here too."),

@@ -23,7 +23,7 @@ def test_typing_a_new_input_redraws_every_heatmap_with_its_tokens(page, app_url,
     assert figs["head-view"]["tokens"] == tokens
     page.get_by_text("Summaries: entropy").click()  # a lazy expander, then a lazy tab: each reruns the section
     wait_for_figure(page, "head-entropy")
-    page.get_by_role("button", name="Mean over heads").click()
+    page.get_by_role("radio", name="Mean over heads").click()
     wait_for_figure(page, "head-mean")
     assert page.evaluate(FIGURES_JS)["head-mean"]["x"] == ["Layer 1", "Layer 2"]
     gap = 1
