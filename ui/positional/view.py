@@ -44,6 +44,7 @@ def sinusoidal_lab(default_d_model: int) -> None:
     dims = st.multiselect(
         _("Dimensions to plot"), range(d_model), default=[d for d in (0, 1, 6, 7, 20) if d < d_model],
         format_func=shown_as({d: dimension_name(d) for d in range(d_model)}), key="dims", max_selections=8,
+        placeholder=_("Choose dimensions"),
     )  # fmt: skip
     curves_col, similarity_col = st.columns(2)
     with curves_col:
