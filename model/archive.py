@@ -12,7 +12,7 @@ import posixpath
 import zipfile
 
 from .checkpoint import CONFIG_FILE, WEIGHTS_FILE, checkpoint_bytes, load_checkpoint_bytes
-from .errors import CheckpointError
+from .errors import N_, CheckpointError
 from .runner import LoadedModel
 
 MAX_ARCHIVE_BYTES = 16 * 2**20  # the zip itself; our models are well under 2 MB
@@ -37,16 +37,22 @@ def unpack_archive(data: bytes) -> tuple[bytes, bytes]:
     """(config.json bytes, model.safetensors bytes) from a zip, or a CheckpointError saying what is wrong."""
     if len(data) > MAX_ARCHIVE_BYTES:
         raise CheckpointError(
-            f"The file is {len(data) / 2**20:.1f} MB; archives larger than {MAX_ARCHIVE_BYTES // 2**20} MB "
-            "are refused (the models here are under 2 MB)."
-        )
+            N_(
+                "The file is {size:.1f} MB; archives larger than {limit} MB are refused "
+                "(the models here are under 2 MB)."
+            ),
+            size=len(data) / 2**20, limit=MAX_ARCHIVE_BYTES // 2**20,
+        )  # fmt: skip
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, ValueError, OSError):
         raise CheckpointError(
-            "This is not a zip file. Upload the .zip the Download button gave you "
-            f"(it holds {CONFIG_FILE} and {WEIGHTS_FILE})."
-        ) from None
+            N_(
+                "This is not a zip file. Upload the .zip the Download button gave you "
+                "(it holds {config} and {weights})."
+            ),
+            config=CONFIG_FILE, weights=WEIGHTS_FILE,
+        ) from None  # fmt: skip
     with archive:
         members = _check_members(archive)
         return _read(archive, members[CONFIG_FILE]), _read(archive, members[WEIGHTS_FILE])
@@ -57,8 +63,11 @@ def load_archive(data: bytes, name: str | None = None) -> LoadedModel:
     config_bytes, weights_bytes = unpack_archive(data)
     if _looks_pickled(weights_bytes):
         raise CheckpointError(
-            f"{WEIGHTS_FILE} is a pickle (torch.save) file, not safetensors. Pickles can run code, so they are "
-            "never loaded here; save the weights with safetensors."
+            N_(
+                "{weights} is a pickle (torch.save) file, not safetensors. Pickles can run code, so they are "
+                "never loaded here; save the weights with safetensors."
+            ),
+            weights=WEIGHTS_FILE,
         )
     return load_checkpoint_bytes(config_bytes, weights_bytes, name=name)
 
@@ -68,45 +77,66 @@ def _check_members(archive: zipfile.ZipFile) -> dict[str, zipfile.ZipInfo]:
     infos = [i for i in archive.infolist() if not i.filename.startswith(_IGNORED_PREFIXES)]
     if len(archive.infolist()) > MAX_MEMBERS * 4 or len(infos) > MAX_MEMBERS:
         raise CheckpointError(
-            f"The zip holds {len(archive.infolist())} entries; a model archive holds just {CONFIG_FILE} and "
-            f"{WEIGHTS_FILE}."
-        )
+            N_("The zip holds {n} entries; a model archive holds just {config} and {weights}."),
+            n=len(archive.infolist()), config=CONFIG_FILE, weights=WEIGHTS_FILE,
+        )  # fmt: skip
     found: dict[str, zipfile.ZipInfo] = {}
     folders: set[str] = set()
     for info in infos:
         raw = info.filename
         if "\\" in raw or raw.startswith("/") or ".." in raw.split("/") or ":" in raw or "\x00" in raw:
-            raise CheckpointError(f"The zip entry {raw!r} has an unsafe path; refusing the archive.")
+            raise CheckpointError(
+                N_("The zip entry {entry} has an unsafe path; refusing the archive."), entry=repr(raw)
+            )
         if info.is_dir():
             continue
         if info.flag_bits & 0x1:
-            raise CheckpointError(f"The zip entry {raw!r} is encrypted; upload an unencrypted archive.")
+            raise CheckpointError(
+                N_("The zip entry {entry} is encrypted; upload an unencrypted archive."), entry=repr(raw)
+            )
         base = posixpath.basename(raw)
         if base.lower().endswith(PICKLE_SUFFIXES):
             raise CheckpointError(
-                f"The zip holds {raw!r}, a pickle-style file. Pickles can run code, so they are never loaded "
-                f"here; the archive must hold only {CONFIG_FILE} and {WEIGHTS_FILE}."
-            )
+                N_(
+                    "The zip holds {entry}, a pickle-style file. Pickles can run code, so they are never loaded "
+                    "here; the archive must hold only {config} and {weights}."
+                ),
+                entry=repr(raw), config=CONFIG_FILE, weights=WEIGHTS_FILE,
+            )  # fmt: skip
         if base not in (CONFIG_FILE, WEIGHTS_FILE):
             raise CheckpointError(
-                f"The zip holds an unexpected file {raw!r}; it must hold only {CONFIG_FILE} and {WEIGHTS_FILE}."
-            )
+                N_("The zip holds an unexpected file {entry}; it must hold only {config} and {weights}."),
+                entry=repr(raw), config=CONFIG_FILE, weights=WEIGHTS_FILE,
+            )  # fmt: skip
         if base in found:
-            raise CheckpointError(f"The zip holds more than one {base}.")
+            raise CheckpointError(N_("The zip holds more than one {name}."), name=base)
         folder = posixpath.dirname(raw)
         if folder.count("/") > 0:
-            raise CheckpointError(f"{raw!r} is nested too deep; put the files at the top of the zip.")
+            raise CheckpointError(
+                N_("{entry} is nested too deep; put the files at the top of the zip."), entry=repr(raw)
+            )
         folders.add(folder)
         if info.file_size > MAX_MEMBER_BYTES:
-            raise CheckpointError(f"{base} would be {info.file_size / 2**20:.0f} MB once unpacked; refusing it.")
+            raise CheckpointError(
+                N_("{name} would be {size:.0f} MB once unpacked; refusing it."), name=base, size=info.file_size / 2**20
+            )
         if info.compress_size and info.file_size / info.compress_size > MAX_RATIO:
-            raise CheckpointError(f"{base} is compressed suspiciously well (a zip bomb?); refusing it.")
+            raise CheckpointError(N_("{name} is compressed suspiciously well (a zip bomb?); refusing it."), name=base)
         found[base] = info
     missing = [f for f in (CONFIG_FILE, WEIGHTS_FILE) if f not in found]
     if missing:
-        raise CheckpointError(f"The zip has no {' and no '.join(missing)}; it needs {CONFIG_FILE} and {WEIGHTS_FILE}.")
+        template = (
+            N_("The zip has no {missing}; it needs {config} and {weights}.")
+            if len(missing) == 1
+            else N_("The zip has no {config} and no {weights}; it needs {config} and {weights}.")
+        )
+        raise CheckpointError(template, missing=missing[0], config=CONFIG_FILE, weights=WEIGHTS_FILE)
     if len(folders) > 1:
-        raise CheckpointError(f"{CONFIG_FILE} and {WEIGHTS_FILE} must sit in the same folder of the zip.")
+        raise CheckpointError(
+            N_("{config} and {weights} must sit in the same folder of the zip."),
+            config=CONFIG_FILE,
+            weights=WEIGHTS_FILE,
+        )
     return found
 
 
@@ -116,9 +146,13 @@ def _read(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
         with archive.open(info) as f:
             data = f.read(MAX_MEMBER_BYTES + 1)
     except (zipfile.BadZipFile, EOFError, OSError, RuntimeError, NotImplementedError) as exc:
-        raise CheckpointError(f"{info.filename} could not be unpacked ({exc}).") from None
+        raise CheckpointError(N_("{name} could not be unpacked ({error})."), name=info.filename, error=exc) from None
     if len(data) > MAX_MEMBER_BYTES:
-        raise CheckpointError(f"{info.filename} unpacks to more than {MAX_MEMBER_BYTES // 2**20} MB; refusing it.")
+        raise CheckpointError(
+            N_("{name} unpacks to more than {limit} MB; refusing it."),
+            name=info.filename,
+            limit=MAX_MEMBER_BYTES // 2**20,
+        )
     return data
 
 

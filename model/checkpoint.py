@@ -20,7 +20,7 @@ from safetensors.torch import save as save_safetensors_bytes
 from torch import nn
 
 from .architectures import CONFIGS, DEFAULT_ARCH, build_model, config_from_dict
-from .errors import CheckpointError
+from .errors import N_, CheckpointError
 from .runner import LoadedModel
 from .tasks import TASKS, get_task
 
@@ -79,14 +79,17 @@ def load_checkpoint(path: str | os.PathLike, name: str | None = None) -> LoadedM
     if folder.name == CONFIG_FILE:
         folder = folder.parent
     if not folder.is_dir():
-        raise CheckpointError(f"No checkpoint folder at {folder}.")
+        raise CheckpointError(N_("No checkpoint folder at {folder}."), folder=folder)
     parts = []
     for filename in (CONFIG_FILE, WEIGHTS_FILE):
         file = folder / filename
         if not file.is_file():
-            raise CheckpointError(f"The checkpoint at {folder} has no {filename}.")
+            raise CheckpointError(N_("The checkpoint at {folder} has no {filename}."), folder=folder, filename=filename)
         if file.stat().st_size > MAX_CHECKPOINT_BYTES:
-            raise CheckpointError(f"{filename} is larger than {MAX_CHECKPOINT_BYTES // 2**20} MB; refusing to load it.")
+            raise CheckpointError(
+                N_("{filename} is larger than {mb} MB; refusing to load it."),
+                filename=filename, mb=MAX_CHECKPOINT_BYTES // 2**20,
+            )  # fmt: skip
         parts.append(file.read_bytes())
     return load_checkpoint_bytes(parts[0], parts[1], name=name or folder.name)
 
@@ -95,16 +98,25 @@ def _parse_config(config_bytes: bytes) -> dict:
     try:
         config = json.loads(config_bytes.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise CheckpointError(f"config.json is not valid JSON ({exc}).") from None
+        raise CheckpointError(N_("config.json is not valid JSON ({error})."), error=exc) from None
     if not isinstance(config, dict) or config.get("format") != FORMAT:
-        raise CheckpointError(f"config.json is not an Attention Lab checkpoint config (expected format {FORMAT!r}).")
+        raise CheckpointError(
+            N_("config.json is not an Attention Lab checkpoint config (expected format {format})."),
+            format=repr(FORMAT),
+        )
     arch = config.setdefault("architecture", DEFAULT_ARCH)
     if not isinstance(arch, str) or arch not in CONFIGS:
         raise CheckpointError(
-            f"config.json names an unknown architecture {arch!r}; this version knows {', '.join(CONFIGS)}."
+            N_("config.json names an unknown architecture {arch}; this version knows {known}."),
+            arch=repr(arch),
+            known=", ".join(CONFIGS),
         )
     if not isinstance(config.get("task"), str) or config["task"] not in TASKS:
-        raise CheckpointError(f"config.json names an unknown task {config.get('task')!r}; known: {', '.join(TASKS)}.")
+        raise CheckpointError(
+            N_("config.json names an unknown task {task}; known: {known}."),
+            task=repr(config.get("task")),
+            known=", ".join(TASKS),
+        )
     return config
 
 
@@ -114,10 +126,12 @@ def load_checkpoint_bytes(config_bytes: bytes, weights_bytes: bytes, name: str |
     try:
         model_config = config_from_dict(config["architecture"], config.get("model"))
     except (TypeError, ValueError) as exc:
-        raise CheckpointError(f"config.json has an invalid model config: {exc}") from None
+        raise CheckpointError(N_("config.json has an invalid model config: {error}"), error=exc) from None
     if model_config.max_len > MAX_LEN_LIMIT:
         raise CheckpointError(
-            f"config.json asks for max_len {model_config.max_len}; models here take at most {MAX_LEN_LIMIT} tokens."
+            N_("config.json asks for max_len {max_len}; models here take at most {limit} tokens."),
+            max_len=model_config.max_len,
+            limit=MAX_LEN_LIMIT,
         )
     task = get_task(config["task"])
     for side, vocab, size in (
@@ -125,13 +139,19 @@ def load_checkpoint_bytes(config_bytes: bytes, weights_bytes: bytes, name: str |
         ("tgt_vocab", task.tgt_vocab, model_config.tgt_vocab_size),
     ):
         if config.get(side) != vocab.words:
-            raise CheckpointError(f"config.json's {side} is not the vocabulary of the '{task.name}' task.")
+            raise CheckpointError(
+                N_("config.json's {side} is not the vocabulary of the '{task}' task."), side=side, task=task.name
+            )
         if size != len(vocab):
-            raise CheckpointError(f"{side} has {len(vocab)} tokens but the model config says {size}.")
+            raise CheckpointError(
+                N_("{side} has {n} tokens but the model config says {size}."), side=side, n=len(vocab), size=size
+            )
     try:
         tensors = load_safetensors_bytes(weights_bytes)
     except Exception as exc:  # safetensors raises its own error types for truncated or corrupt data
-        raise CheckpointError(f"model.safetensors is damaged or not a safetensors file ({exc}).") from None
+        raise CheckpointError(
+            N_("model.safetensors is damaged or not a safetensors file ({error})."), error=exc
+        ) from None
     with torch.device("meta"):  # shapes only: a hostile config claiming a huge model allocates nothing
         _check_state(build_model(model_config), tensors, model_config.arch)
     model = build_model(model_config)
@@ -145,17 +165,27 @@ def _check_state(model: nn.Module, tensors: dict[str, torch.Tensor], arch: str) 
     expected = model.state_dict()
     missing, unexpected = sorted(set(expected) - set(tensors)), sorted(set(tensors) - set(expected))
     if missing or unexpected:
-        detail = "; ".join(
-            f"{label}: {', '.join(names[:4])}{' …' if len(names) > 4 else ''}"
+        listed = {
+            label: f"{', '.join(names[:4])}{' …' if len(names) > 4 else ''}"
             for label, names in (("missing", missing), ("unexpected", unexpected)) if names
-        )  # fmt: skip
-        raise CheckpointError(f"model.safetensors does not match config.json's {arch} model ({detail}).")
+        }  # fmt: skip
+        template = {
+            ("missing",): N_("model.safetensors does not match config.json's {arch} model (missing: {missing})."),
+            ("unexpected",): N_(
+                "model.safetensors does not match config.json's {arch} model (unexpected: {unexpected})."
+            ),
+            ("missing", "unexpected"): N_(
+                "model.safetensors does not match config.json's {arch} model "
+                "(missing: {missing}; unexpected: {unexpected})."
+            ),
+        }[tuple(listed)]
+        raise CheckpointError(template, arch=arch, **listed)
     for key, want in expected.items():
         got = tensors[key]
         if tuple(got.shape) != tuple(want.shape):
             raise CheckpointError(
-                f"model.safetensors does not match config.json: {key} has shape {tuple(got.shape)}, "
-                f"the config needs {tuple(want.shape)}."
-            )
+                N_("model.safetensors does not match config.json: {key} has shape {shape}, the config needs {needed}."),
+                key=key, shape=tuple(got.shape), needed=tuple(want.shape),
+            )  # fmt: skip
         if not got.is_floating_point() or not bool(torch.isfinite(got).all()):
-            raise CheckpointError(f"model.safetensors: {key} holds non-finite or non-float values.")
+            raise CheckpointError(N_("model.safetensors: {key} holds non-finite or non-float values."), key=key)

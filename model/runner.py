@@ -9,7 +9,7 @@ import torch
 from .ablation import NO_ABLATION, Ablation
 from .architectures import AnyConfig, Seq2SeqModel
 from .decode import decode_with_trace, greedy_decode, strip_after_eos
-from .errors import InputError
+from .errors import N_, InputError
 from .tasks import BOS_ID, EOS_ID, SPECIALS, Encoded, Task
 from .trace import Trace
 
@@ -39,13 +39,16 @@ class LoadedModel:
     def tokenize(self, text: str) -> Encoded:
         """Source text → ids; raises InputError for empty text or text over the model's limit."""
         if not isinstance(text, str) or not text.strip():
-            raise InputError(f"The input is empty: type a few tokens separated by spaces, e.g. '{self.task.example}'.")
+            raise InputError(
+                N_("The input is empty: type a few tokens separated by spaces, e.g. '{example}'."),
+                example=self.task.example,
+            )
         encoded = self.task.src_vocab.encode(text)
         if len(encoded.ids) > self.max_words:
             raise InputError(
-                f"The input has {len(encoded.ids)} tokens; this model takes at most {self.max_words} "
-                f"(max_len {self.config.max_len} including <eos>)."
-            )
+                N_("The input has {n} tokens; this model takes at most {limit} (max_len {max_len} including <eos>)."),
+                n=len(encoded.ids), limit=self.max_words, max_len=self.config.max_len,
+            )  # fmt: skip
         return encoded
 
     def _src(self, encoded: Encoded) -> torch.Tensor:
@@ -87,8 +90,9 @@ class LoadedModel:
             tgt_encoded = vocab.encode(target)
             if len(tgt_encoded.ids) + 1 > self.config.max_len:
                 raise InputError(
-                    f"The target has {len(tgt_encoded.ids)} tokens; this model takes at most {self.max_words}."
-                )
+                    N_("The target has {n} tokens; this model takes at most {limit}."),
+                    n=len(tgt_encoded.ids), limit=self.max_words,
+                )  # fmt: skip
             generated, unknown_target = tgt_encoded.ids, tgt_encoded.unknown
             tgt = torch.tensor([[BOS_ID, *generated]], dtype=torch.long)
             with torch.inference_mode():

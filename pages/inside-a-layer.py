@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui.i18n import _
 from ui.inputs import source_text
 from ui.layers.view import choose_stack, ffn_section, layernorm_section, stream_section
 from ui.models import selected_model
@@ -10,19 +11,21 @@ from ui.trace_cache import cached_run
 
 require_entry()
 
-st.title("Inside a layer")
+st.title(_("Inside a layer"))
 st.markdown(
-    "Every position carries one vector, the **residual stream**, through the layers. Each sublayer reads it "
-    "and *adds* an update; LayerNorm keeps its scale in check; the feed-forward block lights up a few of its "
-    "hidden units for each token."
+    _(
+        "Every position carries one vector, the **residual stream**, through the layers. Each sublayer reads it "
+        "and *adds* an update; LayerNorm keeps its scale in check; the feed-forward block lights up a few of its "
+        "hidden units for each token."
+    )
 )
 loaded = selected_model()
 trace = cached_run(loaded, source_text(loaded=loaded))
 if trace is not None:
     analysis, tokens = choose_stack(trace, loaded.config.norm)
-    st.subheader("The residual stream")
+    st.subheader(_("The residual stream"))
     stream_section(analysis, tokens)
     st.subheader("LayerNorm")
     layernorm_section(analysis, tokens)
-    st.subheader("Feed-forward")
+    st.subheader(_("Feed-forward"))
     ffn_section(analysis, tokens)

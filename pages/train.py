@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui.i18n import _
 from ui.navigation import require_entry
 from ui.training.attention import live_attention, snapshot_panel
 from ui.training.panels import current_job, progress_panel, result_panel, settings_form, start_job, stop_button
@@ -9,11 +10,13 @@ from ui.training.upload import upload_panel
 
 require_entry()
 
-st.title("Train a Transformer")
+st.title(_("Train a Transformer"))
 st.markdown(
-    "Start from random weights and press **Start**: the loss falls, the held-out accuracy climbs, and the "
-    "attention heads turn from noise into the pattern the task needs — the anti-diagonal of *reverse*, the "
-    "crossing lines of *translate*. The defaults train *reverse* in well under a minute on a laptop CPU."
+    _(
+        "Start from random weights and press **Start**: the loss falls, the held-out accuracy climbs, and the "
+        "attention heads turn from noise into the pattern the task needs — the anti-diagonal of *reverse*, the "
+        "crossing lines of *translate*. The defaults train *reverse* in well under a minute on a laptop CPU."
+    )
 )
 
 settings = settings_form()
@@ -23,14 +26,14 @@ if settings is not None:
 job = current_job()
 stop_button(job)
 if job is None:
-    st.info("Choose the settings above and press **▶ Start training**.")
+    st.info(_("Choose the settings above and press **▶ Start training**."))
 else:
     progress_panel(job)
     live_attention(job)
     if not job.running:
         result_panel(job)
-        st.subheader("Watch the attention form")
+        st.subheader(_("Watch the attention form"))
         snapshot_panel(job)
 
-with st.expander("Upload a model you trained before"):
+with st.expander(_("Upload a model you trained before")):
     upload_panel()

@@ -13,10 +13,12 @@ import streamlit as st
 
 from model import LoadedModel, load_checkpoint
 
+from .loading import load_once
+
 EXTRA_MODELS_ENV = "ATTENTION_LAB_EXTRA_MODELS"
 
 
-@st.cache_resource(show_spinner="Loading model…")
+@st.cache_resource(show_spinner=False)
 def _load(folder: str) -> LoadedModel:
     return load_checkpoint(folder)
 
@@ -24,4 +26,4 @@ def _load(folder: str) -> LoadedModel:
 def extra_models() -> dict[str, LoadedModel]:
     """name → model for every folder in $ATTENTION_LAB_EXTRA_MODELS (shared read-only, like the shipped ones)."""
     folders = [f for f in os.environ.get(EXTRA_MODELS_ENV, "").split(os.pathsep) if f]
-    return {Path(f).name: _load(f) for f in folders}
+    return {Path(f).name: load_once(_load, f) for f in folders}

@@ -6,15 +6,20 @@ import streamlit as st
 
 from model import LoadedModel
 
+from .i18n import N_, _
 from .models import selected_model
 
 TEXT_KEY = "text"
 _EXAMPLE_KEY = "_text_example"  # the example the text box was last defaulted to
+TOO_LONG = {  # what → the notice when it is cut to the model's limit
+    "input": N_("The input has {n} tokens; this model reads at most {limit}, so only the first {limit} are used."),
+    "target": N_("The target has {n} tokens; this model reads at most {limit}, so only the first {limit} are used."),
+}
 
 
-def source_text(label: str = "Input", loaded: LoadedModel | None = None) -> str:
-    """The `Input` box. Switching to a model of another task swaps in that task's example,
-    unless the user has typed something of their own."""
+def source_text(label: str | None = None, loaded: LoadedModel | None = None) -> str:
+    """The `Input` box (label: translated "Input" unless given). Switching to a model of another task swaps in
+    that task's example, unless the user has typed something of their own."""
     loaded = loaded or selected_model()
     example = loaded.task.example
     previous = st.session_state.get(_EXAMPLE_KEY)
@@ -22,22 +27,20 @@ def source_text(label: str = "Input", loaded: LoadedModel | None = None) -> str:
         st.session_state[TEXT_KEY] = example
     st.session_state[_EXAMPLE_KEY] = example
     return st.text_input(
-        label,
+        label or _("Input"),
         value=example,
         key=TEXT_KEY,
         bind="query-params",
         max_chars=2000,
-        help="Tokens separated by spaces. Words the model does not know become <unk>.",
+        help=_("Tokens separated by spaces. Words the model does not know become <unk>."),
     )
 
 
 def fit_to_limit(loaded: LoadedModel, text: str | None, what: str = "input") -> str:
-    """The text cut to the model's limit of loaded.max_words tokens, with a visible notice when it was longer."""
+    """The text (`what`: input or target) cut to the model's limit of loaded.max_words tokens, with a visible
+    notice when it was longer."""
     words = (text or "").split()
     if len(words) <= loaded.max_words:
         return text or ""
-    st.warning(
-        f"The {what} has {len(words)} tokens; this model reads at most {loaded.max_words}, "
-        f"so only the first {loaded.max_words} are used."
-    )
+    st.warning(_(TOO_LONG[what]).format(n=len(words), limit=loaded.max_words))
     return " ".join(words[: loaded.max_words])

@@ -7,17 +7,27 @@ import os
 import streamlit as st
 
 from model import PRETRAINED, LoadedModel, load_pretrained
+from model.errors import LabError
 
 from .extra_models import EXTRA_MODELS_ENV, extra_models
+from .i18n import N_
+from .loading import load_once
 
 DEFAULT_MODEL = "translate"
 USER_MODELS_KEY = "user_models"  # st.session_state: name -> LoadedModel trained or uploaded here
+# What the config values are called on screen (English msgids; translate with _ where shown).
+POSITIONAL_NAMES = {"sinusoidal": N_("sinusoidal"), "learned": N_("learned"), "none": N_("none")}
+NORM_NAMES = {"post": N_("post-LN"), "pre": N_("pre-LN")}
 
 
-@st.cache_resource(show_spinner="Loading model…")
+@st.cache_resource(show_spinner=False)
+def _load_shipped(name: str) -> LoadedModel:
+    return load_pretrained(name)
+
+
 def shared_model(name: str) -> LoadedModel:
     """A shipped model, loaded once per server and shared read-only by every session."""
-    return load_pretrained(name)
+    return load_once(_load_shipped, name)
 
 
 def user_models() -> dict[str, LoadedModel]:
@@ -30,17 +40,22 @@ def user_models() -> dict[str, LoadedModel]:
 
 
 MAX_USER_MODELS = 12  # each model lives in this session's memory: a bound on uploads and training runs
+SHIPPED_NAME = N_("'{name}' is the name of a shipped model; choose another name.")
 
 
 def add_user_model(name: str, loaded: LoadedModel) -> None:
-    """Add a model to this session's list; ValueError (a message for the user) for a shipped name or a full list."""
+    """Add a model to this session's list; LabError (a ValueError; show it with explain) for a shipped name
+    or a full list."""
     if name in PRETRAINED:
-        raise ValueError(f"'{name}' is the name of a shipped model; choose another name.")
+        raise LabError(SHIPPED_NAME, name=name)
     mine = user_models()
     if name not in mine and len(mine) >= MAX_USER_MODELS:
-        raise ValueError(
-            f"This session already holds {MAX_USER_MODELS} models of its own, the most it keeps; "
-            "reload the page to start a fresh session (download the ones you want to keep first)."
+        raise LabError(
+            N_(
+                "This session already holds {limit} models of its own, the most it keeps; reload the page to start "
+                "a fresh session (download the ones you want to keep first)."
+            ),
+            limit=MAX_USER_MODELS,
         )
     mine[name] = loaded
 

@@ -6,8 +6,9 @@ import streamlit as st
 
 from model import PRETRAINED, CheckpointError
 
-from .i18n import _, explain
-from .models import DEFAULT_MODEL, model_names, selected_model
+from .choices import shown_as
+from .i18n import _, explain, ngettext
+from .models import DEFAULT_MODEL, NORM_NAMES, POSITIONAL_NAMES, model_names, selected_model
 
 
 def _label(name: str) -> str:
@@ -22,7 +23,7 @@ def render_sidebar() -> None:
             _("Model"),
             names,
             index=names.index(DEFAULT_MODEL),
-            format_func=_label,
+            format_func=shown_as({name: _label(name) for name in names}),
             key="model",
             bind="query-params",
             help=_("Shipped models are trained by this repository's own command; models you train appear here too."),
@@ -33,10 +34,15 @@ def render_sidebar() -> None:
             st.error(_("This model could not be loaded: {reason}").format(reason=explain(exc)))
             st.stop()
         c = loaded.config
+        shape = ngettext(
+            "{enc}+{dec} layers · {heads} head · d_model {d} · positions: {positional} · {norm}",
+            "{enc}+{dec} layers · {heads} heads · d_model {d} · positions: {positional} · {norm}",
+            c.n_heads,
+        )
         st.caption(
             f"**{loaded.task.name}** — {_(loaded.task.description)}  \n"
-            + _("{enc}+{dec} layers · {heads} heads · d_model {d} · {positional} positions · {norm}-LN").format(
+            + shape.format(
                 enc=c.n_encoder_layers, dec=c.n_decoder_layers, heads=c.n_heads, d=c.d_model,
-                positional=_(c.positional), norm=c.norm,
+                positional=_(POSITIONAL_NAMES[c.positional]), norm=_(NORM_NAMES[c.norm]),
             )
         )  # fmt: skip

@@ -6,6 +6,8 @@ import re
 
 import streamlit as st
 
+from .i18n import _, pgettext
+
 UNK = "<unk>"
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$&\"'=])")
 
@@ -25,9 +27,24 @@ def token_chips(tokens: list[str]) -> str:
     return " ".join(chips)
 
 
+def quoted_list(words: list[str]) -> str:
+    """Words as typed (escaped), each in quotes, joined the way the reader's language lists things."""
+    return pgettext("list separator", ", ").join(f"“{md_escape(word)}”" for word in words)
+
+
 def show_tokens(label: str, tokens: list[str], unknown: list[str], unknown_note: str) -> None:
-    """One line of token badges, then a warning that names the words the vocabulary did not know."""
+    """One line of token chips after a translated `label`, then a warning naming the words the vocabulary did not
+    know: `unknown_note` is a translated template with {words}."""
     st.markdown(f"**{label}** {token_chips(tokens)}")
     if unknown:
-        names = ", ".join(f"“{md_escape(word)}”" for word in unknown)
-        st.warning(f"{unknown_note} {names}", icon="❓")
+        st.warning(unknown_note.format(words=quoted_list(unknown)), icon="❓")
+
+
+def source_tokens(trace) -> None:
+    """The source tokens of a trace, and the words of the input the vocabulary did not know."""
+    show_tokens(
+        _("Source tokens:"),
+        trace.tokens("src"),
+        trace.unknown,
+        _("Not in this model's vocabulary (read as <unk>): {words}"),
+    )

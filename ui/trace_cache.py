@@ -12,6 +12,7 @@ import streamlit as st
 
 from model import NO_ABLATION, Ablation, InputError, LoadedModel, Trace
 
+from .i18n import _, explain
 from .inputs import fit_to_limit
 
 CACHE_KEY = "_trace_cache"
@@ -40,10 +41,11 @@ def cached_run(
 
 def _run_or_explain(loaded: LoadedModel, text: str, target: str | None, ablation: Ablation) -> Trace | None:
     if not text.strip():
-        st.info(f"Type a few tokens separated by spaces, for example `{loaded.task.example}`.")
+        example = loaded.task.example
+        st.info(_("Type a few tokens separated by spaces, for example `{example}`.").format(example=example))
         return None
     try:
         return loaded.run(text, target, ablation=ablation)
     except InputError as exc:
-        st.warning(str(exc))
+        st.warning(explain(exc))
         return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .matrix import FONT, MAX_HOVER_TEXT_CELLS, WEIGHT_SCALE, float32, matrix_figure
+from .matrix import FONT, MAX_HOVER_TEXT_CELLS, WEIGHT_SCALE, float32, matrix_figure, text_em
 
 
 def tile_gap(n_keys: int) -> int:
@@ -104,7 +104,7 @@ def overview_figure(
                     "range": [n_rows - 0.5, -0.5],
                 },
                 "height": height,
-                "margin": {"l": int(20 + 0.6 * FONT["size"] * max(map(len, layer_names))), "r": 10, "t": 70, "b": 10},
+                "margin": {"l": int(20 + FONT["size"] * max(map(text_em, layer_names))), "r": 10, "t": 70, "b": 10},
                 "font": FONT,
                 "plot_bgcolor": "rgba(0,0,0,0)",
                 "meta": role,

@@ -84,17 +84,24 @@ def ffn_figure(
     token_title: str,
     active_title: str,
     value_name: str,
+    hover: tuple[str, str, str],
+    count_hover: str,
 ) -> go.Figure:
-    """Heatmap of every hidden unit at every token, and beside it how many units fire per token."""
+    """Heatmap of every hidden unit at every token, and beside it how many units fire per token.
+
+    hover = the (unit, token, value) words of the heatmap's hover; count_hover = the bars' hover with {n}."""
     z = np.asarray(hidden, dtype=np.float32)
     y = np.arange(len(tokens))
+    unit_word, token_word, value_word = hover
+    heat_hover = f"{unit_word} %{{x}}<br>{token_word} %{{y}}<br>{value_word} %{{z:.3f}}<extra></extra>"
     heat = {"type": "heatmap", "z": z, "y": y, "x": np.arange(z.shape[1]), "colorscale": FIRING_SCALE, "zmin": 0,
             "xaxis": "x", "yaxis": "y",
             "colorbar": {"title": {"text": value_name, "side": "right"}, "x": 0.71, "thickness": 14},
-            "hovertemplate": "unit %{x}<br>token %{y}<br>activation %{z:.3f}<extra></extra>"}  # fmt: skip
+            "hovertemplate": heat_hover}  # fmt: skip
     bars = {"type": "bar", "orientation": "h", "x": np.asarray(active, dtype=np.int64), "y": y, "xaxis": "x2",
             "yaxis": "y", "marker": {"color": COLOURS[1]}, "text": np.asarray(active, dtype=np.int64),
-            "textposition": "outside", "hovertemplate": "%{x} units fire<extra></extra>"}  # fmt: skip
+            "textposition": "outside",
+            "hovertemplate": count_hover.replace("{n}", "%{x}") + "<extra></extra>"}  # fmt: skip
     layout = _base(title, 140 + 34 * len(tokens))
     layout.update(
         xaxis={"domain": [0.0, 0.7], "title": {"text": unit_title}},

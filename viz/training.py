@@ -35,11 +35,12 @@ def loss_figure(
     title: str,
     x_title: str,
     y_title: str,
+    hover_names: tuple[str, str],
     total_steps: int | None = None,
     height: int = 320,
     max_points: int = 400,
 ) -> go.Figure:
-    """Training loss per step on a log scale (it falls by orders of magnitude)."""
+    """Training loss per step on a log scale (it falls by orders of magnitude); hover_names = (step, loss) words."""
     stride = max(1, -(-len(steps) // max_points))  # keep at most max_points points (the browser redraws often)
     x = np.asarray(steps, dtype=np.int64)[::stride]
     y = np.asarray(losses, dtype=np.float32)[::stride]
@@ -47,8 +48,9 @@ def loss_figure(
     layout["yaxis"].update(type="log", dtick=1, exponentformat="power")  # one tick per decade
     if total_steps:
         layout["xaxis"]["range"] = [0, total_steps]
+    step_word, loss_word = hover_names
     trace = {"type": "scatter", "mode": "lines", "x": x, "y": y, "line": {"color": LINE_BLUE, "width": 2},
-             "hovertemplate": "step %{x}<br>loss %{y:.4f}<extra></extra>"}  # fmt: skip
+             "hovertemplate": f"{step_word} %{{x}}<br>{loss_word} %{{y:.4f}}<extra></extra>"}  # fmt: skip
     return go.Figure({"data": [trace], "layout": layout})
 
 
@@ -59,11 +61,12 @@ def accuracy_figure(
     title: str,
     x_title: str,
     y_title: str,
+    step_name: str,
     goal: float | None = None,
     total_steps: int | None = None,
     height: int = 320,
 ) -> go.Figure:
-    """Held-out exact match (0–1, shown as %) with the goal as a dashed line."""
+    """Held-out exact match (0–1, shown as %) with the goal as a dashed line; step_name is the hover's word."""
     layout = _layout(title, x_title, y_title, height)
     layout["yaxis"].update(range=[0, 1.02], tickformat=".0%")
     if total_steps:
@@ -73,19 +76,20 @@ def accuracy_figure(
                              "line": {"color": GOAL_GREY, "dash": "dash", "width": 2}}]  # fmt: skip
     trace = {"type": "scatter", "mode": "lines+markers", "x": np.asarray(steps, dtype=np.int64),
              "y": np.asarray(accuracies, dtype=np.float32), "line": {"color": LINE_GREEN, "width": 3},
-             "marker": {"size": 8}, "hovertemplate": "step %{x}<br>%{y:.1%}<extra></extra>"}  # fmt: skip
+             "marker": {"size": 8}, "hovertemplate": f"{step_name} %{{x}}<br>%{{y:.1%}}<extra></extra>"}  # fmt: skip
     return go.Figure({"data": [trace], "layout": layout})
 
 
-def _heatmap(weights: np.ndarray, x_tokens: Sequence[str], y_tokens: Sequence[str], xaxis: str = "x",
-             yaxis: str = "y", show_scale: bool = True) -> dict:  # fmt: skip
-    """One attention matrix (Lq, Lk) as a heatmap on numeric axes, colour fixed to [0, 1]."""
+def _heatmap(weights: np.ndarray, x_tokens: Sequence[str], y_tokens: Sequence[str], weight_name: str,
+             xaxis: str = "x", yaxis: str = "y", show_scale: bool = True) -> dict:  # fmt: skip
+    """One attention matrix (Lq, Lk) as a heatmap on numeric axes, colour fixed to [0, 1]; hover names the
+    query → key tokens and the weight (`weight_name`)."""
     return {
         "type": "heatmap", "z": weights.astype(np.float32), "x": np.arange(len(x_tokens)),
         "y": np.arange(len(y_tokens)), "zmin": 0.0, "zmax": 1.0, "colorscale": ATTENTION_SCALE,
         "showscale": show_scale, "xaxis": xaxis, "yaxis": yaxis,
         "customdata": np.array([[f"{q} → {k}" for k in x_tokens] for q in y_tokens], dtype=object),
-        "hovertemplate": "%{customdata}<br>weight %{z:.2f}<extra></extra>", "xgap": 1, "ygap": 1,
+        "hovertemplate": f"%{{customdata}}<br>{weight_name} %{{z:.2f}}<extra></extra>", "xgap": 1, "ygap": 1,
     }  # fmt: skip
 
 
@@ -111,10 +115,12 @@ def attention_timeline_figure(
     step_label: str,
     play_label: str,
     pause_label: str,
+    weight_name: str,
     height: int = 560,
 ) -> go.Figure:
     """One head's weights at every snapshot as animation frames, with a slider and Play/Pause buttons
-    (played in the browser, so the animation is smooth on a projector)."""
+    (played in the browser, so the animation is smooth on a projector). step_label is the slider's current
+    value with {n} where the step goes ("step {n}")."""
     # Frames carry only z: plotly merges them into the base trace (labels, hover, colours stay).
     frames = [
         {"name": str(s), "data": [{"type": "heatmap", "z": w.astype(np.float32)}]}
@@ -123,6 +129,7 @@ def attention_timeline_figure(
     jump = {"mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}}
     slider_steps = [{"label": str(s), "method": "animate", "args": [[str(s)], jump]} for s in steps]
     play_args = {"frame": {"duration": 250, "redraw": True}, "fromcurrent": True, "transition": {"duration": 0}}
+    prefix, _, suffix = step_label.partition("{n}")
     layout = {
         "title": {"text": title, "font": {"size": 20}},
         "xaxis": _token_axis(x_tokens, x_title),
@@ -141,12 +148,13 @@ def attention_timeline_figure(
         }],
         "sliders": [{
             "active": len(steps) - 1, "x": 0.3, "y": -0.2, "len": 0.7, "xanchor": "left", "yanchor": "top",
-            "currentvalue": {"prefix": step_label, "font": {"size": 18}, "xanchor": "right"}, "pad": {"t": 30},
+            "currentvalue": {"prefix": prefix, "suffix": suffix, "font": {"size": 18}, "xanchor": "right"},
+            "pad": {"t": 30},
             "steps": slider_steps,
         }],
     }  # fmt: skip
     last = weights[-1] if len(weights) else np.zeros((len(y_tokens), len(x_tokens)), np.float32)
-    return go.Figure({"data": [_heatmap(last, x_tokens, y_tokens)], "layout": layout, "frames": frames})
+    return go.Figure({"data": [_heatmap(last, x_tokens, y_tokens, weight_name)], "layout": layout, "frames": frames})
 
 
 def attention_heatmap_figure(
@@ -157,6 +165,7 @@ def attention_heatmap_figure(
     title: str,
     x_title: str,
     y_title: str,
+    weight_name: str,
     subtitle: str = "",
     height: int = 440,
 ) -> go.Figure:
@@ -169,7 +178,7 @@ def attention_heatmap_figure(
         "font": BIG_FONT,
         "margin": {"l": 80, "r": 20, "t": 80, "b": 60},
     }
-    return go.Figure({"data": [_heatmap(weights, x_tokens, y_tokens)], "layout": layout})
+    return go.Figure({"data": [_heatmap(weights, x_tokens, y_tokens, weight_name)], "layout": layout})
 
 
 def before_after_figure(
@@ -182,12 +191,13 @@ def before_after_figure(
     after_title: str,
     x_title: str,
     y_title: str,
+    weight_name: str,
     height: int = 460,
 ) -> go.Figure:
     """The same head at the first and the last snapshot, side by side, same colour scale."""
     data = [
-        _heatmap(before, x_tokens, y_tokens, "x", "y", show_scale=False),
-        _heatmap(after, x_tokens, y_tokens, "x2", "y2", show_scale=True),
+        _heatmap(before, x_tokens, y_tokens, weight_name, "x", "y", show_scale=False),
+        _heatmap(after, x_tokens, y_tokens, weight_name, "x2", "y2", show_scale=True),
     ]
     layout = {
         "xaxis": _token_axis(x_tokens, x_title, domain=[0.0, 0.45]),

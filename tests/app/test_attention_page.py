@@ -1,5 +1,6 @@
 """The Attention page in streamlit's AppTest: runs clean, restores its state from the URL, switches model
-and attention kind, handles bad input, and shows the numbers of an independently computed trace."""
+and attention kind, handles bad input, and shows the numbers of an independently computed trace; in English
+and in Chinese (?lang=zh), whose words are written out here, not read from the catalog."""
 
 from __future__ import annotations
 
@@ -16,6 +17,24 @@ from model.analysis import attention_rollout
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "pages/attention.py"
+LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
+WORDS = {  # what a reader sees in each language
+    "en": {
+        "title": "Attention", "output": "**Model output:** ", "layer": "Layer {n}", "head": "Head {n}",
+        "cross": "Cross-attention", "decoder": "Decoder masked self-attention",
+        "rollout": "Attention rollout (encoder)",
+        "peak": "Largest weight per head", "mean": "Mean over heads", "empty": "Type a few tokens",
+        "too long": ("The input has 70 tokens", "only the first 63"), "target too long": "The target has 70 tokens",
+        "unknown": "vocabulary",
+    },
+    "zh": {
+        "title": "注意力", "output": "**模型输出：** ", "layer": "第 {n} 层", "head": "头 {n}",
+        "cross": "交叉注意力", "decoder": "解码器掩码自注意力", "rollout": "注意力汇总（编码器）",
+        "peak": "每个头的最大权重", "mean": "各头平均", "empty": "请输入几个用空格分开的词元",
+        "too long": ("输入有 70 个词元", "只用前 63 个"), "target too long": "目标输出有 70 个词元",
+        "unknown": "词表",
+    },
+}  # fmt: skip
 
 
 def open_page(page: str = PAGE, **params) -> AppTest:
@@ -46,8 +65,10 @@ def numbered(tokens):
     return [f"{i} · {t}" for i, t in enumerate(tokens)]
 
 
-def test_default_view_draws_every_figure_from_the_translate_model():
-    at = open_page()
+@LANGS
+def test_default_view_draws_every_figure_from_the_translate_model(lang):
+    at = open_page(lang=lang)
+    assert at.title[0].value == WORDS[lang]["title"]
     figs = figures(at)
     # the summaries expander and its tabs are lazy: only what is open is built
     assert set(figs) == {"attention-overview", "attention-head", "head-view"}
@@ -56,12 +77,14 @@ def test_default_view_draws_every_figure_from_the_translate_model():
     focused = figs["attention-head"]
     np.testing.assert_allclose(array(focused["data"][0]["z"]), trace["encoder.0.self_attn.weights"][0, 0].numpy())
     assert focused["layout"]["xaxis"]["ticktext"] == numbered(trace.tokens("src"))
-    output = next(m.value for m in at.markdown if m.value.startswith("**Model output:**"))
-    assert trace.prediction and output == "**Model output:** " + " ".join(f"`{w}`" for w in trace.prediction.split())
+    output = next(m.value for m in at.markdown if m.value.startswith(WORDS[lang]["output"]))
+    assert trace.prediction and output == WORDS[lang]["output"] + " ".join(f"`{w}`" for w in trace.prediction.split())
 
 
-def test_url_parameters_restore_model_text_kind_layer_and_head():
-    at = open_page(model="reverse", text="1 2 3", kind="Cross-attention", layer="2", head="3")
+@pytest.mark.parametrize(("lang", "kind"), [("en", "Cross-attention"), ("zh", "交叉注意力"), ("zh", "Cross-attention")])
+def test_url_parameters_restore_model_text_kind_layer_and_head(lang, kind):
+    """?kind= holds the label in the link's language; a link made in the other language opens the same view."""
+    at = open_page(model="reverse", text="1 2 3", kind=kind, layer="2", head="3", lang=lang)
     assert at.selectbox(key="model").value == "reverse"
     assert (at.radio(key="kind").value, at.selectbox(key="layer").value, at.radio(key="head").value) == ("cross", 1, 2)
     trace = load_pretrained("reverse").run("1 2 3")
@@ -71,28 +94,32 @@ def test_url_parameters_restore_model_text_kind_layer_and_head():
     assert focused["layout"]["yaxis"]["ticktext"] == numbered(trace.tokens("tgt"))
 
 
-def test_tabs_from_the_url_show_mean_over_heads_peak_and_rollout():
-    at = open_page(model="reverse", text="3 1 2", summaries="true", more="Attention rollout (encoder)")
+@LANGS
+def test_tabs_from_the_url_show_mean_over_heads_peak_and_rollout(lang):
+    words = WORDS[lang]
+    at = open_page(model="reverse", text="3 1 2", summaries="true", more=words["rollout"], lang=lang)
     figs = figures(at)
     assert "rollout" in figs and "head-mean" not in figs and "head-entropy" not in figs
     trace = load_pretrained("reverse").run("3 1 2")
     layers = np.stack([trace[f"encoder.{i}.self_attn.weights"][0].numpy() for i in range(2)])
     np.testing.assert_allclose(array(figs["rollout"]["data"][0]["z"]), attention_rollout(layers), rtol=1e-5)
-    at = open_page(model="reverse", text="3 1 2", summaries="true", more="Largest weight per head")
+    at = open_page(model="reverse", text="3 1 2", summaries="true", more=words["peak"], lang=lang)
     peak = array(figures(at)["head-peak"]["data"][0]["z"])
     np.testing.assert_allclose(peak[1, 2], trace["encoder.1.self_attn.weights"][0, 2].numpy().max(-1).mean(), rtol=1e-5)
-    at = open_page(model="reverse", text="3 1 2", summaries="true", more="Mean over heads")
+    at = open_page(model="reverse", text="3 1 2", summaries="true", more=words["mean"], lang=lang)
     mean = figures(at)["head-mean"]
     tiles = array(mean["data"][0]["z"])  # layers side by side, one blank column between them
     n = len(trace.tokens("src"))
     np.testing.assert_allclose(tiles[:, :n], layers[0].mean(0), rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(tiles[:, -n:], layers[1].mean(0), rtol=1e-5, atol=1e-6)
     assert np.isnan(tiles[:, n:-n]).all()
-    assert mean["layout"]["xaxis"]["ticktext"] == ["Layer 1", "Layer 2"]
+    assert mean["layout"]["xaxis"]["ticktext"] == [words["layer"].format(n=1), words["layer"].format(n=2)]
 
 
-def test_switching_model_and_kind(monkeypatch):
-    at = open_page()
+@LANGS
+def test_switching_model_and_kind(lang):
+    words = WORDS[lang]
+    at = open_page(lang=lang)
     at.selectbox(key="model").select("sort").run()
     assert not at.exception
     example = load_pretrained("sort").task.example
@@ -100,11 +127,15 @@ def test_switching_model_and_kind(monkeypatch):
     at.radio(key="kind").set_value("decoder").run()
     assert not at.exception
     figs = figures(at)
-    assert figs["attention-overview"]["layout"]["title"]["text"].startswith("Decoder masked self-attention")
+    assert figs["attention-overview"]["layout"]["title"]["text"].startswith(words["decoder"])
     trace = load_pretrained("sort").run(example)
     n_layers, n_heads = 2, load_pretrained("sort").config.n_heads
-    assert figs["attention-overview"]["layout"]["yaxis"]["ticktext"] == [f"Layer {i + 1}" for i in range(n_layers)]
-    assert figs["attention-overview"]["layout"]["xaxis"]["ticktext"] == [f"Head {h + 1}" for h in range(n_heads)]
+    assert figs["attention-overview"]["layout"]["yaxis"]["ticktext"] == [
+        words["layer"].format(n=i + 1) for i in range(n_layers)
+    ]
+    assert figs["attention-overview"]["layout"]["xaxis"]["ticktext"] == [
+        words["head"].format(n=h + 1) for h in range(n_heads)
+    ]
     assert figs["attention-head"]["layout"]["yaxis"]["ticktext"] == numbered(trace.tokens("tgt"))
     z = array(figs["attention-head"]["data"][0]["z"])
     assert np.allclose(np.triu(z, 1), 0)  # masked: no query looks ahead
@@ -121,6 +152,9 @@ def test_changing_head_or_kind_does_not_run_the_model_again(monkeypatch):
     at.radio(key="kind").set_value("cross").run()
     assert not at.exception and len(calls) == 1
     assert figures(at)["attention-head"]["layout"]["title"]["text"] == "Layer 2 · Head 4"
+    at.button_group(key="lang").set_value("zh").run()  # the language switch does not run the model again either
+    assert not at.exception and len(calls) == 1
+    assert figures(at)["attention-head"]["layout"]["title"]["text"] == "第 2 层 · 头 4"
 
 
 def test_target_is_teacher_forced():
@@ -135,40 +169,64 @@ def test_target_is_teacher_forced():
     np.testing.assert_allclose(array(focused["data"][0]["z"]), trace["decoder.0.cross_attn.weights"][0, 0].numpy())
 
 
-def test_empty_input_asks_for_some_tokens_without_an_error():
-    at = open_page(text="")
+@LANGS
+def test_empty_input_asks_for_some_tokens_without_an_error(lang):
+    at = open_page(text="", lang=lang)
     at.text_input(key="text").input("   ").run()
     assert not at.exception
-    assert any("Type a few tokens" in i.value for i in at.info)
+    assert any(WORDS[lang]["empty"] in i.value for i in at.info)
     assert figures(at) == {}
 
 
-def test_over_long_input_is_cut_with_a_notice():
+@LANGS
+def test_over_long_input_is_cut_with_a_notice(lang):
     words = " ".join(["dog"] * 70)
-    at = open_page(text=words)
-    assert any("70 tokens" in w.value and "first 63" in w.value for w in at.warning)
+    at = open_page(text=words, lang=lang)
+    has, first = WORDS[lang]["too long"]
+    assert any(has in w.value and first in w.value for w in at.warning)
     focused = figures(at)["attention-head"]
     assert len(focused["layout"]["xaxis"]["ticktext"]) == 63 + 1  # + <eos>
     at.text_input(key="target").input(" ".join(["le"] * 70)).run()
     assert not at.exception
-    assert any("target has 70 tokens" in w.value for w in at.warning)
+    assert any(WORDS[lang]["target too long"] in w.value for w in at.warning)
     assert len(figures(at)["attention-head"]["layout"]["yaxis"]["ticktext"]) == 63 + 1  # <bos> + 63
 
 
-def test_unknown_words_and_html_are_named_as_plain_text():
-    at = open_page(text="the dog <script>alert(1)</script> sees a zebra")
+@LANGS
+def test_unknown_words_and_html_are_named_as_plain_text(lang):
+    at = open_page(text="the dog <script>alert(1)</script> sees a zebra", lang=lang)
     assert not at.exception
-    warning = next(w.value for w in at.warning if "vocabulary" in w.value)
+    warning = next(w.value for w in at.warning if WORDS[lang]["unknown"] in w.value)
     assert "zebra" in warning and "\\<script\\>alert\\(1\\)\\</script\\>" in warning
     assert "<script>" not in "".join(m.value for m in at.markdown)
     assert at.markdown[0].value.count(":red[**`<unk>`**]") == 2
 
 
-def test_summaries_open_from_the_url_with_entropy_per_head():
-    at = open_page(model="copy", text="4 4 2", summaries="true")
+@LANGS
+def test_summaries_open_from_the_url_with_entropy_per_head(lang):
+    at = open_page(model="copy", text="4 4 2", summaries="true", lang=lang)
     entropy = figures(at)["head-entropy"]
     trace = load_pretrained("copy").run("4 4 2")
     w = trace["encoder.1.self_attn.weights"][0, 3].numpy().astype(np.float64)
     expected = -(w * np.log(np.where(w > 0, w, 1))).sum(-1).mean()
     assert array(entropy["data"][0]["z"])[1, 3] == pytest.approx(expected, rel=1e-4)
-    assert entropy["layout"]["yaxis"]["ticktext"] == ["Layer 1", "Layer 2"]
+    assert entropy["layout"]["yaxis"]["ticktext"] == [WORDS[lang]["layer"].format(n=n) for n in (1, 2)]
+
+
+def test_switching_language_keeps_kind_tab_and_layer_and_the_url_follows():
+    """The URL holds the shown labels of the session's language: switching rewrites them, and the view stays."""
+    at = open_page(model="reverse", text="3 1 2", kind="Cross-attention", layer="2", summaries="true",
+                   more="Mean over heads")  # fmt: skip
+    assert at.query_params["kind"] == "Cross-attention" and at.query_params["more"] == "Mean over heads"
+    at.button_group(key="lang").set_value("zh").run()
+    assert not at.exception
+    assert (at.radio(key="kind").value, at.selectbox(key="layer").value) == ("cross", 1)
+    assert at.radio(key="kind").options == ["编码器自注意力", "解码器掩码自注意力", "交叉注意力"]
+    assert "head-mean" in figures(at)  # the chosen summary stays, under its Chinese label
+    assert at.query_params["lang"] == "zh" and at.query_params["layer"] == "2"
+    assert at.query_params["kind"] == "交叉注意力" and at.query_params["more"] == "各头平均"
+    at.button_group(key="lang").set_value("en").run()
+    assert (at.radio(key="kind").value, at.query_params["kind"], at.query_params["more"]) == (
+        "cross", "Cross-attention", "Mean over heads"
+    )  # fmt: skip
+    assert "head-mean" in figures(at)

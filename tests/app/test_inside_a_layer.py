@@ -1,4 +1,5 @@
-"""AppTest for the Inside-a-layer page: the numbers plotted equal NumPy recomputations from the trace."""
+"""AppTest for the Inside-a-layer page: the numbers plotted equal NumPy recomputations from the trace, and the page
+reads in English and in Chinese."""
 
 from __future__ import annotations
 
@@ -30,9 +31,9 @@ def charts(at: AppTest) -> dict[str, dict]:
     return {c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
 
 
-def open_page(stack: str = "encoder") -> AppTest:
+def open_page(stack: str = "encoder", lang: str = "en") -> AppTest:
     at = AppTest.from_file("../../app.py", default_timeout=60)
-    at.query_params["text"] = TEXT
+    at.query_params.update(text=TEXT, lang=lang)
     at.run()
     at.switch_page("pages/inside-a-layer.py").run()
     if stack != "encoder":
@@ -45,9 +46,9 @@ def arrays(trace, name):
     return trace[name][0].numpy().astype(np.float64)
 
 
-@pytest.mark.parametrize("stack", ["encoder", "decoder"])
-def test_plotted_numbers_equal_the_trace(stack):
-    at = open_page(stack)
+@pytest.mark.parametrize(("stack", "lang"), [("encoder", "en"), ("decoder", "en"), ("decoder", "zh")])
+def test_plotted_numbers_equal_the_trace(stack, lang):
+    at = open_page(stack, lang)
     trace = load_pretrained("translate").run(TEXT)
     side = "src" if stack == "encoder" else "tgt"
     n_layers = 2
@@ -86,13 +87,14 @@ def test_choosing_another_layernorm_and_ffn_layer():
     np.testing.assert_array_equal(decode(figs["layer_ffn_chart"]["data"][1]["x"]), (hidden > 0).sum(-1))
 
 
-def test_over_long_input_is_cut_with_a_notice_not_a_traceback():
+@pytest.mark.parametrize(("lang", "notice"), [("en", "at most 63"), ("zh", "最多读 63 个")])
+def test_over_long_input_is_cut_with_a_notice_not_a_traceback(lang, notice):
     at = AppTest.from_file("../../app.py", default_timeout=60)
-    at.query_params["text"] = " ".join(["dog"] * 80)
+    at.query_params.update(text=" ".join(["dog"] * 80), lang=lang)
     at.run()
     at.switch_page("pages/inside-a-layer.py").run()
     assert not at.exception
-    assert any("at most 63" in w.value for w in at.warning)
+    assert any(notice in w.value for w in at.warning)
     ticks = charts(at)["layer_stream"]["layout"]["xaxis"]["ticktext"]
     assert ticks == ["dog"] * 63 + ["<eos>"]
 
@@ -104,3 +106,15 @@ def test_empty_input_gets_a_hint():
     at.switch_page("pages/inside-a-layer.py").run()
     assert not at.exception
     assert at.info and not at.get("plotly_chart")
+
+
+def test_chinese_page_names_its_sections_and_sublayers():
+    at = open_page("decoder", "zh")
+    assert at.title[0].value == "层的内部"
+    assert [s.value for s in at.subheader] == ["残差流", "LayerNorm", "前馈神经网络"]
+    assert at.radio(key="layer_stack").options == ["编码器（读入输入）", "解码器（写出输出）"]
+    rows = charts(at)["layer_updates"]["layout"]["yaxis"]["ticktext"]
+    assert rows == [f"第 {n} 层{kind}" for n in (1, 2) for kind in ("自注意力", "交叉注意力", "前馈网络")]
+    at.button_group(key="lang").set_value("en").run()  # switching keeps the stack
+    assert at.radio(key="layer_stack").value == "decoder"
+    assert charts(at)["layer_updates"]["layout"]["yaxis"]["ticktext"][1] == "L1 cross-attention"

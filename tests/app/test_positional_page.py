@@ -1,9 +1,11 @@
 """The Positional-encoding page in AppTest: the table against the closed form, the model's own encoding,
-the no-position ablation against an independent run, URL state, model switching and bad input."""
+the no-position ablation against an independent run, URL state, model switching and bad input, in English and
+Chinese."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from model import Ablation, load_pretrained
 from model.analysis import head_mean
@@ -11,6 +13,12 @@ from model.analysis import head_mean
 from .test_attention_page import array, figures, open_page
 
 PAGE = "pages/positional-encoding.py"
+WORDS = {
+    "en": {"title": "Positional encoding", "with": "**With positions:**", "without": "**Without positions:**",
+           "correct": "(correct)", "empty": "Type a few tokens", "unknown": "vocabulary", "model-pe": "sinusoidal"},
+    "zh": {"title": "位置编码", "with": "**有位置编码：**", "without": "**无位置编码：**",
+           "correct": "（正确）", "empty": "请输入几个用空格分开的词元", "unknown": "词表", "model-pe": "正弦位置编码"},
+}  # fmt: skip
 
 
 def closed_form(length: int, d_model: int) -> np.ndarray:
@@ -22,9 +30,12 @@ def closed_form(length: int, d_model: int) -> np.ndarray:
     return table
 
 
-def test_default_view_matches_the_closed_form_and_the_trace():
-    at = open_page(PAGE)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_default_view_matches_the_closed_form_and_the_trace(lang):
+    at = open_page(PAGE, lang=lang)
+    assert at.title[0].value == WORDS[lang]["title"]
     figs = figures(at)
+    assert WORDS[lang]["model-pe"] in figs["model-pe"]["layout"]["title"]["text"]
     assert {"pe-table", "pe-curves", "pe-similarity", "model-pe", "ablation-with"} <= set(figs)
     np.testing.assert_allclose(array(figs["pe-table"]["data"][0]["z"]), closed_form(50, 64), atol=1e-5)
     table = closed_form(50, 64)
@@ -45,8 +56,10 @@ def test_sliders_restore_from_the_url_and_curves_follow_the_chosen_dimensions():
     np.testing.assert_allclose(array(curves[1]["y"]), closed_form(20, 32)[:, 30], atol=1e-5)
 
 
-def test_removing_positions_shows_the_ablated_run_next_to_the_normal_one():
-    at = open_page(PAGE, model="reverse", text="1 2 3 4 5 6")
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_removing_positions_shows_the_ablated_run_next_to_the_normal_one(lang):
+    words = WORDS[lang]
+    at = open_page(PAGE, model="reverse", text="1 2 3 4 5 6", lang=lang)
     assert figures(at).get("ablation-without") is None
     at.toggle(key="no_pe").set_value(True).run()
     assert not at.exception
@@ -57,10 +70,10 @@ def test_removing_positions_shows_the_ablated_run_next_to_the_normal_one():
     expected = off["decoder.1.cross_attn.weights"][0].numpy().mean(0)
     np.testing.assert_allclose(array(shown["data"][0]["z"]), expected, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(head_mean(off["decoder.1.cross_attn.weights"][0].numpy()), expected, rtol=1e-5)
-    lines = [m.value for m in at.markdown if m.value.startswith("**With")]
-    assert lines[1].startswith("**Without positions:**")
+    lines = [m.value for m in at.markdown if m.value.startswith((words["with"], words["without"]))]
+    assert lines[0].startswith(words["with"]) and lines[1].startswith(words["without"])
     assert all(f"`{w}`" in lines[1] for w in loaded.predict("1 2 3 4 5 6", ablation=Ablation(positional=False)).split())
-    assert "(correct)" in lines[0]  # the trained model reverses six digits
+    assert words["correct"] in lines[0]  # the trained model reverses six digits
 
 
 def test_url_toggle_and_model_switch():
@@ -72,12 +85,24 @@ def test_url_toggle_and_model_switch():
     assert figures(at)["model-pe"]["layout"]["yaxis"]["ticktext"][0] == f"0 · {example.split()[0]}"
 
 
-def test_empty_and_html_input():
-    at = open_page(PAGE)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_empty_and_html_input(lang):
+    at = open_page(PAGE, lang=lang)
     at.text_input(key="text").input("").run()
-    assert not at.exception and any("Type a few tokens" in i.value for i in at.info)
+    assert not at.exception and any(WORDS[lang]["empty"] in i.value for i in at.info)
     assert "pe-table" in figures(at)  # the table lab does not need an input
     at.text_input(key="text").input("<b>bold</b> dog").run()
     assert not at.exception and "model-pe" in figures(at)
-    warning = next(w.value for w in at.warning if "vocabulary" in w.value)
+    warning = next(w.value for w in at.warning if WORDS[lang]["unknown"] in w.value)
     assert "\\<b\\>bold\\</b\\>" in warning
+
+
+def test_switching_language_keeps_the_chosen_dimensions_and_the_url():
+    at = open_page(PAGE, d_model="32", length="20", no_pe="true")
+    at.multiselect(key="dims").set_value([3, 30]).run()
+    at.button_group(key="lang").set_value("zh").run()
+    assert not at.exception
+    assert at.multiselect(key="dims").value == [3, 30]
+    assert [c["name"] for c in figures(at)["pe-curves"]["data"]] == ["第 3 维（cos）", "第 30 维（sin）"]
+    assert (at.query_params["d_model"], at.query_params["length"], at.query_params["no_pe"]) == ("32", "20", "true")
+    assert "ablation-without" in figures(at)

@@ -1,7 +1,9 @@
-"""A session keeps a bounded number of its own models, and says so clearly when the list is full."""
+"""A session keeps a bounded number of its own models, and says so clearly (in the reader's language) when the
+list is full."""
 
 from __future__ import annotations
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 
@@ -9,6 +11,7 @@ def _fill(limit_plus: int) -> None:
     import streamlit as st
 
     from model import load_pretrained
+    from ui.i18n import explain
     from ui.models import add_user_model, model_names
 
     loaded = load_pretrained("copy")
@@ -16,22 +19,31 @@ def _fill(limit_plus: int) -> None:
         try:
             add_user_model(f"mine-{i}", loaded)
         except ValueError as exc:
-            st.error(str(exc))
+            st.error(explain(exc))
             break
     try:
         add_user_model("copy", loaded)
     except ValueError as exc:
-        st.warning(str(exc))
+        st.warning(explain(exc))
     st.markdown(f"models: {len(model_names())}")
 
 
-def test_the_session_model_list_is_bounded():
+@pytest.mark.parametrize(
+    ("lang", "full", "shipped"),
+    [
+        ("en", "already holds 12 models", "shipped model"),
+        ("zh", "已经保存了 12 个你自己的模型", "“copy”是内置模型的名字"),
+    ],
+)
+def test_the_session_model_list_is_bounded(lang, full, shipped):
     from ui.models import MAX_USER_MODELS
 
-    at = AppTest.from_function(_fill, args=(MAX_USER_MODELS + 3,), default_timeout=60).run()
+    at = AppTest.from_function(_fill, args=(MAX_USER_MODELS + 3,), default_timeout=60)
+    at.query_params["lang"] = lang
+    at.run()
     assert not at.exception
-    assert len(at.error) == 1 and "already holds 12 models" in at.error[0].value
-    assert "shipped model" in at.warning[0].value
+    assert len(at.error) == 1 and full in at.error[0].value
+    assert shipped in at.warning[0].value
     from model import PRETRAINED
 
     assert at.markdown[-1].value == f"models: {len(PRETRAINED) + MAX_USER_MODELS}"

@@ -23,7 +23,7 @@ def test_typing_a_new_input_redraws_every_heatmap_with_its_tokens(page, app_url,
     assert figs["head-view"]["tokens"] == tokens
     page.get_by_text("Summaries: entropy").click()  # a lazy expander, then a lazy tab: each reruns the section
     wait_for_figure(page, "head-entropy")
-    page.get_by_role("tab", name="Mean over heads").click()
+    page.get_by_role("radio", name="Mean over heads").click()
     wait_for_figure(page, "head-mean")
     assert page.evaluate(FIGURES_JS)["head-mean"]["x"] == ["Layer 1", "Layer 2"]
     gap = 1
@@ -83,5 +83,38 @@ def test_clicking_a_head_in_the_head_view_legend_hides_its_lines(page, app_url, 
     )
     after = page.evaluate(HEAD_VIEW_SHAPES_JS)
     assert all((state == "hidden") == (group == "h0") for group, state in after["groups"])
+    assert exceptions_on(page) == []
+    assert real_console_errors(page, probes) == []
+
+
+GLYPHS_DIFFER_JS = """
+(font) => {
+  // A missing CJK font draws every character as the same empty box: then 头 and 口 paint the same pixels.
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = 40;
+  const g = canvas.getContext('2d');
+  const paint = (ch) => { g.clearRect(0, 0, 40, 40); g.font = '30px ' + font; g.fillText(ch, 2, 32);
+                          return g.getImageData(0, 0, 40, 40).data.join(','); };
+  return paint('头') !== paint('口');
+}
+"""
+
+
+def test_a_chinese_link_paints_chinese_titles_axes_and_hover(page, app_url, probes):
+    open_page(page, f"{app_url}/attention?model=reverse&text=1+2+3&kind=交叉注意力&layer=2&lang=zh")
+    assert page.get_by_role("heading", name="注意力", exact=True).is_visible()
+    figs = page.evaluate(FIGURES_JS)
+    assert figs["attention-overview"]["title"].startswith("交叉注意力：")
+    assert figs["attention-head"]["title"] == "第 2 层 · 头 1"
+    chart = page.locator('[data-testid="stPlotlyChart"]').filter(has=page.locator(".xtitle")).first
+    assert chart.locator(".xtitle").text_content() == "键：源词元"  # painted in the SVG
+    font = page.evaluate("getComputedStyle(document.querySelector('.js-plotly-plot .gtitle')).fontFamily")
+    assert page.evaluate(GLYPHS_DIFFER_JS, font), f"no CJK glyphs for {font}"
+    chart.scroll_into_view_if_needed()
+    box = chart.locator(".nsewdrag").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.2)
+    page.wait_for_function("document.querySelectorAll('.hoverlayer text').length > 0", timeout=5_000)
+    hover = " ".join(page.locator(".hoverlayer text").all_text_contents())
+    assert "查询" in hover and "键" in hover and "权重" in hover, hover
     assert exceptions_on(page) == []
     assert real_console_errors(page, probes) == []

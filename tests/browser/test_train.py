@@ -88,6 +88,31 @@ def test_train_to_completion_then_pick_it_on_another_page(page, app_url):
     assert page.console_errors == []
 
 
+def test_chinese_train_page_timeline_plays_with_chinese_words(page, app_url):
+    open_page(page, f"{app_url}/train?lang=zh")
+    assert page.get_by_role("heading", name="训练一个 Transformer").is_visible()
+    choose(page, "任务", "translate")
+    page.get_by_text("训练固定步数后").click()
+    page.get_by_label("最多步数").fill("30")
+    page.get_by_role("button", name="▶ 开始训练").click()
+    page.get_by_text("已加入侧边栏的模型列表").wait_for(timeout=90_000)
+    page.wait_for_function(
+        "document.querySelector('[data-testid=\"stApp\"]').getAttribute('data-test-script-state') === 'notRunning'"
+    )
+    assert page.get_by_text(re.compile(r"^第 30 步（最多 30 步）")).is_visible()
+    assert page.get_by_text("训练完成：共 30 步").is_visible()
+    timeline = page.locator('[data-testid="stPlotlyChart"]').nth(2)
+    assert "第 30 步" in timeline.locator("text").all_text_contents()  # the slider's current value, painted
+    timeline.get_by_text("▶ 播放").click()
+    page.wait_for_timeout(1_000)
+    first = [t for t in timeline.locator("text").all_text_contents() if re.fullmatch(r"第 \d+ 步", t)]
+    page.wait_for_timeout(1_000)
+    later = [t for t in timeline.locator("text").all_text_contents() if re.fullmatch(r"第 \d+ 步", t)]
+    assert first and later and first != later, (first, later)
+    assert page.get_by_role("button", name="⬇ 下载 .zip").is_visible()
+    assert exceptions_on(page) == []
+
+
 def test_another_session_never_sees_the_model(browser, page, app_url):
     open_page(page, app_url)
     train_tiny(page, steps=20)

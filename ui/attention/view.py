@@ -2,6 +2,8 @@
 
 The head view is always drawn beside the focused head, not behind a tab: dropping those lazy st.tabs (and
 the focused head's colorbar) took ~30 ms off every edit-to-paint here (bench/ui_latency.py conditions).
+The summaries are chosen with a segmented control rather than st.tabs: a tab's identity is its label, so a
+language switch made a new tab bar whose choice dropped out of the URL; the control's options are ids.
 
 Fragments: changing the kind reruns only the attention section; changing layer, head or token reruns
 only the focused part. The model is never run again for those (the trace is cached per session).
@@ -20,33 +22,52 @@ from viz.head_view import head_view_figure
 from viz.matrix import matrix_figure
 
 from ..charts import show_chart
+from ..choices import shown_as, translated_options
+from ..i18n import N_, _
+from ..language import keep_on_language_switch
 
+# URL (Streamlit writes a bound choice as its shown label; every link also carries lang=):
+#   ?kind=   Encoder self-attention | Decoder masked self-attention | Cross-attention      (lang=en)
+#            编码器自注意力 | 解码器掩码自注意力 | 交叉注意力                                    (lang=zh)
+#   ?more=   Largest weight per head | Mean over heads | Attention rollout (encoder)       (lang=en)
+#            每个头的最大权重 | 各头平均 | 注意力汇总（编码器）                                 (lang=zh)
+#            (absent: the first summary, entropy per head)
+#   ?layer=, ?head= 1-based numbers and ?summaries=true in both languages.
+# ui.choices reads a link's label in either language, so an English link opened in Chinese shows the same view.
 KINDS = {
-    "encoder": "Encoder self-attention",
-    "decoder": "Decoder masked self-attention",
-    "cross": "Cross-attention",
+    "encoder": N_("Encoder self-attention"),
+    "decoder": N_("Decoder masked self-attention"),
+    "cross": N_("Cross-attention"),
 }
-KIND_HELP = (
+KIND_HELP = N_(
     "Encoder self-attention: each source token looks at every source token. "
     "Decoder masked self-attention: each output position looks only at earlier outputs. "
     "Cross-attention: each output position looks at the source."
 )
 AXES = {  # kind → (query axis title, key axis title)
-    "encoder": ("Query: source token", "Key: source token"),
-    "decoder": ("Query: decoder input", "Key: decoder input"),
-    "cross": ("Query: decoder input", "Key: source token"),
+    "encoder": (N_("Query: source token"), N_("Key: source token")),
+    "decoder": (N_("Query: decoder input"), N_("Key: decoder input")),
+    "cross": (N_("Query: decoder input"), N_("Key: source token")),
 }
-HOVER = ("query", "key", "weight")
-SUMMARIES_LABEL = "Summaries: entropy and largest weight per head, mean over heads, attention rollout"
-SUMMARY_TABS = ["Entropy per head", "Largest weight per head", "Mean over heads", "Attention rollout (encoder)"]
+HOVER = (N_("query"), N_("key"), N_("weight"))
+SUMMARIES_LABEL = N_("Summaries: entropy and largest weight per head, mean over heads, attention rollout")
+SUMMARIES = {
+    "entropy": N_("Entropy per head"), "peak": N_("Largest weight per head"), "mean": N_("Mean over heads"),
+    "rollout": N_("Attention rollout (encoder)"),
+}  # fmt: skip
+keep_on_language_switch("token")
+
+
+def hover_names(*names: str) -> tuple[str, ...]:
+    return tuple(_(n) for n in names)
 
 
 def layer_name(i: int) -> str:
-    return f"Layer {i + 1}"
+    return _("Layer {n}").format(n=i + 1)
 
 
 def head_name(h: int) -> str:
-    return f"Head {h + 1}"
+    return _("Head {n}").format(n=h + 1)
 
 
 def one_based(i: int) -> str:
@@ -62,20 +83,20 @@ def numbered(tokens: list[str]) -> list[str]:
 def attention_section(trace: Trace) -> None:
     """Kind picker, the every-layer × every-head overview, the focused head, then per-head summaries."""
     kind = st.radio(
-        "Attention kind", list(KINDS), format_func=KINDS.get, key="kind", bind="query-params", horizontal=True,
-        help=KIND_HELP,
+        _("Attention kind"), list(KINDS), format_func=translated_options("kind", KINDS), key="kind",
+        bind="query-params", horizontal=True, help=_(KIND_HELP),
     )  # fmt: skip
     weights = attention_layers(trace, kind)  # (L, H, Lq, Lk)
     queries, keys = attention_tokens(trace, kind)
     n_layers, n_heads = weights.shape[:2]
     layers, heads = [layer_name(i) for i in range(n_layers)], [head_name(h) for h in range(n_heads)]
     fig = overview_figure(
-        weights, title=f"{KINDS[kind]}: every layer and head (rows = queries, columns = keys)",
-        layer_names=layers, head_names=heads, query_tokens=queries, key_tokens=keys, hover_names=HOVER,
+        weights, title=_("{kind}: every layer and head (rows = queries, columns = keys)").format(kind=_(KINDS[kind])),
+        layer_names=layers, head_names=heads, query_tokens=queries, key_tokens=keys, hover_names=hover_names(*HOVER),
     )  # fmt: skip
     show_chart(fig, "overview")
     focus_section(weights, kind, queries, keys)
-    box = st.expander(SUMMARIES_LABEL, key="summaries", on_change="rerun", bind="query-params")
+    box = st.expander(_(SUMMARIES_LABEL), key="summaries", on_change="rerun", bind="query-params")
     if box.open:  # lazy: built and painted only when opened
         with box:
             summaries(trace, weights, kind, layers, heads, queries, keys)
@@ -87,77 +108,80 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str]) -> No
     n_layers, n_heads = weights.shape[:2]
     pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
     # options show as 1, 2, … so a shared link reads ?layer=2&head=3
-    layer = pick_layer.selectbox("Layer", range(n_layers), format_func=one_based, key="layer", bind="query-params")
+    layer = pick_layer.selectbox(_("Layer"), range(n_layers), format_func=one_based, key="layer", bind="query-params")
     head = pick_head.radio(
-        "Head", range(n_heads), format_func=one_based, key="head", bind="query-params", horizontal=True
+        _("Head"), range(n_heads), format_func=one_based, key="head", bind="query-params", horizontal=True
     )
     token = pick_token.selectbox(
-        "Isolate one query token", [None, *range(len(queries))], key="token",
-        format_func=lambda i: "All tokens" if i is None else f"{i} · {queries[i]}",
-        help="Keep only the lines from this token in the head view.",
+        _("Isolate one query token"), [None, *range(len(queries))], key="token",
+        format_func=shown_as({None: _("All tokens")} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
+        help=_("Keep only the lines from this token in the head view."),
     )  # fmt: skip
-    query_title, key_title = AXES[kind]
+    query_title, key_title = hover_names(*AXES[kind])
     left, right = st.columns([3, 2])
     with left:
         fig = head_figure(
             weights[layer, head], title=f"{layer_name(layer)} · {head_name(head)}",
             query_tokens=numbered(queries), key_tokens=numbered(keys),
-            query_title=query_title, key_title=key_title, hover_names=HOVER,
+            query_title=query_title, key_title=key_title, hover_names=hover_names(*HOVER),
         )  # fmt: skip
         show_chart(fig, "focused")
     with right:
         fig = head_view_figure(
-            weights[layer], title=f"Head view · {layer_name(layer)}",
+            weights[layer], title=_("Head view · {layer}").format(layer=layer_name(layer)),
             query_tokens=queries, key_tokens=keys, head_names=[head_name(h) for h in range(n_heads)],
-            query_title="Query", key_title="Key", focus=token,
+            query_title=_("Query"), key_title=_("Key"), focus=token,
         )  # fmt: skip
         show_chart(fig, "head_view")
-        st.caption("Line thickness = weight. Click a head in the legend to hide it; double-click to show only it.")
+        st.caption(_("Line thickness = weight. Click a head in the legend to hide it; double-click to show only it."))
 
 
 def summaries(trace: Trace, weights, kind: str, layers: list[str], heads: list[str], queries, keys) -> None:
     """Per-head entropy and peak weight, each layer's mean over heads, and the encoder's attention rollout
-    (one tab at a time: only the open tab is built and painted)."""
-    entropy_tab, peak_tab, mean_tab, rollout_tab = st.tabs(
-        SUMMARY_TABS, key="more", on_change="rerun", bind="query-params"
-    )
+    (one at a time: only the chosen one is built and painted)."""
+    chosen = st.segmented_control(
+        _("Summary"), list(SUMMARIES), default="entropy", required=True, key="more", bind="query-params",
+        format_func=translated_options("more", SUMMARIES), label_visibility="collapsed",
+    )  # fmt: skip
     height = 170 + 70 * len(layers)
-    if entropy_tab.open:
-        with entropy_tab:
-            fig = matrix_figure(
-                head_entropy(weights), title="Mean row entropy in nats: 0 = each query looks at one token",
-                x_title="", y_title="", x_labels=heads, y_labels=layers, hover_names=("layer", "head", "entropy"),
-                colorscale="Purples", zmin=0.0, zmax=math.log(max(2, len(keys))), cell_text=True, height=height,
-                role="head-entropy",
-            )  # fmt: skip
-            show_chart(fig, "entropy")
-    if peak_tab.open:
-        with peak_tab:
-            fig = matrix_figure(
-                head_peak(weights), title="Mean of each row's largest weight: 1 = every query looks at one token",
-                x_title="", y_title="", x_labels=heads, y_labels=layers, hover_names=("layer", "head", "max weight"),
-                cell_text=True, height=height, role="head-peak",
-            )  # fmt: skip
-            show_chart(fig, "peak")
-    if mean_tab.open:
-        with mean_tab:
-            fig = overview_figure(  # layers side by side, as the overview puts heads
-                head_mean(weights)[None], title=f"{KINDS[kind]}: the mean of the {len(heads)} heads of each layer",
-                layer_names=["Mean"], head_names=layers, query_tokens=queries, key_tokens=keys, hover_names=HOVER,
-                role="head-mean",
-            )  # fmt: skip
-            show_chart(fig, "head_mean")
-    if rollout_tab.open:
-        with rollout_tab:
-            st.caption(
-                "Each encoder layer's heads averaged, the residual connection added (½ identity + ½ attention), and "
-                "the layers multiplied bottom-up: row i shows how much of each input token reaches position i at "
-                "the encoder's top."
+    if chosen == "entropy":
+        fig = matrix_figure(
+            head_entropy(weights), title=_("Mean row entropy in nats: 0 = each query looks at one token"),
+            x_title="", y_title="", x_labels=heads, y_labels=layers,
+            hover_names=hover_names(N_("layer"), N_("head"), N_("entropy")),
+            colorscale="Purples", zmin=0.0, zmax=math.log(max(2, len(keys))), cell_text=True, height=height,
+            role="head-entropy",
+        )  # fmt: skip
+        show_chart(fig, "entropy")
+    elif chosen == "peak":
+        fig = matrix_figure(
+            head_peak(weights), title=_("Mean of each row's largest weight: 1 = every query looks at one token"),
+            x_title="", y_title="", x_labels=heads, y_labels=layers,
+            hover_names=hover_names(N_("layer"), N_("head"), N_("max weight")),
+            cell_text=True, height=height, role="head-peak",
+        )  # fmt: skip
+        show_chart(fig, "peak")
+    elif chosen == "mean":
+        fig = overview_figure(  # layers side by side, as the overview puts heads
+            head_mean(weights)[None],
+            title=_("{kind}: the mean of the {n} heads of each layer").format(kind=_(KINDS[kind]), n=len(heads)),
+            layer_names=[_("Mean")], head_names=layers, query_tokens=queries, key_tokens=keys,
+            hover_names=hover_names(*HOVER),
+            role="head-mean",
+        )  # fmt: skip
+        show_chart(fig, "head_mean")
+    elif chosen == "rollout":
+        st.caption(
+            _(
+                "Each encoder layer's heads averaged, the residual connection added (½ identity + ½ attention), "
+                "and the layers multiplied bottom-up: row i shows how much of each input token reaches position i "
+                "at the encoder's top."
             )
-            source = numbered(trace.tokens("src"))
-            fig = matrix_figure(
-                attention_rollout(attention_layers(trace, "encoder")), title="Encoder attention rollout",
-                x_title="Input token", y_title="Position at the top", x_labels=source, y_labels=source,
-                hover_names=("position", "input token", "share"), height=560, role="rollout",
-            )  # fmt: skip
-            show_chart(fig, "rollout")
+        )
+        source = numbered(trace.tokens("src"))
+        fig = matrix_figure(
+            attention_rollout(attention_layers(trace, "encoder")), title=_("Encoder attention rollout"),
+            x_title=_("Input token"), y_title=_("Position at the top"), x_labels=source, y_labels=source,
+            hover_names=hover_names(N_("position"), N_("input token"), N_("share")), height=560, role="rollout",
+        )  # fmt: skip
+        show_chart(fig, "rollout")

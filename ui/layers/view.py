@@ -8,64 +8,87 @@ from model import Trace
 from model.analysis_layers import LayerAnalysis, analyse_layers
 from viz.layers import ffn_figure, layernorm_stats_figure, row_heatmap
 
-KIND_WORDS = {"self_attn": "self-attention", "cross_attn": "cross-attention", "ffn": "feed-forward"}
+from ..choices import shown_as, translated_options
+from ..i18n import N_, _
+from ..language import keep_on_language_switch
+
+KIND_NAMES = {  # "L{n} {kind}" labels of the sublayers
+    "self_attn": N_("L{n} self-attention"),
+    "cross_attn": N_("L{n} cross-attention"),
+    "ffn": N_("L{n} feed-forward"),
+}
+STACKS = {"encoder": N_("Encoder (reads the input)"), "decoder": N_("Decoder (writes the output)")}
+LN_INPUT = {  # norm placement → what the LayerNorm reads
+    "pre": N_(
+        "pre-LN: the LayerNorm input is the stream entering the sublayer. LayerNorm shifts each position's vector to "
+        "mean 0 and scales it to standard deviation 1 across d_model, then applies its learned gain γ and bias β — so "
+        "the output's mean and spread are set by γ and β, not by the input."
+    ),
+    "post": N_(
+        "post-LN: the LayerNorm input is the residual sum x + sublayer(x). LayerNorm shifts each position's vector to "
+        "mean 0 and scales it to standard deviation 1 across d_model, then applies its learned gain γ and bias β — so "
+        "the output's mean and spread are set by γ and β, not by the input."
+    ),
+}
 CHART = {"config": {"displayModeBar": False}}
+keep_on_language_switch("layer_ln", "layer_ffn")
 
 
 def sublayer_label(name: str) -> str:
-    _, layer, kind = name.split(".")
-    return f"L{int(layer) + 1} {KIND_WORDS[kind]}"
+    _stack, layer, kind = name.split(".")
+    return _(KIND_NAMES[kind]).format(n=int(layer) + 1)
 
 
 def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
     stack = st.radio(
-        "Stack", ["encoder", "decoder"], horizontal=True, key="layer_stack",
-        format_func=lambda s: {"encoder": "Encoder (reads the input)", "decoder": "Decoder (writes the output)"}[s],
+        _("Stack"), list(STACKS), horizontal=True, key="layer_stack",
+        format_func=translated_options("layer_stack", STACKS),
     )  # fmt: skip
     tokens = trace.tokens("src" if stack == "encoder" else "tgt")
     return analyse_layers(trace, stack, norm), tokens
 
 
 def stream_section(a: LayerAnalysis, tokens: list[str]) -> None:
-    rows = ["input (embedding + position)"] + [f"after {sublayer_label(n)}" for n in a.sublayers]
+    rows = [_("input (embedding + position)")] + [
+        _("after {sublayer}").format(sublayer=sublayer_label(n)) for n in a.sublayers
+    ]
     st.plotly_chart(
-        row_heatmap(a.stream_norms, rows, tokens, title="Residual stream: ‖x‖ at each position",
-                    x_title="token", value_name="‖x‖"), key="layer_stream", **CHART,
+        row_heatmap(a.stream_norms, rows, tokens, title=_("Residual stream: ‖x‖ at each position"),
+                    x_title=_("token"), value_name="‖x‖"), key="layer_stream", **CHART,
     )  # fmt: skip
     st.plotly_chart(
         row_heatmap(a.update_ratios, [sublayer_label(n) for n in a.sublayers], tokens,
-                    title="What each sublayer adds: ‖sublayer(x)‖ / ‖x‖", x_title="token",
-                    value_name="ratio", colorscale="Oranges", text_format="%.2f"), key="layer_updates", **CHART,
+                    title=_("What each sublayer adds: ‖sublayer(x)‖ / ‖x‖"), x_title=_("token"),
+                    value_name=_("ratio"), colorscale="Oranges", text_format="%.2f"), key="layer_updates", **CHART,
     )  # fmt: skip
 
 
 @st.fragment
 def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
     left, right = st.columns([1, 2])
-    i = left.selectbox("LayerNorm of", range(len(a.sublayers)), format_func=lambda k: sublayer_label(a.sublayers[k]),
-                       key="layer_ln")  # fmt: skip
-    where = "the stream entering the sublayer" if a.norm == "pre" else "the residual sum x + sublayer(x)"
-    left.caption(
-        f"{a.norm}-LN: the LayerNorm input is {where}. LayerNorm shifts each position's vector to mean 0 and "
-        "scales it to standard deviation 1 across d_model, then applies its learned gain γ and bias β — so the "
-        "output's mean and spread are set by γ and β, not by the input."
-    )
-    series = [("input mean", a.ln_in_mean[i]), ("input std", a.ln_in_std[i]),
-              ("output mean", a.ln_out_mean[i]), ("output std", a.ln_out_std[i])]  # fmt: skip
+    labels = dict(enumerate(map(sublayer_label, a.sublayers)))
+    i = left.selectbox(_("LayerNorm of"), range(len(a.sublayers)), format_func=shown_as(labels), key="layer_ln")
+    left.caption(_(LN_INPUT[a.norm]))
+    series = [(_("input mean"), a.ln_in_mean[i]), (_("input std"), a.ln_in_std[i]),
+              (_("output mean"), a.ln_out_mean[i]), (_("output std"), a.ln_out_std[i])]  # fmt: skip
     right.plotly_chart(
-        layernorm_stats_figure(series, tokens, title=f"LayerNorm of {sublayer_label(a.sublayers[i])}",
-                               x_title="token", y_title="over d_model"), key="layer_ln_chart", **CHART,
+        layernorm_stats_figure(series, tokens,
+                               title=_("LayerNorm of {sublayer}").format(sublayer=sublayer_label(a.sublayers[i])),
+                               x_title=_("token"), y_title=_("over d_model")), key="layer_ln_chart", **CHART,
     )  # fmt: skip
 
 
 @st.fragment
 def ffn_section(a: LayerAnalysis, tokens: list[str]) -> None:
-    left, _ = st.columns([1, 2])
-    layer = left.selectbox("Feed-forward of layer", range(a.n_layers), format_func=lambda k: f"Layer {k + 1}",
-                           key="layer_ffn")  # fmt: skip
+    left, _right = st.columns([1, 2])
+    labels = {k: _("Layer {n}").format(n=k + 1) for k in range(a.n_layers)}
+    layer = left.selectbox(_("Feed-forward of layer"), range(a.n_layers), key="layer_ffn", format_func=shown_as(labels))
     hidden = a.ffn_hidden[layer]
     st.plotly_chart(
-        ffn_figure(hidden, a.ffn_active[layer], tokens, title=f"FFN hidden units, layer {layer + 1} (ReLU)",
-                   unit_title=f"hidden unit (of {hidden.shape[1]})", token_title="token",
-                   active_title="units firing (> 0)", value_name="activation"), key="layer_ffn_chart", **CHART,
+        ffn_figure(hidden, a.ffn_active[layer], tokens,
+                   title=_("FFN hidden units, layer {n} (ReLU)").format(n=layer + 1),
+                   unit_title=_("hidden unit (of {n})").format(n=hidden.shape[1]), token_title=_("token"),
+                   active_title=_("units firing (> 0)"), value_name=_("activation"),
+                   hover=(_("unit"), _("token"), _("activation")), count_hover=_("{n} units fire")),
+        key="layer_ffn_chart", **CHART,
     )  # fmt: skip

@@ -10,16 +10,23 @@ from model.analysis import attention_layers, attention_tokens, head_mean, positi
 from viz.matrix import SIGNED_SCALE, matrix_figure
 from viz.positional import curves_figure, encoding_figure
 
-from ..attention.view import numbered
+from ..attention.view import AXES, HOVER, hover_names, numbered
 from ..charts import show_chart
+from ..choices import shown_as
+from ..i18n import N_, _
+from ..language import keep_on_language_switch
+from ..models import POSITIONAL_NAMES
 from ..tokens import token_chips
 from ..trace_cache import cached_run
 
+# URL: ?d_model=, ?length= (numbers) and ?no_pe=true, the same in both languages.
 NO_POSITIONS = Ablation(positional=False)
+RUNS = {"with": N_("With positions"), "without": N_("Without positions")}  # figure role suffix → heading
+keep_on_language_switch("dims")
 
 
 def dimension_name(d: int) -> str:
-    return f"dim {d} ({'sin' if d % 2 == 0 else 'cos'})"
+    return _("dim {d} (sin)").format(d=d) if d % 2 == 0 else _("dim {d} (cos)").format(d=d)
 
 
 @st.fragment
@@ -27,28 +34,29 @@ def sinusoidal_lab(default_d_model: int) -> None:
     """The 2017 table for any size: heatmap, chosen dimensions as curves, position·position similarity."""
     size_col, length_col = st.columns(2)
     d_model = size_col.slider("d_model", 8, 256, default_d_model, step=8, key="d_model", bind="query-params")
-    length = length_col.slider("Positions", 4, 128, 50, key="length", bind="query-params")
+    length = length_col.slider(_("Positions"), 4, 128, 50, key="length", bind="query-params")
     table = sinusoidal_table(length, d_model).numpy()  # (length, d_model)
     fig = encoding_figure(
         table, title=f"PE[pos, 2i] = sin(pos / 10000^(2i/{d_model})), PE[pos, 2i+1] = cos(…)",
-        position_title="Position", dimension_title="Dimension", height=420,
+        position_title=_("Position"), dimension_title=_("Dimension"), height=420,
     )  # fmt: skip
     show_chart(fig, "pe_table")
     dims = st.multiselect(
-        "Dimensions to plot", range(d_model), default=[d for d in (0, 1, 6, 7, 20) if d < d_model],
-        format_func=dimension_name, key="dims", max_selections=8,
+        _("Dimensions to plot"), range(d_model), default=[d for d in (0, 1, 6, 7, 20) if d < d_model],
+        format_func=shown_as({d: dimension_name(d) for d in range(d_model)}), key="dims", max_selections=8,
+        placeholder=_("Choose dimensions"),
     )  # fmt: skip
     curves_col, similarity_col = st.columns(2)
     with curves_col:
         fig = curves_figure(
-            table, dims, title="Low dimensions wave fast, high ones slowly", position_title="Position",
-            value_title="Value", names=[dimension_name(d) for d in dims],
+            table, dims, title=_("Low dimensions wave fast, high ones slowly"), position_title=_("Position"),
+            value_title=_("Value"), names=[dimension_name(d) for d in dims],
         )  # fmt: skip
         show_chart(fig, "pe_curves")
     with similarity_col:
         fig = matrix_figure(
-            position_similarity(table), title="Dot product PE[i] · PE[j]: near positions look alike",
-            x_title="Position j", y_title="Position i", colorscale=SIGNED_SCALE, zmin=None, zmax=None, zmid=0.0,
+            position_similarity(table), title=_("Dot product PE[i] · PE[j]: near positions look alike"),
+            x_title=_("Position j"), y_title=_("Position i"), colorscale=SIGNED_SCALE, zmin=None, zmax=None, zmid=0.0,
             cell_text=False, height=380, role="pe-similarity",
         )  # fmt: skip
         show_chart(fig, "pe_similarity")
@@ -57,11 +65,14 @@ def sinusoidal_lab(default_d_model: int) -> None:
 def model_encoding(loaded: LoadedModel, trace: Trace) -> None:
     """The encoding the loaded model actually added to this input (trace `src.pos`)."""
     if loaded.config.positional == "none":
-        st.info("This model adds no positional encoding: it sees its input as a bag of tokens.")
+        st.info(_("This model adds no positional encoding: it sees its input as a bag of tokens."))
         return
     fig = encoding_figure(
-        trace.numpy("src.pos"), title=f"src.pos: the {loaded.config.positional} encoding added to each source token",
-        position_title="Source token", dimension_title="Dimension", position_labels=numbered(trace.tokens("src")),
+        trace.numpy("src.pos"),
+        title=_("src.pos: the {kind} encoding added to each source token").format(
+            kind=_(POSITIONAL_NAMES[loaded.config.positional])
+        ),
+        position_title=_("Source token"), dimension_title=_("Dimension"), position_labels=numbered(trace.tokens("src")),
         height=max(260, 90 + 26 * len(trace.tokens("src"))), role="model-pe",
     )  # fmt: skip
     show_chart(fig, "model_pe")
@@ -70,9 +81,10 @@ def model_encoding(loaded: LoadedModel, trace: Trace) -> None:
 def _cross_attention(trace: Trace, title: str, key: str) -> None:
     weights = attention_layers(trace, "cross")  # (L, H, T, S)
     queries, keys = attention_tokens(trace, "cross")
+    query_title, key_title = hover_names(*AXES["cross"])
     fig = matrix_figure(
-        head_mean(weights[-1]), title=title, x_title="Key: source token", y_title="Query: decoder input",
-        x_labels=numbered(keys), y_labels=numbered(queries), hover_names=("query", "key", "weight"), height=480,
+        head_mean(weights[-1]), title=title, x_title=key_title, y_title=query_title,
+        x_labels=numbered(keys), y_labels=numbered(queries), hover_names=hover_names(*HOVER), height=480,
         role=f"ablation-{key}",
     )  # fmt: skip
     show_chart(fig, key)
@@ -81,25 +93,29 @@ def _cross_attention(trace: Trace, title: str, key: str) -> None:
 def ablation_section(loaded: LoadedModel, text: str, trace: Trace) -> None:
     """Prediction and last-layer cross-attention with the positional encoding, and (toggled) without it."""
     off = st.toggle(
-        "Remove the positional encoding at inference", key="no_pe", bind="query-params",
-        help="Runs the same trained weights with the positional table replaced by zeros.",
+        _("Remove the positional encoding at inference"), key="no_pe", bind="query-params",
+        help=_("Runs the same trained weights with the positional table replaced by zeros."),
     )  # fmt: skip
     expected = loaded.task.target_for(text)
     if expected is not None:
-        st.markdown(f"**Correct output:** {token_chips(expected.split())}")
+        st.markdown(_("**Correct output:** {tokens}").format(tokens=token_chips(expected.split())))
     columns = st.columns(2)
-    runs = [(columns[0], "With positions", trace)]
+    runs = [(columns[0], "with", trace)]
     if off:
         without = cached_run(loaded, text, ablation=NO_POSITIONS)
         if without is not None:
-            runs.append((columns[1], "Without positions", without))
+            runs.append((columns[1], "without", without))
     else:
-        columns[1].info("Turn on the switch above to run the model without its positional encoding.")
-    for column, label, run in runs:
+        columns[1].info(_("Turn on the switch above to run the model without its positional encoding."))
+    for column, run_id, run in runs:
         with column:
-            verdict = (
-                "" if expected is None else (" :green[(correct)]" if run.prediction == expected else " :red[(wrong)]")
-            )
-            st.markdown(f"**{label}:** {token_chips((run.prediction or '').split()) or '(empty)'}{verdict}")
-            _cross_attention(run, label, label.split()[0].lower())
-            st.caption("Cross-attention of the last decoder layer, mean over heads.")
+            tokens = token_chips((run.prediction or "").split()) or _("(empty)")
+            if expected is None:
+                line = _("**{label}:** {tokens}")
+            elif run.prediction == expected:
+                line = _("**{label}:** {tokens} :green[(correct)]")
+            else:
+                line = _("**{label}:** {tokens} :red[(wrong)]")
+            st.markdown(line.format(label=_(RUNS[run_id]), tokens=tokens))
+            _cross_attention(run, _(RUNS[run_id]), run_id)
+            st.caption(_("Cross-attention of the last decoder layer, mean over heads."))

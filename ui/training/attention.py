@@ -6,31 +6,45 @@ import streamlit as st
 
 from viz.training import attention_heatmap_figure, attention_timeline_figure, before_after_figure
 
+from ..choices import shown_as
+from ..i18n import N_, _
+from ..language import keep_on_language_switch
 from .job import TrainingJob, sharpest_head
 
-KIND_WORDS = {"self_attn": "self-attention", "cross_attn": "cross-attention"}
-AXES = {  # (query axis, key axis) words per attention kind
-    "encoder.self_attn": ("input token (query)", "input token (key)"),
-    "decoder.self_attn": ("output so far (query)", "output so far (key)"),
-    "decoder.cross_attn": ("output so far (query)", "input token (key)"),
+LABELS = {  # stack.kind → how an attention of layer {n} is named
+    "encoder.self_attn": N_("Encoder layer {n} · self-attention"),
+    "decoder.self_attn": N_("Decoder layer {n} · self-attention"),
+    "decoder.cross_attn": N_("Decoder layer {n} · cross-attention"),
 }
+AXES = {  # stack.kind → (query axis, key axis) words
+    "encoder.self_attn": (N_("input token (query)"), N_("input token (key)")),
+    "decoder.self_attn": (N_("output so far (query)"), N_("output so far (key)")),
+    "decoder.cross_attn": (N_("output so far (query)"), N_("input token (key)")),
+}
+keep_on_language_switch("snap_attn", "snap_head")
+
+
+def _parts(name: str) -> tuple[str, int, str]:
+    """'decoder.1.cross_attn' → ('decoder.cross_attn', 1, 'cross_attn')."""
+    stack, layer, kind = name.split(".")
+    return f"{stack}.{kind}", int(layer), kind
 
 
 def attention_label(name: str) -> str:
-    stack, layer, kind = name.split(".")
-    return f"{stack.capitalize()} layer {int(layer) + 1} · {KIND_WORDS[kind]}"
+    kind, layer, _kind = _parts(name)
+    return _(LABELS[kind]).format(n=layer + 1)
 
 
 def _tokens(job: TrainingJob, name: str) -> tuple[list[str], list[str]]:
     """(key tokens, query tokens) of an attention in the probe."""
     src, tgt = job.probe_tokens
-    stack, _, kind = name.split(".")
-    return (src if stack == "encoder" or kind == "cross_attn" else tgt), (src if stack == "encoder" else tgt)
+    encoder, cross = name.startswith("encoder."), name.endswith("cross_attn")
+    return (src if encoder or cross else tgt), (src if encoder else tgt)
 
 
 def _axes(name: str) -> tuple[str, str]:
-    stack, _, kind = name.split(".")
-    return AXES[f"{stack}.{kind}"]
+    query, key = AXES[_parts(name)[0]]
+    return _(query), _(key)
 
 
 def _choose(job: TrainingJob, last: dict) -> tuple[str, int]:
@@ -38,10 +52,11 @@ def _choose(job: TrainingJob, last: dict) -> tuple[str, int]:
     names = list(last)
     default = max((n for n in names if n.endswith("cross_attn")), default=names[0])
     c1, c2 = st.columns([3, 1])
-    name = c1.selectbox("Attention", names, index=names.index(default), format_func=attention_label, key="snap_attn")
+    name = c1.selectbox(_("Attention"), names, index=names.index(default), key="snap_attn",
+                        format_func=shown_as({n: attention_label(n) for n in names}))  # fmt: skip
     heads = range(last[name].shape[0])
-    head = c2.selectbox("Head", heads, index=sharpest_head(last[name]), format_func=lambda h: f"Head {h + 1}",
-                        key="snap_head")  # fmt: skip
+    head = c2.selectbox(_("Head"), heads, index=sharpest_head(last[name]), key="snap_head",
+                        format_func=shown_as({h: _("Head {n}").format(n=h + 1) for h in heads}))  # fmt: skip
     return name, int(head)
 
 
@@ -72,14 +87,18 @@ def _live_attention(job: TrainingJob) -> None:
     left, right = st.columns([3, 2])
     left.plotly_chart(
         attention_heatmap_figure(
-            last[name][head], keys, queries, title=f"Forming now: {attention_label(name)}, head {head + 1}",
-            x_title=x_title, y_title=y_title, subtitle=f"step {snaps[-1].step}",
+            last[name][head], keys, queries,
+            title=_("Forming now: {attention}, head {n}").format(attention=attention_label(name), n=head + 1),
+            x_title=x_title, y_title=y_title, weight_name=_("weight"),
+            subtitle=_("step {n}").format(n=snaps[-1].step),
         ),
         key="train_live_attn", config={"displayModeBar": False},
     )  # fmt: skip
     right.markdown(
-        f"Probe input `{job.probe[0]}`. Each row is an output position, each column an input token; dark = "
-        "where that row looks. Watch the blur turn into a sharp pattern as the loss falls."
+        _(
+            "Probe input `{source}`. Each row is an output position, each column an input token; dark = "
+            "where that row looks. Watch the blur turn into a sharp pattern as the loss falls."
+        ).format(source=job.probe[0])
     )
 
 
@@ -95,30 +114,35 @@ def snapshot_panel(job: TrainingJob) -> None:
         keys, queries = _tokens(job, name)
         y_title, x_title = _axes(name)
         st.caption(
-            f"Probe input `{job.probe[0]}` → `{job.probe[1]}` (teacher-forced), recorded every "
-            f"{snaps[1].step - snaps[0].step if len(snaps) > 1 else job.snapshot_every} steps or so: "
-            f"{len(snaps)} snapshots. Press ▶ Play, or drag the slider."
+            _(
+                "Probe input `{source}` → `{target}` (teacher-forced), recorded every {every} steps or so: "
+                "{n} snapshots. Press ▶ Play, or drag the slider."
+            ).format(source=job.probe[0], target=job.probe[1], every=snaps[1].step - snaps[0].step, n=len(snaps))
         )
         left, right = st.columns([3, 2])
         left.plotly_chart(
             attention_timeline_figure(
                 [s.weights[name][head] for s in snaps], [s.step for s in snaps], keys, queries,
-                title=f"{attention_label(name)}, head {head + 1}", x_title=x_title, y_title=y_title,
-                step_label="step ", play_label="▶ Play", pause_label="❚❚ Pause",
+                title=_("{attention}, head {n}").format(attention=attention_label(name), n=head + 1),
+                x_title=x_title, y_title=y_title, weight_name=_("weight"),
+                step_label=_("step {n}"), play_label=_("▶ Play"), pause_label=_("❚❚ Pause"),
             ),
             key="train_timeline", config={"displayModeBar": False},
         )  # fmt: skip
         right.markdown(
-            "**How to read it.** Each row is an output position asking *where should I look?*; each column is "
-            "an input token. Dark = most of the attention. At the start every row is a blur; as the loss falls "
-            "one bright cell per row appears: for *reverse* the anti-diagonal (the first output looks at the last "
-            "input), for *translate* lines that cross where an adjective moves behind its noun."
+            _(
+                "**How to read it.** Each row is an output position asking *where should I look?*; each column is "
+                "an input token. Dark = most of the attention. At the start every row is a blur; as the loss falls "
+                "one bright cell per row appears: for *reverse* the anti-diagonal (the first output looks at the last "
+                "input), for *translate* lines that cross where an adjective moves behind its noun."
+            )
         )
         st.plotly_chart(
             before_after_figure(
                 snaps[0].weights[name][head], snaps[-1].weights[name][head], keys, queries,
-                before_title=f"Before (step {snaps[0].step})", after_title=f"After (step {snaps[-1].step})",
-                x_title=x_title, y_title=y_title, height=520,
+                before_title=_("Before (step {n})").format(n=snaps[0].step),
+                after_title=_("After (step {n})").format(n=snaps[-1].step),
+                x_title=x_title, y_title=y_title, weight_name=_("weight"), height=520,
             ),
             key="train_before_after", config={"displayModeBar": False},
         )  # fmt: skip

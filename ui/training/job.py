@@ -31,6 +31,8 @@ import torch
 from model import LoadedModel, ModelConfig, Task
 from model.train import StepInfo, TrainConfig, TrainResult, train
 
+from ..i18n import N_
+
 MAX_SNAPSHOTS = 120  # attention snapshots kept; thinned to every other one when full
 
 
@@ -47,7 +49,7 @@ class JobView:
     """A consistent copy of the job's progress for drawing (lists are copies)."""
 
     status: str  # pending | running | done | stopped | failed
-    reason: str  # why it stopped, in words, when it did
+    reason: str  # why it stopped, when it did: an English msgid (N_), translated where it is shown
     error: str
     step: int
     total_steps: int
@@ -147,7 +149,8 @@ class TrainingJob:
         self._thread.start()
         return self
 
-    def stop(self, reason: str = "stopped") -> None:
+    def stop(self, reason: str = N_("stopped")) -> None:
+        """Ask the thread to stop; `reason` (an N_-marked English message) is kept when it is the first."""
         with self._lock:
             if not self.reason:
                 self.reason = reason
@@ -185,12 +188,12 @@ class TrainingJob:
             return True
         now = time.monotonic()
         if self.heartbeat_timeout is not None and now - self._last_heartbeat > self.heartbeat_timeout:
-            self.stop("the page was left (no heartbeat)")
+            self.stop(N_("the page was left (no heartbeat)"))
             return True
         if self._alive is not None and now - self._last_alive_check > 0.5:
             self._last_alive_check = now
             if not self._alive():
-                self.stop("the browser session ended")
+                self.stop(N_("the browser session ended"))
                 return True
         return False
 

@@ -15,7 +15,9 @@ from model.archive import pack_archive
 from model.train import TrainConfig, default_model_config
 from viz.training import accuracy_figure, loss_figure
 
-from ..models import add_user_model, user_models
+from ..choices import translated_options
+from ..i18n import N_, _, explain
+from ..models import NORM_NAMES, POSITIONAL_NAMES, SHIPPED_NAME, add_user_model, user_models
 from ..navigation import TRAIN
 from .job import TrainingJob
 
@@ -27,6 +29,7 @@ REFRESH_SECONDS = 1.0
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
 DEFAULT_STEPS = 2000  # the most steps by default; the cosine schedule spans them (as `python -m model.train`)
 LEARNING_RATES = (3e-4, 5e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2)
+RULES = {"until accuracy": N_("when held-out accuracy reaches…"), "after steps": N_("after a number of steps")}
 
 
 def current_job() -> TrainingJob | None:
@@ -38,20 +41,20 @@ def stop_training_if_left(page_url_path: str) -> None:
     which stops this session's training (its model is kept, as with Stop)."""
     job = current_job()
     if job is not None and job.running and page_url_path != TRAIN.url_path:
-        job.stop("the page was left")
+        job.stop(N_("the page was left"))
 
 
 def name_problem(name: str, taken: set[str] | list[str] = ()) -> str | None:
-    """Why a model name cannot be used, in words; None when it can."""
+    """Why a model name cannot be used, in the reader's language; None when it can."""
     name = name.strip()
     if not name:
-        return "Type a name for the model."
+        return _("Type a name for the model.")
     if name in PRETRAINED:
-        return f"'{name}' is the name of a shipped model; choose another name."
+        return _(SHIPPED_NAME).format(name=name)
     if not NAME_PATTERN.match(name):
-        return "Use 1 to 40 letters, digits, spaces, '-', '_' or '.', starting with a letter or digit."
+        return _("Use 1 to 40 letters, digits, spaces, '-', '_' or '.', starting with a letter or digit.")
     if name in taken:
-        return f"You already have a model named '{name}'."
+        return _("You already have a model named '{name}'.").format(name=name)
     return None
 
 
@@ -68,21 +71,22 @@ def settings_form() -> tuple | None:
     """The settings; returns (task, model_config, train_config) when Start was pressed with valid values."""
     with st.form("train_settings", border=True):
         c1, c2, c3, c4 = st.columns(4)
-        task_name = c1.selectbox("Task", list(TASKS), index=list(TASKS).index("reverse"), key="train_task")
-        positional = c1.selectbox("Positional encoding", ["sinusoidal", "learned", "none"], key="train_pos")
-        enc = c2.number_input("Encoder layers", 1, 6, 1, key="train_enc")
-        dec = c2.number_input("Decoder layers", 1, 6, 1, key="train_dec")
-        d_model = c3.number_input("d_model", 8, 256, 64, step=8, key="train_d", help="The FFN is 2 × d_model wide.")
-        heads = c3.number_input("Heads", 1, 16, 4, key="train_heads", help="d_model must divide evenly by heads.")
-        norm = c4.selectbox("LayerNorm", ["post", "pre"], key="train_norm", format_func=lambda n: f"{n}-LN")
-        lr = c4.select_slider("Learning rate", LEARNING_RATES, value=2e-3, key="train_lr", format_func="{:g}".format)
+        task_name = c1.selectbox(_("Task"), list(TASKS), index=list(TASKS).index("reverse"), key="train_task")
+        positional = c1.selectbox(_("Positional encoding"), list(POSITIONAL_NAMES), key="train_pos",
+                                  format_func=translated_options("train_pos", POSITIONAL_NAMES))  # fmt: skip
+        enc = c2.number_input(_("Encoder layers"), 1, 6, 1, key="train_enc")
+        dec = c2.number_input(_("Decoder layers"), 1, 6, 1, key="train_dec")
+        d_model = c3.number_input("d_model", 8, 256, 64, step=8, key="train_d", help=_("The FFN is 2 × d_model wide."))
+        heads = c3.number_input(_("Heads"), 1, 16, 4, key="train_heads", help=_("d_model must divide evenly by heads."))
+        norm = c4.selectbox("LayerNorm", list(NORM_NAMES), key="train_norm",
+                            format_func=translated_options("train_norm", NORM_NAMES))  # fmt: skip
+        lr = c4.select_slider(_("Learning rate"), LEARNING_RATES, value=2e-3, key="train_lr", format_func="{:g}".format)
         s1, s2, s3 = st.columns([2, 1, 1])
-        rule = s1.radio("Stop", ["until accuracy", "after steps"], horizontal=True, key="train_rule",
-                        format_func={"until accuracy": "when held-out accuracy reaches…",
-                                     "after steps": "after a number of steps"}.get)  # fmt: skip
-        goal = s2.number_input("Accuracy goal (%)", 10.0, 100.0, 99.0, step=1.0, key="train_goal")
-        steps = s3.number_input("Steps (most)", 10, 20000, DEFAULT_STEPS, step=100, key="train_steps")
-        submitted = st.form_submit_button("▶ Start training", type="primary")
+        rule = s1.radio(_("Stop"), list(RULES), horizontal=True, key="train_rule",
+                        format_func=translated_options("train_rule", RULES))  # fmt: skip
+        goal = s2.number_input(_("Accuracy goal (%)"), 10.0, 100.0, 99.0, step=1.0, key="train_goal")
+        steps = s3.number_input(_("Steps (most)"), 10, 20000, DEFAULT_STEPS, step=100, key="train_steps")
+        submitted = st.form_submit_button(_("▶ Start training"), type="primary", key="train_start")
     if not submitted:
         return None
     task = get_task(task_name)
@@ -94,7 +98,7 @@ def settings_form() -> tuple | None:
         until = goal / 100 if rule == "until accuracy" else None
         train_config = TrainConfig(steps=int(steps), until=until, lr=float(lr))
     except ValueError as exc:
-        st.error(f"These settings cannot build a model: {exc}")
+        st.error(_("These settings cannot build a model: {reason}").format(reason=explain(exc)))
         return None
     return task, model_config, train_config
 
@@ -103,7 +107,7 @@ def start_job(task, model_config, train_config) -> TrainingJob:
     """Stop this session's previous job (if any) and start a new one."""
     old = current_job()
     if old is not None and old.running:
-        old.stop("replaced by a new run")
+        old.stop(N_("replaced by a new run"))
         old.join(2.0)
     job = TrainingJob(task, model_config, train_config, name=unique_name(f"my-{task.name}"), alive=_session_alive())
     st.session_state[JOB_KEY] = job
@@ -124,17 +128,24 @@ def _session_alive():
 
 def stop_button(job: TrainingJob | None) -> None:
     running = job is not None and job.running
-    if st.button("■ Stop", disabled=not running, key="train_stop") and running:
-        job.stop("stopped by you")
+    if st.button(_("■ Stop"), disabled=not running, key="train_stop") and running:
+        job.stop(N_("stopped by you"))
         job.join(2.0)
 
 
-def _time_left(view) -> str:
-    if view.step == 0 or view.finished:
-        return ""
-    per_step = view.seconds / view.step
-    left = per_step * (view.total_steps - view.step)
-    return f" · at most {left:.0f} s left" if view.total_steps and view.step < view.total_steps else ""
+def progress_text(view) -> str:
+    """The progress line (step, time, time left, accuracy) in the reader's language."""
+    parts = [
+        _("Step {step} of at most {total} · {seconds} s").format(
+            step=f"{view.step:,}", total=f"{view.total_steps:,}", seconds=f"{view.seconds:.1f}"
+        )
+    ]
+    if 0 < view.step < view.total_steps and not view.finished:
+        left = view.seconds / view.step * (view.total_steps - view.step)
+        parts.append(_("at most {seconds} s left").format(seconds=f"{left:.0f}"))
+    if view.accuracies:
+        parts.append(_("held-out accuracy {accuracy}").format(accuracy=f"{view.accuracies[-1][1]:.1%}"))
+    return " · ".join(parts)
 
 
 def progress_panel(job: TrainingJob) -> None:
@@ -148,31 +159,27 @@ def progress_panel(job: TrainingJob) -> None:
     def panel() -> None:
         job.heartbeat()
         view = job.view()
-        acc = f" · held-out accuracy {view.accuracies[-1][1]:.1%}" if view.accuracies else ""
-        st.progress(
-            min(1.0, view.step / max(1, view.total_steps)),
-            text=f"Step {view.step:,} of at most {view.total_steps:,} · {view.seconds:.1f} s{_time_left(view)}{acc}",
-        )
+        st.progress(min(1.0, view.step / max(1, view.total_steps)), text=progress_text(view))
         left, right = st.columns(2)
         steps, losses = zip(*view.losses, strict=True) if view.losses else ((), ())
         left.plotly_chart(
-            loss_figure(steps, losses, title="Training loss", x_title="step", y_title="cross-entropy (log)",
-                        total_steps=view.total_steps, max_points=200),
+            loss_figure(steps, losses, title=_("Training loss"), x_title=_("step"), y_title=_("cross-entropy (log)"),
+                        hover_names=(_("step"), _("loss")), total_steps=view.total_steps, max_points=200),
             key="train_loss_chart", config={"displayModeBar": False},
         )  # fmt: skip
         a_steps, accs = zip(*view.accuracies, strict=True) if view.accuracies else ((), ())
         right.plotly_chart(
-            accuracy_figure(a_steps, accs, title="Held-out exact match", x_title="step", y_title="accuracy",
-                            goal=job.train_config.until, total_steps=view.total_steps),
+            accuracy_figure(a_steps, accs, title=_("Held-out exact match"), x_title=_("step"), y_title=_("accuracy"),
+                            step_name=_("step"), goal=job.train_config.until, total_steps=view.total_steps),
             key="train_acc_chart", config={"displayModeBar": False},
         )  # fmt: skip
         if view.status == "failed":
-            st.error(f"Training failed: {view.error}")
+            st.error(_("Training failed: {error}").format(error=view.error))
         if view.finished and job.registered_as is None and job.result is not None:
             try:
                 register(job)
             except ValueError as exc:  # this session's model list is full
-                st.error(str(exc))
+                st.error(explain(exc))
             else:
                 st.rerun(scope="app")  # so the sidebar's model list picks the new model up
 
@@ -201,7 +208,7 @@ def _rename(job: TrainingJob) -> None:
     job.registered_as = new
     if st.session_state.get("model") == old:
         st.session_state["model"] = new
-    st.session_state[NOTICE_KEY] = ("success", f"Renamed to '{new}'.")
+    st.session_state[NOTICE_KEY] = ("success", _("Renamed to '{name}'.").format(name=new))
 
 
 def _name_key(job: TrainingJob) -> str:
@@ -219,22 +226,39 @@ def result_panel(job: TrainingJob) -> None:
     if name is None or name not in user_models():
         return
     loaded = user_models()[name]
-    view = job.view()
-    verb = "Stopped" if view.status == "stopped" else "Finished"
-    why = f" ({view.reason})" if view.status == "stopped" and view.reason else ""
-    st.success(
-        f"{verb}{why} after {job.result.steps:,} steps in {job.result.seconds:.1f} s; held-out exact match "
-        f"{job.result.accuracy:.1%}. **{name}** is now in the sidebar's model list — for you only."
-    )
+    st.success(outcome(job.view(), job.result, name))
     notice = st.session_state.pop(NOTICE_KEY, None)
     if notice:
         getattr(st, notice[0])(notice[1])
     c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
     with c1.form("rename_model", border=False):
-        st.text_input("Model name", value=name, key=_name_key(job), max_chars=40)
-        st.form_submit_button("Rename", on_click=_rename, args=(job,))
-    c2.button("Use it in the sidebar", on_click=_use_in_sidebar, args=(name,), key="train_use")
+        st.text_input(_("Model name"), value=name, key=_name_key(job), max_chars=40)
+        st.form_submit_button(_("Rename"), on_click=_rename, args=(job,), key="train_rename")
+    c2.button(_("Use it in the sidebar"), on_click=_use_in_sidebar, args=(name,), key="train_use")
     c3.download_button(
-        "⬇ Download .zip", data=pack_archive(loaded), file_name=f"{name}.zip", mime="application/zip",
+        _("⬇ Download .zip"), data=pack_archive(loaded), file_name=f"{name}.zip", mime="application/zip",
         on_click="ignore", key="train_download",
+    )  # fmt: skip
+
+
+def outcome(view, result, name: str) -> str:
+    """How the run ended, in the reader's language: finished or stopped (and why), steps, time, accuracy."""
+    if view.status != "stopped":
+        template = _(
+            "Finished after {steps} steps in {seconds} s; held-out exact match {accuracy}. "
+            "**{name}** is now in the sidebar's model list — for you only."
+        )
+    elif view.reason:
+        template = _(
+            "Stopped ({reason}) after {steps} steps in {seconds} s; held-out exact match {accuracy}. "
+            "**{name}** is now in the sidebar's model list — for you only."
+        )
+    else:
+        template = _(
+            "Stopped after {steps} steps in {seconds} s; held-out exact match {accuracy}. "
+            "**{name}** is now in the sidebar's model list — for you only."
+        )
+    return template.format(
+        reason=_(view.reason), steps=f"{result.steps:,}", seconds=f"{result.seconds:.1f}",
+        accuracy=f"{result.accuracy:.1%}", name=name,
     )  # fmt: skip

@@ -9,6 +9,7 @@ import streamlit as st
 from model import CheckpointError
 from model.archive import MAX_ARCHIVE_BYTES, load_archive
 
+from ..i18n import _, explain
 from ..models import add_user_model
 from .panels import unique_name
 
@@ -24,11 +25,11 @@ def _name_from_file(filename: str) -> str:
 def upload_panel() -> None:
     """File picker; a valid archive joins the sidebar's list, anything else gets a clear error."""
     file = st.file_uploader(
-        "Upload a model (.zip with model.safetensors + config.json)",
+        _("Upload a model (.zip with model.safetensors + config.json)"),
         type=["zip"],
         max_upload_size=MAX_ARCHIVE_BYTES // 2**20,
         key="upload_zip",
-        help="Safetensors only: pickles are never loaded. The zip the Download button gives you works here.",
+        help=_("Safetensors only: pickles are never loaded. The zip the Download button gives you works here."),
     )
     if file is None:
         return
@@ -41,14 +42,17 @@ def upload_panel() -> None:
     try:
         loaded = load_archive(file.getvalue(), name=name)
     except CheckpointError as exc:
-        done[file.file_id] = ("error", f"This file cannot be used: {exc}")
+        done[file.file_id] = ("error", _("This file cannot be used: {reason}").format(reason=explain(exc)))
         st.error(done[file.file_id][1])
         return
     try:
         add_user_model(name, loaded)
     except ValueError as exc:
-        done[file.file_id] = ("error", str(exc))
-        st.error(str(exc))
+        done[file.file_id] = ("error", explain(exc))
+        st.error(done[file.file_id][1])
         return
-    done[file.file_id] = ("success", f"Loaded **{name}** ({loaded.task.name}); pick it in the sidebar's model list.")
+    done[file.file_id] = (
+        "success",
+        _("Loaded **{name}** ({task}); pick it in the sidebar's model list.").format(name=name, task=loaded.task.name),
+    )
     st.rerun()  # so the sidebar lists it
