@@ -71,15 +71,18 @@ def _row(weights: np.ndarray, head: int, query: int) -> np.ndarray:
     return row
 
 
-def attend_question(weights: np.ndarray, head: int, query: int, key_tokens: Sequence[str]) -> ModelQuestion:
-    """Which key will this query attend to most in this head? weights: (H, Lq, Lk) softmax weights."""
+def attend_question(
+    weights: np.ndarray, head: int, query: int, key_tokens: Sequence[str], number_from: int = 0
+) -> ModelQuestion:
+    """Which key will this query attend to most in this head? weights: (H, Lq, Lk) softmax weights; the options
+    are the keys numbered from `number_from` (as the page counts its tokens)."""
     row = _row(weights, head, query)  # (Lk,)
     if len(key_tokens) != row.shape[0]:
         raise QuestionError(QuestionError.SHAPES)
     if row.shape[0] < 2 or np.count_nonzero(row > 0) < 2:
         raise QuestionError(QuestionError.ONE_KEY, query=query)
     answer = int(np.argmax(row))
-    options = tuple(token_label(j, t) for j, t in enumerate(key_tokens))
+    options = tuple(token_label(j + number_from, t) for j, t in enumerate(key_tokens))
     evidence = {"weight": float(row[answer])}
     return ModelQuestion(ATTEND, options, answer, {"head": head, "query": query}, evidence)
 

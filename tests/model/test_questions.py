@@ -53,7 +53,7 @@ def translate():
 
 @pytest.mark.parametrize("name", ["encoder.0.self_attn", "decoder.1.self_attn", "decoder.1.cross_attn"])
 def test_attend_answer_is_the_argmax_of_numpy_softmax(translate, name):
-    loaded, trace = translate
+    _, trace = translate
     reference = np_weights(trace, name, scale=True)  # (H, Lq, Lk)
     keys = trace.tokens("tgt" if name.endswith("self_attn") and name.startswith("decoder") else "src")
     n_heads, n_queries, _ = reference.shape
@@ -129,6 +129,8 @@ def test_scaling_closed_forms():
 
 def test_token_labels_are_numbered_and_short():
     assert token_label(3, "dog") == "3 · dog"
+    q = attend_question(np.array([[[0.2, 0.8]]]), 0, 0, ["a", "b"], number_from=1)
+    assert q.options == ("1 · a", "2 · b") and q.answer == 1
     assert len(token_label(0, "x" * 500)) <= 64
 
 
