@@ -37,8 +37,11 @@ def _language_at_start() -> str:
 
 def language_switch() -> str:
     """English / 中文 at the top of the sidebar; returns the session's language."""
-    if st.session_state.get(LANG_KEY) not in LANGUAGES:
-        st.session_state[LANG_KEY] = _language_at_start()
+    lang = st.session_state.get(LANG_KEY)
+    # Set on every run, not only the first: the switch's widget id includes the script that draws it, which is the
+    # page's own while a run goes through the page guard (a fresh server's first visit, every AppTest run); on the
+    # next run the id differs, and a new widget would start empty (the next page fell back to English).
+    st.session_state[LANG_KEY] = lang if lang in LANGUAGES else _language_at_start()
     lang = st.sidebar.segmented_control(
         "English / 中文",
         list(LANGUAGES),

@@ -129,7 +129,8 @@ def your_answer_line(kind: str, options: Sequence[str], choice: int | None, answ
 
 def answer_pills(kind: str, options: Sequence[str], key: str, on_change=None, args=(), disabled: bool = False):
     """Big buttons, one per option (fine on a phone); returns the chosen index or None."""
+    labels = [option_label(kind, option) for option in options]  # translated now, in the script run
     return st.pills(
-        _("Your answer"), list(range(len(options))), format_func=lambda i: option_label(kind, options[i]),
+        _("Your answer"), list(range(len(options))), format_func=labels.__getitem__,
         key=key, on_change=on_change, args=args, disabled=disabled, width="stretch",
     )  # fmt: skip

@@ -188,8 +188,8 @@ def _panel(view: QuestionView) -> None:
 
 def _ask_controls(view: QuestionView, role: ClassRole | None) -> dict | None:
     """What to ask about, and the Ask button; returns the new question once asked."""
-    kinds = [k for k in QUESTION_KINDS if k != NEXT or view.logits is not None]
-    kind = st.radio(_("Question"), kinds, format_func=lambda k: _(KIND_NAMES[k]), key=KIND_KEY)
+    kinds = {k: _(KIND_NAMES[k]) for k in QUESTION_KINDS if k != NEXT or view.logits is not None}
+    kind = st.radio(_("Question"), list(kinds), format_func=kinds.get, key=KIND_KEY)  # labels translated now
     if kind == NEXT:
         positions = list(range(len(view.decoder_tokens or [])))
         pick = st.selectbox(
@@ -259,8 +259,13 @@ def _class_question(question: dict, role: ClassRole) -> None:
         return
     _live_counts(question, role.code, role.key)
     reveal_col, close_col = st.columns(2)
-    reveal_col.button(_("Reveal"), type="primary", on_click=_reveal_to_class, args=(question, role), width="stretch")
-    close_col.button(_("Close the question"), on_click=_clear_class_question, args=(role,), width="stretch")
+    reveal_col.button(
+        _("Reveal"), type="primary", on_click=_reveal_to_class, args=(question, role), width="stretch",
+        key="_q_reveal_class",
+    )  # fmt: skip
+    close_col.button(
+        _("Close the question"), on_click=_clear_class_question, args=(role,), width="stretch", key="_q_close"
+    )
 
 
 @st.fragment(run_every=COUNTS_EVERY)
