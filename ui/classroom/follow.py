@@ -8,6 +8,7 @@ room's version moves; this call then applies the room's state and switches to th
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from services.rooms import RoomClosed, RoomError, RoomNotFound, WrongKey
 from services.rooms.codes import normalize_code
@@ -42,10 +43,18 @@ def page_spec(path: object) -> PageSpec | None:
     return next((spec for spec in PAGES if spec.url_path == path), None)
 
 
+def run_page_hash() -> str:
+    """The page this run draws (Streamlit's hash of the page script; a fragment run carries the one its browser
+    asked with)."""
+    ctx = get_script_run_ctx()
+    return ctx.page_script_hash if ctx is not None else ""
+
+
 def follow_room(page: st.Page) -> None:
     """Resume or join the class the URL names; for a following student, apply the teacher's view."""
     role = current_role() or _from_url()
     if role is not None:
+        role.page_hash = run_page_hash()
         _keep_in_url(role)
         if role.applied_version < 0 or (not role.is_teacher and role.following):
             _apply_if_moved(role, page)
@@ -121,7 +130,12 @@ def _apply_if_moved(role: ClassRole, page: st.Page) -> None:
     role.applied_version = snapshot.version
     spec = page_spec(snapshot.state.get(registry.PAGE))
     if spec is not None and spec.url_path != page_path(page):
-        params = {ROOM_PARAM: role.code, LANG_KEY: current_language()}
-        if role.is_teacher:
-            params[KEY_PARAM] = role.key
-        st.switch_page(spec.script, query_params=params)
+        switch_to(role, spec.script)
+
+
+def switch_to(role: ClassRole, script: str) -> None:
+    """st.switch_page, keeping the room (and the teacher's key) and the language in the URL."""
+    params = {ROOM_PARAM: role.code, LANG_KEY: current_language()}
+    if role.is_teacher:
+        params[KEY_PARAM] = role.key
+    st.switch_page(script, query_params=params)

@@ -31,6 +31,7 @@ class ClassRole:
     applied_version: int = -1  # the room version whose view this session applied last
     question_seen: tuple = ()  # (question id, revealed) this session last drew: an explorer reruns when it moves
     heartbeat_at: float = 0.0  # monotonic time of the student's last heartbeat
+    page_hash: str = ""  # the page of this session's last full run (Streamlit's page script hash)
     shared: dict = field(default_factory=dict, repr=False)  # teacher: model name → the model object shared under it
     shared_errors: dict = field(default_factory=dict, repr=False)  # teacher: model name → why the room refused it
     full_run_view: dict = field(default_factory=dict, repr=False)  # teacher: the view at the last full run

@@ -5,10 +5,16 @@ from __future__ import annotations
 import streamlit as st
 
 from ..i18n import _
-from .follow import page_path
+from ..navigation import PAGES
+from .follow import page_path, page_spec
 from .role import current_role
 from .student import student_sidebar
 from .teacher import start_class, teacher_sidebar
+
+
+def _script(page: st.Page) -> str:
+    spec = page_spec(page_path(page))
+    return spec.script if spec is not None else PAGES[0].script
 
 
 def classroom_sidebar(page: st.Page) -> None:
@@ -23,4 +29,4 @@ def classroom_sidebar(page: st.Page) -> None:
         elif role.is_teacher:
             teacher_sidebar(role, page_path(page))
         else:
-            student_sidebar(role)
+            student_sidebar(role, _script(page))

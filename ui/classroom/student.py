@@ -30,11 +30,19 @@ def _room_ended(role: ClassRole, error: RoomError) -> None:
 
 
 @st.fragment(run_every=FOLLOW_EVERY)
-def follow_tick() -> None:
-    """Rerun the app when the teacher's view (or the question) has changed; keep this student counted."""
+def follow_tick(script: str) -> None:
+    """Rerun the app when the teacher's view (or the question) has changed; keep this student counted.
+    `script`: the page this session's last full run drew."""
     role = current_role()
     if role is None or role.is_teacher:
         return
+    from .follow import run_page_hash, switch_to
+
+    if role.page_hash and run_page_hash() != role.page_hash:
+        # The browser's timer asked for this run before it had drawn the page the last full run switched to, so
+        # Streamlit runs it on the old page, and the browser clears the page it shows. Draw the right page again.
+        role.applied_version = -1
+        switch_to(role, script)
     store = room_store()
     try:
         version = store.version(role.code)
@@ -75,7 +83,7 @@ def _leave(role: ClassRole) -> None:
     end_class(role)
 
 
-def student_sidebar(role: ClassRole) -> None:
+def student_sidebar(role: ClassRole, script: str) -> None:
     """The class's code, whether this student follows the teacher, and the buttons to change it."""
     st.markdown(_("🎓 **Class {code}**").format(code=role.code))
     if role.following:
@@ -88,7 +96,7 @@ def student_sidebar(role: ClassRole) -> None:
             key="_class_follow",
         )  # fmt: skip
     st.button(_("Leave the class"), on_click=_leave, args=(role,), width="stretch", key="_class_leave")
-    follow_tick()
+    follow_tick(script)
 
 
 # ---- the teacher's question, at the top of the student's page ----------------------------------------------------
