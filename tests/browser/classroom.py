@@ -41,9 +41,12 @@ def join(page, app_url: str, code: str, lang: str = "en", key: str | None = None
 
 
 def go_to(page, link_name: str, heading: str) -> None:
-    """Click a page in the sidebar's navigation and wait for its title."""
+    """Click a page in the sidebar's navigation, wait for its title, and click the title: a key pressed in a
+    page that has no focus yet (a presenter's clicker sends PageDown) can be lost or come late."""
     page.get_by_test_id("stSidebarNav").get_by_role("link", name=link_name).click()
-    page.get_by_role("heading", name=heading, exact=True).first.wait_for(timeout=60_000)
+    title = page.get_by_role("heading", name=heading, exact=True).first
+    title.wait_for(timeout=60_000)
+    title.click()
 
 
 def step_shown(page, step: int):
