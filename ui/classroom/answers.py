@@ -87,8 +87,9 @@ def answer_count(total: int) -> str:
 def distribution(kind: str, options: Sequence[str], counts: Sequence[int], answer: int | None, key: str) -> None:
     """The bar chart of the answers, with the count; the true answer green when `answer` is given."""
     total = sum(counts)
+    labels = [("✓ " if i == answer else "") + plain_label(kind, o) for i, o in enumerate(options)]
     fig = answers_figure(
-        [plain_label(kind, o) for o in options], list(counts), answer=answer,
+        labels, list(counts), answer=answer,
         title=answer_count(total), count_title=_("answers"), hover_name=_("answers"),
     )  # fmt: skip
     show_chart(fig, key)

@@ -79,8 +79,8 @@ def teacher_sidebar(role: ClassRole, page: str) -> None:
 def _join_dialog(role: ClassRole, link: str) -> None:
     """Large enough for the back of a room: the QR code, the short code and the link (never the key)."""
     st.markdown(_("Open this link or scan the code, on a laptop or a phone:"))
-    qr_col, text_col = st.columns([1, 1], vertical_alignment="center")
-    qr_col.image(qr_png(link), width="stretch", alt=_("QR code of the join link"))
+    qr_col, text_col = st.columns([2, 3], vertical_alignment="center")
+    qr_col.image(qr_png(link), width=400, alt=_("QR code of the join link"))  # fits a 720-pixel-high projector
     with text_col:
         st.caption(_("Class code"))
         st.markdown(f'<div style="{CODE_STYLE}">{role.code}</div>', unsafe_allow_html=True)
