@@ -21,7 +21,7 @@ def room_of(page) -> tuple[str, str | None]:
 
 def start_class(page, app_url: str, lang: str = "en") -> tuple[str, str]:
     """Open the app, click Start a class, wait for the join dialog; returns (code, key)."""
-    page.goto(f"{app_url}/?lang={lang}")
+    page.goto(f"{app_url}/?lang={lang}", timeout=120_000)
     page.get_by_role("button", name="Start a class" if lang == "en" else "开始上课").click()
     page.get_by_role("dialog").wait_for(timeout=60_000)
     page.wait_for_function("() => new URL(location.href).searchParams.has('key')", timeout=30_000)
@@ -36,7 +36,7 @@ def close_dialog(page) -> None:
 def join(page, app_url: str, code: str, lang: str = "en", key: str | None = None) -> None:
     """Open the join link (optionally with a key, as a guessing student would) and wait for the class panel."""
     extra = f"&key={key}" if key else ""
-    page.goto(f"{app_url}/?room={code}&lang={lang}{extra}")
+    page.goto(f"{app_url}/?room={code}&lang={lang}{extra}", timeout=120_000)
     page.get_by_role("button", name="Explore on my own" if lang == "en" else "自己探索").wait_for(timeout=60_000)
 
 
