@@ -116,7 +116,8 @@ def main() -> None:
             follow, own = run_class(browser, app_url, n, args.changes)
             own_ok = [t for t in own if t == t]
             teacher_p[n] = (statistics.median(own_ok), percentile(own_ok, 0.9))
-            line = f"students {n:>2}: teacher edit-to-paint p50 {teacher_p[n][0]:6.0f} ms  p90 {teacher_p[n][1]:6.0f} ms"
+            p50, p90 = teacher_p[n]
+            line = f"students {n:>2}: teacher edit-to-paint p50 {p50:6.0f} ms  p90 {p90:6.0f} ms"
             if follow:
                 line += f"  |  follow p50 {statistics.median(follow):6.0f} ms  p90 {percentile(follow, 0.9):6.0f} ms"
                 line += f"  ({len(follow)} paints)"

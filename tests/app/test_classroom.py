@@ -299,3 +299,13 @@ def test_followers_of_a_shipped_model_share_one_trace_and_a_private_model_shares
     assert next(iter(private.session_state["_trace_cache"].values())).tokens("src")[:6] == text.split()
     assert SHARED_TRACES.stats.computed == computed
     assert all(key[0] is not mine.model for key in SHARED_TRACES._values)
+
+
+def test_a_student_who_leaves_is_told_and_no_longer_counted():
+    _, role = start_class()
+    student = session(room=role.code)
+    assert shared_room_store().snapshot(role.code).student_count == 1
+    run(student.button(key="_class_leave").click())
+    assert ROLE_KEY not in student.session_state and "room" not in student.query_params
+    assert any(f"You left class {role.code}" in i.value for i in student.info)
+    assert shared_room_store().snapshot(role.code).student_count == 0

@@ -116,9 +116,8 @@ def end_class(role: ClassRole, error: RoomError | None = None) -> None:
 
 def _apply_if_moved(role: ClassRole, page: st.Page) -> None:
     """Apply the room's state if its version moved since this session last did; switch to the teacher's page."""
-    store = room_store()
     try:
-        snapshot = store.snapshot(role.code)
+        snapshot = room_store().snapshot(role.code)
     except (RoomClosed, RoomNotFound) as exc:
         end_class(role, exc)
         return

@@ -20,13 +20,14 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_run_yiel
 
 from services.rooms import RoomClosed, RoomError, RoomNotFound, RoomSnapshot
 
-from ..i18n import _
+from ..i18n import N_, _
 from .answers import answer_pills, distribution, prompt, reveal_line, your_answer_line
-from .role import ClassRole, current_role, notice_error, room_store
+from .role import ClassRole, current_role, notice_error, room_store, set_notice
 
 FOLLOW_EVERY = 3.0  # s: the browser's timer for the follow fragment
 WAIT_FOR = 2.7  # s a follower's fragment run waits for the room to change (under FOLLOW_EVERY)
 WAIT_SLICE = 0.25  # s between looks at whether the student has clicked something meanwhile
+LEFT = N_("You left class {code}; this page now works on its own.")
 HEARTBEAT_EVERY = 10.0  # s between student heartbeats (the room counts a student for 30 s after each)
 
 
@@ -51,8 +52,8 @@ def follow_tick(script: str) -> None:
         # Streamlit runs it on the old page, and the browser clears the page it shows. Draw the right page again.
         role.applied_version = -1
         switch_to(role, script)
-    store = room_store()
     try:
+        store = room_store()
         if time.monotonic() - role.heartbeat_at >= HEARTBEAT_EVERY:
             store.student_heartbeat(role.code, role.student_id)
             role.heartbeat_at = time.monotonic()
@@ -114,6 +115,7 @@ def _leave(role: ClassRole) -> None:
     with suppress(RoomError):  # leaving a class that has gone is not an error
         room_store().leave(role.code, role.student_id)
     end_class(role)
+    set_notice(LEFT, "info", code=role.code)
 
 
 def student_sidebar(role: ClassRole, script: str) -> None:

@@ -103,8 +103,8 @@ def publish_tick(page: str) -> None:
     role = current_role()
     if role is None or not role.is_teacher:
         return
-    store = room_store()
     try:
+        store = room_store()
         _share_models(store, role)
         refused = publish_view(store, role, _view(role, page, full_run))
         snapshot = store.snapshot(role.code)
