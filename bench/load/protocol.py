@@ -157,9 +157,9 @@ class StreamlitSession:
         for widget in self.widgets.values():
             if widget.key == key:
                 return widget
-        raise KeyError(f"no widget with key {key!r} on the page; keys: {sorted(filter(None, self.keys()))}")
+        raise KeyError(f"no widget with key {key!r} on the page; keys: {sorted(filter(None, self.widget_keys()))}")
 
-    def keys(self) -> list[str | None]:
+    def widget_keys(self) -> list[str | None]:
         return [w.key for w in self.widgets.values()]
 
     def value(self, key: str) -> object:
