@@ -152,8 +152,8 @@ def _sample_server(environment, process: psutil.Process) -> None:
     while True:
         try:
             family = [process, *process.children(recursive=True)]
-            cpu = {p.pid: sum(p.cpu_times()[:2]) for p in family}
-            rss = {p.pid: p.memory_info().rss for p in family}
+            cpu = {str(p.pid): sum(p.cpu_times()[:2]) for p in family}
+            rss = {str(p.pid): p.memory_info().rss for p in family}
         except psutil.Error:
             return
         SAMPLES.append({**_now(environment), "name": "server", "server_pid": process.pid, "cpu": cpu, "rss": rss})

@@ -27,13 +27,12 @@ def _options(parser) -> None:
     parser.add_argument("--step-users", type=int, default=10, help="users added per step")
     parser.add_argument("--step-seconds", type=float, default=60.0, help="length of a step")
     parser.add_argument("--max-users", type=int, default=100, help="the last step's users")
-    parser.add_argument("--spawn-rate", type=float, default=2.0, help="users started per second within a step")
     parser.add_argument("--settle", type=float, default=20.0, help="seconds at each step's start left out")
     parser.add_argument("--stop-p90", type=float, default=0.0, help="stop after a step whose p90 passed this (s)")
 
 
 class StepRamp(LoadTestShape):
-    """Step k (k = 1, 2, …) runs k × step-users users for step-seconds."""
+    """Step k (k = 1, 2, …) runs k × step-users users for step-seconds (started at Locust's -r per second)."""
 
     step = 0
     step_started = 0.0

@@ -83,7 +83,7 @@ def capacity(options) -> None:
         warm(url)
         args = [
             "--step-users", str(options.step_users), "--step-seconds", str(options.step_seconds),
-            "--max-users", str(options.max_users), "--spawn-rate", str(options.spawn_rate),
+            "--max-users", str(options.max_users), "-r", str(options.spawn_rate),
             "--settle", str(options.settle), "--stop-p90", str(options.limit), "--think", options.think, "Explorer",
         ]  # fmt: skip
         samples, load_cores = run_locust(url, proc.pid, args, files=(LOCUSTFILE, RAMP))
