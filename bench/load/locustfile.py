@@ -7,7 +7,9 @@ Users (choose them by class name on the command line):
             layer or head (1 in 4); each rerun is timed from the send to script_finished
   Trainer   opens /train and trains `reverse` again and again (the page's defaults: until 99 %, at most
             2000 steps), following the progress fragment's run_every timer like a browser
-  Teacher / Student  a class: see bench/load/classroom.py (added when the class pages exist)
+  Teacher   one per run: opens /step-by-step, presses Start a class, then Next every --step-every seconds
+  Student   waits for the teacher's room, opens /step-by-step?room=CODE and follows; each new step it shows is a
+            "follow" sample: from the teacher's click being sent to the student's rerun finished with that step
 
 Every timed rerun is a Locust request (type "st"), so Locust's own statistics and CSV work; with --samples FILE
 each one is also written as a JSON line (time, name, ms, users), and with --server-pid the server process's CPU
@@ -28,6 +30,7 @@ from locust import User, between, events, task
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # Locust imports this file by path: the repo root
 
+from bench.load.classroom import Follower, Room, next_step, open_page, start_class
 from bench.load.pages import (
     change_focus,
     edit_input,
@@ -47,6 +50,7 @@ def _options(parser) -> None:
     parser.add_argument("--think", default="5,15", help="an explorer's think time between edits, min,max seconds")
     parser.add_argument("--train-steps", type=int, default=0, help="a trainer's steps per run (0: until 99 %%)")
     parser.add_argument("--trainers", type=int, default=0, help="how many of the users are Trainers (rest: others)")
+    parser.add_argument("--step-every", type=float, default=10.0, help="seconds between the teacher's Next clicks")
 
 
 @events.init.add_listener
@@ -60,14 +64,18 @@ def _now(environment) -> dict:
 
 
 def record(user: User, name: str, started: float, run: Run | None = None, error: Exception | None = None) -> None:
-    """One timed action, for Locust's statistics and the samples file."""
-    ms = (run.latency if run is not None and run.finished else time.monotonic() - started) * 1000
+    """One timed action (its run's latency, or the time since `started` when it failed)."""
+    seconds = run.latency if run is not None and run.finished else time.monotonic() - started
     if run is not None and run.exceptions and error is None:
         error = ProtocolError(f"the page shows an exception: {run.exceptions[0]}")
+    record_ms(user, name, seconds * 1000, run.bytes if run else 0, error)
+
+
+def record_ms(user: User, name: str, ms: float, size: int = 0, error: Exception | None = None) -> None:
+    """A sample for Locust's statistics and for the samples file."""
     user.environment.events.request.fire(
-        request_type="st", name=name, response_time=ms, response_length=run.bytes if run else 0,
-        exception=error, context={},
-    )  # fmt: skip
+        request_type="st", name=name, response_time=ms, response_length=size, exception=error, context={}
+    )
     SAMPLES.append({**_now(user.environment), "name": name, "ms": ms, "ok": error is None})
 
 
@@ -133,6 +141,56 @@ class Trainer(User):
         if timed(self, "train start", lambda: start_training(self.session, steps=steps)) is None:
             return
         timed(self, "train run", lambda: _whole_run(self.session, started))
+
+
+ROOM = Room()  # the class of this Locust process
+
+
+class Teacher(User):
+    """The one teacher: starts a class on /step-by-step, then steps through it."""
+
+    fixed_count = 1
+
+    def wait_time(self):
+        return self.environment.parsed_options.step_every
+
+    def on_start(self) -> None:
+        started = time.monotonic()
+        self.session, run = open_page(self.host, "lang=en")
+        record(self, "open teacher", started, run)
+        ROOM.code, run = start_class(self.session)
+        record(self, "start class", time.monotonic(), run)
+        ROOM.opened.set()
+
+    def on_stop(self) -> None:
+        self.session.close()
+
+    @task
+    def step(self) -> None:
+        timed(self, "teacher next", lambda: next_step(self.session, ROOM))
+
+
+class Student(User):
+    """A student who joined the teacher's class and follows it (never clicks)."""
+
+    wait_time = between(5, 10)
+
+    def on_start(self) -> None:
+        ROOM.opened.wait()
+        started = time.monotonic()
+        self.session, run = open_page(self.host, f"room={ROOM.code}&lang=en")
+        record(self, "open student", started, run)
+        self.follower = Follower(self.session, ROOM, self._followed)
+
+    def _followed(self, seconds: float, run: Run) -> None:
+        record_ms(self, "follow", seconds * 1000, run.bytes)
+
+    def on_stop(self) -> None:
+        self.session.close()
+
+    @task
+    def listen(self) -> None:
+        """Nothing to do: the session's fragment timer and the follower do the work."""
 
 
 def _whole_run(session, started: float) -> Run:

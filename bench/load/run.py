@@ -2,11 +2,16 @@
 
     python bench/load/run.py capacity  [--step-users 10 --step-seconds 60 --max-users 300 --think 5,15]
     python bench/load/run.py training  [--explorers 10 --jobs 0,2,4 --repeats 2 --seconds 120]
+    python bench/load/run.py follow    [--students 10,30,100 --repeats 2 --seconds 150 --step-every 10]
 
 capacity  explorers on /attention, ramped in steps on a fresh server until a step's p90 rerun latency passes
           1 s; per step: users, reruns, p50/p90, the server process's CPU (cores) and RSS
 training  `--explorers` explorers, and K trainers on /train for K in --jobs (interleaved, --repeats rounds,
           each on the same fresh server); the explorers' p50/p90 per K and the ratio to K = 0
+follow    a teacher on /step-by-step starts a class and clicks Next every --step-every s; N students follow
+          (for N in --students, interleaved, --repeats rounds on one fresh server); follow latency p50/p90
+          (teacher's click sent → the student's rerun finished showing the new step), counted from the time the
+          last student had joined
 Each scenario starts its own `streamlit run app.py` (as the tests do), warms it with one session, then runs
 `python -m locust` headless against it; the exact Locust command is printed. Nothing else heavy should run.
 """
@@ -138,6 +143,35 @@ def training(options) -> None:
                        fmt(w.server_cores, 2), fmt(w.worker_cores, 2), finished]))  # fmt: skip
 
 
+# ---- follow: a class of N students ----
+def follow(options) -> None:
+    sizes = [int(n) for n in options.students.split(",")]
+    results: dict[int, list] = {n: [] for n in sizes}
+    with streamlit_process(timeout=300) as (url, proc):
+        warm(url)
+        for _ in range(options.repeats):
+            for n in sizes:
+                args = [
+                    "-u", str(n + 1), "-r", str(options.spawn_rate), "-t", f"{options.seconds}s", "--step-every",
+                    str(options.step_every), "Teacher", "Student",
+                ]  # fmt: skip
+                samples, _ = run_locust(url, proc.pid, args)
+                joined = max(s["t"] for s in samples if s["name"] == "open student") + options.settle
+                end = max(s["t"] for s in samples)
+                opened = sampling.window(samples, {"open student"}, 0, end)
+                results[n].append((sampling.window(samples, {"follow"}, joined, end, n), opened,
+                                   sampling.window(samples, {"teacher next"}, joined, end)))  # fmt: skip
+                time.sleep(options.pause)
+    print(f"\nA class following a teacher who clicks Next every {options.step_every:g} s")
+    print(row(["students", "round", "follows", "p50 ms", "p90 ms", "teacher's click p90 ms", "join p90 ms",
+               "server cores", "server RSS MB"]))  # fmt: skip
+    print(row(["---"] * 9))
+    for n in sizes:
+        for i, (w, opened, teacher) in enumerate(results[n]):
+            print(row([n, i + 1, w.count, fmt(w.p50_ms), fmt(w.p90_ms), fmt(teacher.p90_ms), fmt(opened.p90_ms),
+                       fmt(w.server_cores, 2), fmt(w.server_rss_mb)]))  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="scenario", required=True)
@@ -159,8 +193,16 @@ def main(argv: list[str] | None = None) -> None:
     tr.add_argument("--think", default="5,15")
     tr.add_argument("--train-steps", type=int, default=0)
     tr.add_argument("--pause", type=float, default=5.0)
+    fo = sub.add_parser("follow")
+    fo.add_argument("--students", default="10,30,100")
+    fo.add_argument("--repeats", type=int, default=2)
+    fo.add_argument("--seconds", type=int, default=150)
+    fo.add_argument("--step-every", type=float, default=10.0)
+    fo.add_argument("--spawn-rate", type=float, default=5.0)
+    fo.add_argument("--settle", type=float, default=5.0)
+    fo.add_argument("--pause", type=float, default=5.0)
     options = parser.parse_args(argv)
-    {"capacity": capacity, "training": training}[options.scenario](options)
+    {"capacity": capacity, "training": training, "follow": follow}[options.scenario](options)
 
 
 if __name__ == "__main__":
