@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import math
+import os
 import random
 import shlex
 import subprocess
@@ -36,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.load import samples as sampling  # noqa: E402
 from bench.load.pages import edit_input, open_attention  # noqa: E402
+from bench.load.protocol import StreamlitSession  # noqa: E402
 from tests.browser.harness import streamlit_process  # noqa: E402
 
 EXPLORING = {"edit input", "layer/head"}
@@ -44,10 +46,14 @@ RAMP = ROOT / "bench" / "load" / "ramp.py"
 
 
 def warm(url: str) -> None:
-    """One session and one edit, so the first measured sessions do not pay for imports and model loading."""
+    """A session on each measured page (and one edit), so the first measured sessions do not pay for imports and
+    model loading."""
     session, _ = open_attention(url, timeout=300)
     edit_input(session, random.Random(0))
     session.close()
+    for path in ("step-by-step", "train"):
+        with StreamlitSession(url, path, "lang=en", timeout=300):
+            pass
 
 
 def run_locust(url: str, pid: int, args: list[str], files=(LOCUSTFILE,)) -> tuple[list[dict], float]:
@@ -62,11 +68,13 @@ def run_locust(url: str, pid: int, args: list[str], files=(LOCUSTFILE,)) -> tupl
     print("$", shlex.join(cmd), flush=True)
     started = time.monotonic()
     proc = psutil.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
-    cpu = 0.0
+    cpu, loads = 0.0, []
     while proc.poll() is None:
         with contextlib.suppress(psutil.Error):
             cpu = sum(proc.cpu_times()[:2])
+        loads.append(os.getloadavg()[0])
         time.sleep(1.0)
+    print(f"  machine load average during the run: {min(loads):.1f}–{max(loads):.1f}", flush=True)
     if proc.returncode not in (0, 1):  # 1: some requests failed (they are counted in the figures)
         raise RuntimeError(f"locust exited with {proc.returncode}")
     rows = sampling.read(out)
