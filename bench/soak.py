@@ -38,6 +38,7 @@ from bench.load.pages import (  # noqa: E402
     start_training,
     wait_training,
 )
+from bench.load.run import server_flags  # noqa: E402
 from tests.browser.harness import streamlit_process  # noqa: E402
 
 MB = 2**20
@@ -97,9 +98,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--abandon", type=int, default=5)
     parser.add_argument("--train-steps", type=int, default=200)
     parser.add_argument("--ttl", type=int, default=120, help="server.disconnectedSessionTTL (Streamlit's default)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="more `streamlit run` options")
     options = parser.parse_args(argv)
 
-    server_options = ("--server.disconnectedSessionTTL", str(options.ttl))
+    server_options = ("--server.disconnectedSessionTTL", str(options.ttl), *server_flags(options.set))
+    print(f"server options: {' '.join(server_options)}")
     with streamlit_process(timeout=300, options=server_options) as (url, proc):
         server = psutil.Process(proc.pid)
         session, _ = open_attention(url, timeout=300)  # warm-up: imports, the model, one edit

@@ -12,7 +12,8 @@ follow    a teacher on /step-by-step starts a class and clicks Next every --step
           (for N in --students, interleaved, --repeats rounds on one fresh server); follow latency p50/p90
           (teacher's click sent → the student's rerun finished showing the new step), counted from the time the
           last student had joined
-Each scenario starts its own `streamlit run app.py` (as the tests do), warms it with one session, then runs
+Each scenario starts its own `streamlit run app.py` (as the tests do; `--set runner.postScriptGC=false` adds
+`streamlit run` options), warms it with one session, then runs
 `python -m locust` headless against it; the exact Locust command is printed. Nothing else heavy should run.
 """
 
@@ -82,6 +83,16 @@ def run_locust(url: str, pid: int, args: list[str], files=(LOCUSTFILE,)) -> tupl
     return rows, cpu / (time.monotonic() - started)
 
 
+def server_flags(settings: list[str]) -> tuple[str, ...]:
+    """["key=value", …] → ("--key", "value", …) for `streamlit run`."""
+    pairs = [item.split("=", 1) for item in settings]
+    return tuple(part for key, value in pairs for part in (f"--{key}", value))
+
+
+def server_options(options) -> tuple[str, ...]:
+    return server_flags(options.set)
+
+
 def row(cells) -> str:
     return "| " + " | ".join(str(c) for c in cells) + " |"
 
@@ -92,7 +103,7 @@ def fmt(x: float, digits: int = 0) -> str:
 
 # ---- capacity: a step ramp of explorers ----
 def capacity(options) -> None:
-    with streamlit_process(timeout=300) as (url, proc):
+    with streamlit_process(timeout=300, options=server_options(options)) as (url, proc):
         warm(url)
         args = [
             "--step-users", str(options.step_users), "--step-seconds", str(options.step_seconds),
@@ -122,7 +133,7 @@ def capacity(options) -> None:
 def training(options) -> None:
     jobs = [int(k) for k in options.jobs.split(",")]
     results: dict[int, list] = {k: [] for k in jobs}
-    with streamlit_process(timeout=300) as (url, proc):
+    with streamlit_process(timeout=300, options=server_options(options)) as (url, proc):
         warm(url)
         for _ in range(options.repeats):
             for k in jobs:
@@ -155,7 +166,7 @@ def training(options) -> None:
 def follow(options) -> None:
     sizes = [int(n) for n in options.students.split(",")]
     results: dict[int, list] = {n: [] for n in sizes}
-    with streamlit_process(timeout=300) as (url, proc):
+    with streamlit_process(timeout=300, options=server_options(options)) as (url, proc):
         warm(url)
         for _ in range(options.repeats):
             for n in sizes:
@@ -209,7 +220,16 @@ def main(argv: list[str] | None = None) -> None:
     fo.add_argument("--spawn-rate", type=float, default=5.0)
     fo.add_argument("--settle", type=float, default=5.0)
     fo.add_argument("--pause", type=float, default=5.0)
+    for scenario in (cap, tr, fo):
+        scenario.add_argument(
+            "--set",
+            action="append",
+            default=[],
+            metavar="KEY=VALUE",
+            help="a `streamlit run` option for the server, e.g. runner.postScriptGC=false",
+        )
     options = parser.parse_args(argv)
+    print(f"server options: {' '.join(server_options(options)) or '(defaults)'}")
     {"capacity": capacity, "training": training, "follow": follow}[options.scenario](options)
 
 
