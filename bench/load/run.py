@@ -3,6 +3,7 @@
     python bench/load/run.py capacity  [--step-users 10 --step-seconds 60 --max-users 300 --think 5,15]
     python bench/load/run.py training  [--explorers 10 --jobs 0,2,4 --repeats 2 --seconds 120]
     python bench/load/run.py follow    [--students 10,30,100 --repeats 2 --seconds 150 --step-every 10]
+    python bench/load/run.py cost      [--edits 30 --rounds 3 --compare runner.postScriptGC=false]
 
 capacity  explorers on /attention, ramped in steps on a fresh server until a step's p90 rerun latency passes
           1 s; per step: users, reruns, p50/p90, the server process's CPU (cores) and RSS
@@ -12,6 +13,8 @@ follow    a teacher on /step-by-step starts a class and clicks Next every --step
           (for N in --students, interleaved, --repeats rounds on one fresh server); follow latency p50/p90
           (teacher's click sent → the student's rerun finished showing the new step), counted from the time the
           last student had joined
+cost      the server CPU seconds one rerun costs (one session, edits 1 s apart, so nothing queues), on a server
+          with Streamlit's defaults and one with the --compare options, edits interleaved between the two
 Each scenario starts its own `streamlit run app.py` (as the tests do; `--set runner.postScriptGC=false` adds
 `streamlit run` options), warms it with one session, then runs
 `python -m locust` headless against it; the exact Locust command is printed. Nothing else heavy should run.
@@ -37,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bench.load import samples as sampling  # noqa: E402
-from bench.load.pages import edit_input, open_attention  # noqa: E402
+from bench.load.pages import change_focus, edit_input, open_attention  # noqa: E402
 from bench.load.protocol import StreamlitSession  # noqa: E402
 from tests.browser.harness import streamlit_process  # noqa: E402
 
@@ -191,6 +194,53 @@ def follow(options) -> None:
                        fmt(w.server_cores, 2), fmt(w.server_rss_mb)]))  # fmt: skip
 
 
+# ---- cost: server CPU per rerun ----
+def rerun_cost(session, server: psutil.Process, action) -> tuple[float, float]:
+    """(server CPU seconds, latency seconds) of one rerun; the CPU is read after the server went quiet."""
+    before = sum(server.cpu_times()[:2])
+    run = action(session)
+    time.sleep(1.0)  # the server finishes sending and the script thread ends
+    return sum(server.cpu_times()[:2]) - before, run.latency
+
+
+def cost(options) -> None:
+    rng = random.Random(0)
+    actions = {"edit input": lambda s: edit_input(s, rng), "layer/head": lambda s: change_focus(s, rng)}
+    compare = options.compare or ["runner.postScriptGC=false"]
+    setups = {"as set": server_flags(options.set), " ".join(compare): server_flags(options.set + compare)}
+    figures: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    with contextlib.ExitStack() as stack:
+        servers = {name: stack.enter_context(streamlit_process(timeout=300, options=flags))
+                   for name, flags in setups.items()}  # fmt: skip
+        sessions = {}
+        for name, (url, _proc) in servers.items():
+            warm(url)
+            sessions[name] = stack.enter_context(StreamlitSession(url, "attention", "model=reverse&lang=en"))
+        for _ in range(options.rounds):
+            for name, (_url, proc) in servers.items():
+                server = psutil.Process(proc.pid)
+                for i in range(options.edits):
+                    label = "layer/head" if i % 4 == 3 else "edit input"
+                    figures.setdefault((name, label), []).append(rerun_cost(sessions[name], server, actions[label]))
+    print("\nServer CPU per rerun, one session on /attention?model=reverse (medians; p90 of the latency)")
+    print(row(["server", "rerun", "count", "server CPU ms", "latency p50 ms", "latency p90 ms"]))
+    print(row(["---"] * 6))
+    for (name, label), values in figures.items():
+        cpu, latency = [c for c, _ in values], [lat for _, lat in values]
+        print(
+            row(
+                [
+                    name,
+                    label,
+                    len(values),
+                    fmt(sampling.percentile(cpu, 50) * 1000),
+                    fmt(sampling.percentile(latency, 50) * 1000),
+                    fmt(sampling.percentile(latency, 90) * 1000),
+                ]
+            )
+        )
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="scenario", required=True)
@@ -220,7 +270,11 @@ def main(argv: list[str] | None = None) -> None:
     fo.add_argument("--spawn-rate", type=float, default=5.0)
     fo.add_argument("--settle", type=float, default=5.0)
     fo.add_argument("--pause", type=float, default=5.0)
-    for scenario in (cap, tr, fo):
+    co = sub.add_parser("cost")
+    co.add_argument("--edits", type=int, default=20, help="reruns per server per round (one in four a layer/head)")
+    co.add_argument("--rounds", type=int, default=3)
+    co.add_argument("--compare", action="append", default=[], metavar="KEY=VALUE")
+    for scenario in (cap, tr, fo, co):
         scenario.add_argument(
             "--set",
             action="append",
@@ -230,7 +284,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     options = parser.parse_args(argv)
     print(f"server options: {' '.join(server_options(options)) or '(defaults)'}")
-    {"capacity": capacity, "training": training, "follow": follow}[options.scenario](options)
+    {"capacity": capacity, "training": training, "follow": follow, "cost": cost}[options.scenario](options)
 
 
 if __name__ == "__main__":
