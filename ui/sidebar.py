@@ -6,6 +6,7 @@ import streamlit as st
 
 from model import PRETRAINED, CheckpointError
 
+from .charts import chart_format_picker
 from .choices import shown_as
 from .i18n import _, explain, ngettext
 from .models import DEFAULT_MODEL, NORM_NAMES, POSITIONAL_NAMES, model_names, selected_model
@@ -46,3 +47,4 @@ def render_sidebar() -> None:
                 positional=_(POSITIONAL_NAMES[c.positional]), norm=_(NORM_NAMES[c.norm]),
             )
         )  # fmt: skip
+    chart_format_picker()
