@@ -91,7 +91,7 @@ def knockout_controls(loaded: LoadedModel, heads_off: HeadsOff) -> None:
     head back on."""
     config, blocks = loaded.config, attention_blocks(loaded.config)
     if not blocks:
-        st.info(_("This model has no attention, so there is no head to switch off."))
+        st.info(_("This model has no attention, so it has no head to switch off."))
         return
     if config.arch == "rnn":
         key = PILLS_KEY.format(name=blocks[0].name)

@@ -1,0 +1,158 @@
+"""Switching heads off on the Attention page (?off=), chart download names and format, and the trace download
+buttons of every page that shows a trace, in streamlit's AppTest, in English and in Chinese (the words a reader
+sees are written out here, not read from the catalog). Numbers are compared with runs made here."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from model import Ablation, load_pretrained
+
+from .test_attention_page import array, figures, open_page
+
+LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
+TEXT = "the big red dog sees a small cat"
+LAYER1_CROSS = frozenset(("decoder.0.cross_attn", h) for h in range(4))
+WORDS = {
+    "en": {"on": "**Every head on:** ", "off": "**Heads {code} off:** ", "off label": "off", "npz": "⬇️ Trace as NPZ",
+           "zip": "⬇️ Trace as CSV (ZIP)", "kept on": "Every head stays on.", "switched off": "is switched off",
+           "link": "Switch a whole head off on the Attention page"},
+    "zh": {"on": "**所有头都开启：** ", "off": "**关闭头 {code}：** ", "off label": "已关闭",
+           "npz": "⬇️ 全部中间结果（NPZ）", "zip": "⬇️ 全部中间结果（CSV 压缩包）", "kept on": "所有头保持开启。",
+           "switched off": "已关闭",
+           "link": "在“注意力”页面关闭整个头"},
+}  # fmt: skip
+
+
+def chart_names(at) -> dict[str, dict]:
+    """toImageButtonOptions of every chart, by its figure's layout.meta role."""
+    options = {}
+    for chart in at.get("plotly_chart"):
+        role = json.loads(chart.proto.spec)["layout"].get("meta")
+        options[role] = json.loads(chart.proto.config)["toImageButtonOptions"]
+    return options
+
+
+def output_line(at, start: str) -> str:
+    return next(m.value for m in at.markdown if m.value.startswith(start))
+
+
+def chips(prediction: str) -> str:
+    return " ".join(f"`{w}`" for w in prediction.split())
+
+
+@LANGS
+def test_a_link_with_heads_off_compares_outputs_and_redraws_the_figures(lang):
+    words = WORDS[lang]
+    at = open_page(text=TEXT, off="c1.1,c1.2,c1.3,c1.4", kind="Cross-attention", layer="2", head="1", lang=lang)
+    loaded = load_pretrained("translate")
+    on, off = loaded.predict(TEXT), loaded.predict(TEXT, Ablation(heads_off=LAYER1_CROSS))
+    assert on != off  # the model needs its first cross-attention layer to put the adjectives right
+    assert output_line(at, words["on"]) == words["on"] + chips(on)
+    assert output_line(at, words["off"].format(code="c1.1,c1.2,c1.3,c1.4")) == words["off"].format(
+        code="c1.1,c1.2,c1.3,c1.4"
+    ) + chips(off)
+    assert at.button_group(key="off_pills_decoder.0.cross_attn").value == [0, 1, 2, 3]
+    assert at.button_group(key="off_pills_decoder.1.cross_attn").value == []
+    # the figures come from the run with the heads off, its decoder reading the output with every head on
+    intact = loaded.run(TEXT)
+    knocked = loaded.run(TEXT, on, Ablation(heads_off=LAYER1_CROSS))
+    figs = figures(at)
+    overview = figs["attention-overview"]
+    assert [a["text"] for a in overview["layout"]["annotations"]] == [words["off label"]] * 4
+    tiles = array(overview["data"][0]["z"])
+    n_q, n_k = len(intact.tokens("tgt")), len(intact.tokens("src"))
+    assert np.isnan(tiles[:n_q]).all()  # layer 1: every head off
+    gap = 1
+    np.testing.assert_allclose(tiles[n_q + gap :, :n_k], knocked["decoder.1.cross_attn.weights"][0, 0].numpy())
+    focused = figs["attention-head"]
+    np.testing.assert_allclose(array(focused["data"][0]["z"]), knocked["decoder.1.cross_attn.weights"][0, 0].numpy())
+    change = knocked["decoder.1.cross_attn.weights"][0, 0].double() - intact["decoder.1.cross_attn.weights"][0, 0]
+    np.testing.assert_allclose(array(figs["attention-change"]["data"][0]["z"]), change.numpy(), rtol=1e-5, atol=1e-7)
+    names = chart_names(at)
+    assert names["attention-head"]["filename"] == "attention_translate_cross_off-c1.1-c1.2-c1.3-c1.4_L2_H1"
+    assert names["attention-change"]["filename"] == "attention_translate_cross_change_off-c1.1-c1.2-c1.3-c1.4_L2_H1"
+    assert at.query_params["off"] == "c1.1,c1.2,c1.3,c1.4"
+
+
+@LANGS
+def test_picking_heads_runs_without_them_and_writes_the_link(lang):
+    words = WORDS[lang]
+    at = open_page(text=TEXT, layer="1", head="3", lang=lang)
+    assert "attention-change" not in figures(at) and "off" not in at.query_params
+    at.button_group(key="off_pills_encoder.0.self_attn").select(2).run()
+    assert not at.exception
+    assert at.query_params["off"] == "e1.3"
+    assert any(words["switched off"] in info.value for info in at.info)  # the focused head is the one switched off
+    figs = figures(at)
+    assert "attention-head" not in figs
+    tiles = array(figs["attention-overview"]["data"][0]["z"])
+    n = len(TEXT.split()) + 1
+    assert np.isnan(tiles[:n, 2 * (n + 1) : 3 * (n + 1) - 1]).all() and not np.isnan(tiles[:n, :n]).any()
+    head_view = figs["head-view"]
+    assert words["off label"] in json.dumps(head_view["data"], ensure_ascii=False)  # "Head 3 (off)" in the legend
+    at.button_group(key="off_pills_decoder.1.self_attn").select(0).run()
+    assert at.query_params["off"] == "e1.3,d2.1"
+    at.button(key="off_all_on").click().run()
+    assert "off" not in at.query_params
+    assert not any(m.value.startswith(words["on"]) for m in at.markdown)
+    assert not np.isnan(array(figures(at)["attention-overview"]["data"][0]["z"])[:n, :n]).any()
+
+
+@LANGS
+@pytest.mark.parametrize(
+    "code", ["e1.3,zz", "e9.1", ",", "e1.3" * 600], ids=["bad-item", "no-such-layer", "empty", "long"]
+)
+def test_a_malformed_link_gets_a_message_and_every_head_stays_on(lang, code):
+    at = open_page(text=TEXT, off=code, lang=lang)
+    assert [w.value for w in at.warning if WORDS[lang]["kept on"] in w.value]
+    assert not figures(at)["attention-overview"]["layout"].get("annotations")  # no head drawn as off
+    assert all(b.value == [] for b in at.button_group if b.key and b.key.startswith("off_pills_"))
+    assert at.query_params["off"] == code  # nothing the user typed is lost
+
+
+PAGES = {  # page → (URL parameters, chart role → file name)
+    "pages/attention.py": ({"kind": "Cross-attention", "layer": "2", "head": "3"}, {
+        "attention-overview": "attention_translate_cross_overview", "attention-head": "attention_translate_cross_L2_H3",
+        "head-view": "attention_translate_cross_head-view_L2"}),
+    "pages/positional-encoding.py": ({}, {
+        "model-pe": "positional-encoding_translate_src.pos",
+        "ablation-with": "positional-encoding_translate_cross-attention-mean_with-positions_L2"}),
+    "pages/inside-a-layer.py": ({}, {}),
+    "pages/step-by-step.py": ({"source": "model"}, {}),
+}  # fmt: skip
+
+
+@LANGS
+@pytest.mark.parametrize("page", list(PAGES))
+def test_every_page_with_a_trace_offers_its_download_and_names_its_charts(lang, page):
+    params, expected = PAGES[page]
+    at = open_page(page, text=TEXT, lang=lang, **params)
+    labels = [b.label for b in at.get("download_button")]
+    assert WORDS[lang]["npz"] in labels and WORDS[lang]["zip"] in labels
+    names = chart_names(at)
+    assert names and all(o["width"] == 960 and o["height"] == 540 and o["scale"] == 2 for o in names.values())
+    assert all(o["format"] == "png" for o in names.values())
+    assert {role: names[role]["filename"] for role in expected} == expected
+    assert len({o["filename"] for o in names.values()}) == len(names)  # no two charts share a name
+
+
+@LANGS
+def test_the_sidebar_sets_every_charts_download_format(lang):
+    at = open_page("pages/positional-encoding.py", lang=lang)
+    picker = at.button_group(key="chart_format")
+    assert picker.value == "png" and picker.options == ["PNG", "SVG"]
+    picker.set_value("svg").run()
+    assert {o["format"] for o in chart_names(at).values()} == {"svg"}
+    at.switch_page("pages/attention.py").run()
+    assert {o["format"] for o in chart_names(at).values()} == {"svg"}
+
+
+@LANGS
+def test_the_walkthrough_links_to_switching_heads_off(lang):
+    at = open_page("pages/step-by-step.py", lang=lang)
+    links = [e for e in at.get("page_link") if e.proto.label == WORDS[lang]["link"]]
+    assert len(links) == 1 and links[0].proto.page.endswith("attention")
