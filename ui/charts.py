@@ -14,7 +14,7 @@ import streamlit as st
 
 from model.export import file_stem
 
-from .i18n import _
+from .i18n import N_, _, current_language
 from .models import selected_model_name
 
 FORMAT_KEY = "chart_format"
@@ -24,6 +24,12 @@ CHART_CONFIG = {
     "displaylogo": False,
     "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
 }
+PLOTLY_LOCALES = {"zh": "zh-CN"}  # session language → plotly.js locale of the modebar's words
+PLOTLY_WORDS = (  # what plotly.js itself writes on our charts (modebar tooltips, download notices), by its English
+    N_("Download plot as a PNG"), N_("Download plot"), N_("Zoom"), N_("Pan"), N_("Zoom in"), N_("Zoom out"),
+    N_("Reset axes"), N_("Preparing image - this may take a few seconds"), N_("Image download succeeded"),
+    N_("Sorry, there was a problem downloading your image!"), N_("Double-click to zoom back out"),
+)  # fmt: skip
 
 
 def chart_format() -> str:
@@ -51,8 +57,14 @@ def chart_name(page: str, *shows: object, layer: int | None = None, head: int | 
 
 
 def chart_config(name: str) -> dict:
-    """The lab's plotly config with the camera button set to this session's format, slide size and file name."""
-    return {**CHART_CONFIG, "toImageButtonOptions": {"format": chart_format(), "filename": name, **SLIDE}}
+    """The lab's plotly config with the camera button set to this session's format, slide size and file name, and
+    plotly's own words (modebar, download notices) in the session's language."""
+    config = {**CHART_CONFIG, "toImageButtonOptions": {"format": chart_format(), "filename": name, **SLIDE}}
+    locale = PLOTLY_LOCALES.get(current_language())
+    if locale is not None:
+        config["locale"] = locale
+        config["locales"] = {locale: {"dictionary": {word: _(word) for word in PLOTLY_WORDS}}}
+    return config
 
 
 def show_chart(fig, key: str | None, *, name: str, theme: str | None = None) -> None:

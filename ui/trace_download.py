@@ -27,17 +27,17 @@ def trace_downloads(trace: Trace, page: str, *, model: str | None = None, heads_
         about += "  \n" + _("Heads switched off: {heads} (the decoder reads the output with every head on).").format(
             heads=heads_off
         )
-    npz_col, zip_col, note_col = st.columns([1, 1, 3], vertical_alignment="center")
-    npz_col.download_button(
+    row = st.container(horizontal=True, vertical_alignment="center")
+    row.download_button(
         _("⬇️ Trace as NPZ"), lambda: to_npz(trace), file_name=f"{stem}.npz", mime="application/octet-stream",
-        key=f"trace_npz_{page}", on_click="ignore", width="stretch",
+        key=f"trace_npz_{page}", on_click="ignore",
         help=_("Every intermediate by its name, plus tokens.src and tokens.tgt: numpy.load reads it."),
     )  # fmt: skip
-    zip_col.download_button(
+    row.download_button(
         _("⬇️ Trace as CSV (ZIP)"), lambda: to_csv_zip(trace, words, about), file_name=f"{stem}.zip",
-        mime="application/zip", key=f"trace_zip_{page}", on_click="ignore", width="stretch",
+        mime="application/zip", key=f"trace_zip_{page}", on_click="ignore",
         help=_("One CSV per matrix, rows and columns labelled with tokens, and a README of the names and shapes."),
     )  # fmt: skip
-    note_col.caption(
+    row.caption(
         _("Every intermediate of this input: {n} tensors, from the embeddings to the logits.").format(n=len(trace))
     )

@@ -19,11 +19,12 @@ LAYER1_CROSS = frozenset(("decoder.0.cross_attn", h) for h in range(4))
 WORDS = {
     "en": {"on": "**Every head on:** ", "off": "**Heads {code} off:** ", "off label": "off", "npz": "⬇️ Trace as NPZ",
            "zip": "⬇️ Trace as CSV (ZIP)", "kept on": "Every head stays on.", "switched off": "is switched off",
-           "link": "Switch a whole head off on the Attention page"},
+           "link": "Switch a whole head off on the Attention page", "correct": " :green[(correct)]",
+           "wrong": " :red[(wrong)]"},
     "zh": {"on": "**所有头都开启：** ", "off": "**关闭头 {code}：** ", "off label": "已关闭",
            "npz": "⬇️ 全部中间结果（NPZ）", "zip": "⬇️ 全部中间结果（CSV 压缩包）", "kept on": "所有头保持开启。",
            "switched off": "已关闭",
-           "link": "在“注意力”页面关闭整个头"},
+           "link": "在“注意力”页面关闭整个头", "correct": " :green[（正确）]", "wrong": " :red[（错误）]"},
 }  # fmt: skip
 
 
@@ -50,11 +51,10 @@ def test_a_link_with_heads_off_compares_outputs_and_redraws_the_figures(lang):
     at = open_page(text=TEXT, off="c1.1,c1.2,c1.3,c1.4", kind="Cross-attention", layer="2", head="1", lang=lang)
     loaded = load_pretrained("translate")
     on, off = loaded.predict(TEXT), loaded.predict(TEXT, Ablation(heads_off=LAYER1_CROSS))
-    assert on != off  # the model needs its first cross-attention layer to put the adjectives right
-    assert output_line(at, words["on"]) == words["on"] + chips(on)
-    assert output_line(at, words["off"].format(code="c1.1,c1.2,c1.3,c1.4")) == words["off"].format(
-        code="c1.1,c1.2,c1.3,c1.4"
-    ) + chips(off)
+    assert on == loaded.task.target_for(TEXT) != off  # it needs its first cross-attention layer to place adjectives
+    assert output_line(at, words["on"]) == words["on"] + chips(on) + words["correct"]
+    label = words["off"].format(code="c1.1,c1.2,c1.3,c1.4")
+    assert output_line(at, label) == label + chips(off) + words["wrong"]
     assert at.button_group(key="off_pills_decoder.0.cross_attn").value == [0, 1, 2, 3]
     assert at.button_group(key="off_pills_decoder.1.cross_attn").value == []
     # the figures come from the run with the heads off, its decoder reading the output with every head on
@@ -147,6 +147,12 @@ def test_the_sidebar_sets_every_charts_download_format(lang):
     assert picker.value == "png" and picker.options == ["PNG", "SVG"]
     picker.set_value("svg").run()
     assert {o["format"] for o in chart_names(at).values()} == {"svg"}
+    config = json.loads(at.get("plotly_chart")[0].proto.config)  # plotly's own words in the reader's language
+    if lang == "zh":
+        assert config["locale"] == "zh-CN"
+        assert config["locales"]["zh-CN"]["dictionary"]["Download plot"] == "下载图表"
+    else:
+        assert "locale" not in config
     at.switch_page("pages/attention.py").run()
     assert {o["format"] for o in chart_names(at).values()} == {"svg"}
 

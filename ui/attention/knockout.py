@@ -107,6 +107,7 @@ def knockout_controls(loaded: LoadedModel, heads_off: HeadsOff) -> None:
             "Wᴼ and everything after it see only the other heads."
         )
     )
+    st.caption(_("A link keeps the choice as ?off=c1.2: e, d or c for the kind, then layer.head."))
     columns = st.columns(len(KINDS))
     for column, (kind, title) in zip(columns, KINDS.items(), strict=True):
         column.markdown(f"**{_(title)}**")
@@ -120,9 +121,16 @@ def knockout_controls(loaded: LoadedModel, heads_off: HeadsOff) -> None:
     st.button(_("Switch every head back on"), on_click=_all_on, disabled=not heads_off, key="off_all_on")
 
 
-def _output_line(label: str, prediction: str | None) -> str:
+def _output_line(label: str, prediction: str | None, expected: str | None) -> str:
+    """One output as token chips, marked correct or wrong when the task knows the right answer."""
     tokens = token_chips((prediction or "").split()) or _("(empty)")
-    return _("**{label}:** {tokens}").format(label=label, tokens=tokens)
+    if expected is None:
+        line = _("**{label}:** {tokens}")
+    elif prediction == expected:
+        line = _("**{label}:** {tokens} :green[(correct)]")
+    else:
+        line = _("**{label}:** {tokens} :red[(wrong)]")
+    return line.format(label=label, tokens=tokens)
 
 
 def knockout_section(loaded: LoadedModel, text: str, target: str | None, trace: Trace) -> Knockout | None:
@@ -141,9 +149,10 @@ def knockout_section(loaded: LoadedModel, text: str, target: str | None, trace: 
     if on_free is None or off_free is None or off is None:
         return None
     code = format_heads_off(heads_off, loaded.config)
+    expected = loaded.task.target_for(text)
     with_col, without_col = st.columns(2)
-    with_col.markdown(_output_line(_("Every head on"), on_free.prediction))
-    without_col.markdown(_output_line(_("Heads {heads} off").format(heads=code), off_free.prediction))
+    with_col.markdown(_output_line(_("Every head on"), on_free.prediction, expected))
+    without_col.markdown(_output_line(_("Heads {heads} off").format(heads=code), off_free.prediction, expected))
     if off_free.prediction == on_free.prediction:
         without_col.caption(_("The same output: the other heads make up for the ones switched off."))
     else:
