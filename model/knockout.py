@@ -59,7 +59,7 @@ def parse_heads_off(text: str | None, config) -> HeadsOff:
         return frozenset()
     if len(text) > MAX_CODE_CHARS:
         raise InputError(
-            N_("The link's off= is {n} characters long, more than the {limit} it may have."),
+            N_("The link's `off=` is {n} characters long, more than the {limit} it may have."),
             n=len(text), limit=MAX_CODE_CHARS,
         )  # fmt: skip
     blocks = {(b.kind, b.layer): b for b in attention_blocks(config)}
@@ -68,12 +68,12 @@ def parse_heads_off(text: str | None, config) -> HeadsOff:
     heads = set()
     for item in text.split(","):
         if not item.strip():
-            raise InputError(N_("The link's off= has an empty entry between commas: write heads as in e1.3,c2.1."))
+            raise InputError(N_("The link's `off=` has an empty entry between commas: write heads as in e1.3,c2.1."))
         match = _ITEM.fullmatch(item.strip().lower())
         if match is None:
             raise InputError(
                 N_(
-                    "“{item}” in the link's off= is not a head: write a letter (e encoder, d decoder, "
+                    "“{item}” in the link's `off=` is not a head: write a letter (e encoder, d decoder, "
                     "c cross-attention, r RNN), the layer and the head, as in e1.3."
                 ),
                 item=item.strip()[:40],
@@ -84,7 +84,7 @@ def parse_heads_off(text: str | None, config) -> HeadsOff:
         if block is None or not 0 <= head < block.n_heads:
             first, last = next(iter(blocks.values())), list(blocks.values())[-1]
             raise InputError(
-                N_("“{item}” in the link's off= names no head of this model, whose heads run from {first} to {last}."),
+                N_("“{item}” in the link's `off=` names no head of this model: its heads run from {first} to {last}."),
                 item=item.strip(), first=first.code(0), last=last.code(last.n_heads - 1),
             )  # fmt: skip
         heads.add((block.name, head))

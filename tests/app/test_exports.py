@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from model import Ablation, load_pretrained
 
@@ -20,11 +21,12 @@ WORDS = {
     "en": {"on": "**Every head on:** ", "off": "**Heads {code} off:** ", "off label": "off", "npz": "⬇️ Trace as NPZ",
            "zip": "⬇️ Trace as CSV (ZIP)", "kept on": "Every head stays on.", "switched off": "is switched off",
            "link": "Switch a whole head off on the Attention page", "correct": " :green[(correct)]",
-           "wrong": " :red[(wrong)]"},
+           "wrong": " :red[(wrong)]", "no attention": "This model has no attention, so it has no head to switch off."},
     "zh": {"on": "**所有头都开启：** ", "off": "**关闭头 {code}：** ", "off label": "已关闭",
            "npz": "⬇️ 全部中间结果（NPZ）", "zip": "⬇️ 全部中间结果（CSV 压缩包）", "kept on": "所有头保持开启。",
            "switched off": "已关闭",
-           "link": "在“注意力”页面关闭整个头", "correct": " :green[（正确）]", "wrong": " :red[（错误）]"},
+           "link": "在“注意力”页面关闭整个头", "correct": " :green[（正确）]", "wrong": " :red[（错误）]",
+           "no attention": "这个模型没有注意力，所以没有可以关闭的头。"},
 }  # fmt: skip
 
 
@@ -162,3 +164,34 @@ def test_the_walkthrough_links_to_switching_heads_off(lang):
     at = open_page("pages/step-by-step.py", lang=lang)
     links = [e for e in at.get("page_link") if e.proto.label == WORDS[lang]["link"]]
     assert len(links) == 1 and links[0].proto.page.endswith("attention")
+
+
+def rnn_knockout_script():
+    """The knockout panel alone on the RNN with attention (the Attention page itself draws Transformers)."""
+    import streamlit as st
+
+    from model import load_pretrained
+    from ui.attention.knockout import knockout_section
+
+    loaded = load_pretrained(st.query_params.get("model", "translate-rnn"))
+    text = "the big red dog sees a small cat"
+    knockout = knockout_section(loaded, text, None, loaded.run(text))
+    st.session_state["context_zero"] = knockout is not None and not knockout.off["rnn.attn.context"].any()
+
+
+@LANGS
+def test_the_rnn_switches_its_attention_off_as_a_whole(lang):
+    at = AppTest.from_function(rnn_knockout_script, default_timeout=120)
+    at.query_params.update(lang=lang)
+    at.run()
+    assert not at.exception and not at.session_state["context_zero"]
+    at.toggle(key="off_pills_rnn.attn").set_value(True).run()
+    assert not at.exception and at.session_state["context_zero"] and at.query_params["off"] == "r1.1"
+    loaded = load_pretrained("translate-rnn")
+    off = loaded.predict(TEXT, Ablation(heads_off=frozenset({("rnn.attn", 0)})))
+    label = WORDS[lang]["off"].format(code="r1.1")
+    assert output_line(at, label) == label + chips(off) + WORDS[lang]["wrong"]
+    at = AppTest.from_function(rnn_knockout_script, default_timeout=120)
+    at.query_params.update(lang=lang, model="translate-rnn-noattn")
+    at.run()
+    assert [i.value for i in at.info] == [WORDS[lang]["no attention"]]

@@ -88,13 +88,13 @@ def test_link_codes_round_trip_and_name_heads_one_based(translate):
 @pytest.mark.parametrize(
     ("code", "message"),
     [
-        ("e1", "“e1” in the link's off= is not a head"),
-        ("x1.1", "“x1.1” in the link's off= is not a head"),
+        ("e1", "“e1” in the link's `off=` is not a head"),
+        ("x1.1", "“x1.1” in the link's `off=` is not a head"),
         ("e1.3;c2.1", "is not a head"),
-        ("<script>", "“<script>” in the link's off= is not a head"),
+        ("<script>", "“<script>” in the link's `off=` is not a head"),
         ("e1.3,,c2.1", "empty entry between commas"),
         ("e1.3,", "empty entry"),
-        ("e0.2", "“e0.2” in the link's off= names no head of this model, whose heads run from e1.1 to c2.4."),
+        ("e0.2", "“e0.2” in the link's `off=` names no head of this model: its heads run from e1.1 to c2.4."),
         ("e1.5", "names no head"),
         ("e3.1", "names no head"),
         ("r1.1", "names no head"),
@@ -112,7 +112,7 @@ def test_rnn_codes():
     rnn, plain = load_pretrained("translate-rnn"), load_pretrained("translate-rnn-noattn")
     assert parse_heads_off("r1.1", rnn.config) == {("rnn.attn", 0)}
     assert format_heads_off(frozenset({("rnn.attn", 0)}), rnn.config) == "r1.1"
-    with pytest.raises(InputError, match=r"whose heads run from r1\.1 to r1\.1"):
+    with pytest.raises(InputError, match=r"its heads run from r1\.1 to r1\.1"):
         parse_heads_off("e1.1", rnn.config)
     with pytest.raises(InputError, match="no attention"):
         parse_heads_off("r1.1", plain.config)

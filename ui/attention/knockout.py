@@ -22,7 +22,7 @@ from model.analysis import attention_layers
 from model.knockout import HeadsOff, attention_blocks, format_heads_off, parse_heads_off, weight_change
 
 from ..i18n import _, explain
-from ..tokens import token_chips
+from ..tokens import md_escape, token_chips
 from ..trace_cache import cached_run
 from .view import KINDS
 
@@ -63,6 +63,7 @@ def heads_off_now(loaded: LoadedModel) -> HeadsOff:
     try:
         return parse_heads_off(code, loaded.config)
     except InputError as exc:
+        exc.params = {name: md_escape(str(value)) for name, value in exc.params.items()}  # the link's text as typed
         st.warning(_("{reason} Every head stays on.").format(reason=explain(exc)), icon="⚠️")
         return frozenset()
 
@@ -107,7 +108,7 @@ def knockout_controls(loaded: LoadedModel, heads_off: HeadsOff) -> None:
             "Wᴼ and everything after it see only the other heads."
         )
     )
-    st.caption(_("A link keeps the choice as ?off=c1.2: e, d or c for the kind, then layer.head."))
+    st.caption(_("A link keeps the choice as `?off=c1.2`: e, d or c for the kind, then layer.head."))
     columns = st.columns(len(KINDS))
     for column, (kind, title) in zip(columns, KINDS.items(), strict=True):
         column.markdown(f"**{_(title)}**")
