@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui.attention.knockout import knockout_section
 from ui.attention.view import attention_section
+from ui.classroom.ask import question_panel
 from ui.i18n import _
 from ui.inputs import source_text
 from ui.models import selected_model
@@ -56,4 +57,5 @@ else:
 
 knockout = knockout_section(loaded, text, target, trace)
 attention_section(trace, knockout)
+question_panel(loaded, text, target, trace)
 trace_downloads(knockout.off if knockout else trace, "attention", heads_off=knockout.code if knockout else "")
