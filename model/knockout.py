@@ -20,6 +20,7 @@ from .rnn import ATTN as RNN_ATTN
 
 CODES = {"encoder": "e", "decoder": "d", "cross": "c", "rnn": "r"}  # kind → letter, in display order
 MAX_CODE_CHARS = 2000  # a link's off= longer than this is refused unread
+MAX_WORD_CHARS = 40  # the longest list of heads a file name spells out
 _ITEM = re.compile(r"([edcr])(\d{1,6})\.(\d{1,6})")
 
 HeadsOff = frozenset[tuple[str, int]]
@@ -97,6 +98,22 @@ def format_heads_off(heads_off: HeadsOff, config) -> str:
         block.code(head) for block in attention_blocks(config) for head in range(block.n_heads)
         if (block.name, head) in heads_off
     )  # fmt: skip
+
+
+def every_head(config) -> HeadsOff:
+    """Every head of the model: switching these off leaves no attention at all."""
+    return frozenset((block.name, head) for block in attention_blocks(config) for head in range(block.n_heads))
+
+
+def file_word(heads_off: HeadsOff, config) -> str:
+    """The heads off as one word of a download's file name: "off-e1.3-c2.1"; "off-all" when every head is off;
+    "off-7-heads" when the list would push the layer and head out of the name (model.export.MAX_STEM)."""
+    if not heads_off:
+        return ""
+    if heads_off >= every_head(config):
+        return "off-all"
+    code = format_heads_off(heads_off, config)
+    return f"off-{code}" if len(code) <= MAX_WORD_CHARS else f"off-{len(heads_off)}-heads"
 
 
 def heads_off_of_kind(heads_off: HeadsOff, kind: str, n_layers: int) -> set[tuple[int, int]]:

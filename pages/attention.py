@@ -58,4 +58,7 @@ else:
 knockout = knockout_section(loaded, text, target, trace)
 attention_section(trace, knockout)
 question_panel(loaded, text, target, trace)
-trace_downloads(knockout.off if knockout else trace, "attention", heads_off=knockout.code if knockout else "")
+if knockout:
+    trace_downloads(knockout.off, "attention", heads_off=knockout.code, off_word=knockout.word)
+else:
+    trace_downloads(trace, "attention")

@@ -16,11 +16,14 @@ from .i18n import _
 from .models import selected_model_name
 
 
-def trace_downloads(trace: Trace, page: str, *, model: str | None = None, heads_off: str = "") -> None:
+def trace_downloads(
+    trace: Trace, page: str, *, model: str | None = None, heads_off: str = "", off_word: str = ""
+) -> None:
     """NPZ and CSV-ZIP buttons for `trace`, named after the page, the model (the sidebar's unless given) and the
-    heads switched off (their link code, e.g. "e1.3,c2.1")."""
+    heads switched off (`heads_off`: their link code, "e1.3,c2.1", written in the README; `off_word`: the file
+    name's word for them, model.knockout.file_word)."""
     model = selected_model_name() if model is None else model
-    stem = file_stem("trace", page, model, f"off-{heads_off}" if heads_off else "")
+    stem = file_stem("trace", page, model, off_word)
     words = {msgid: _(msgid) for msgid in README_MESSAGES}
     about = _("Model: {model}").format(model=model)
     if heads_off:

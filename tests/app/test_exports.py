@@ -11,7 +11,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import Ablation, load_pretrained
+from model.analysis import attention_layers
+from model.knockout import every_head, format_heads_off
+from ui.classroom.registry import apply, collect
 
+from .test_attention_page import WORDS as PAGE_WORDS
 from .test_attention_page import array, figures, open_page
 
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
@@ -21,12 +25,13 @@ WORDS = {
     "en": {"on": "**Every head on:** ", "off": "**Heads {code} off:** ", "off label": "off", "npz": "⬇️ Trace as NPZ",
            "zip": "⬇️ Trace as CSV (ZIP)", "kept on": "Every head stays on.", "switched off": "is switched off",
            "link": "Switch a whole head off on the Attention page", "correct": " :green[(correct)]",
-           "wrong": " :red[(wrong)]", "no attention": "This model has no attention, so it has no head to switch off."},
+           "wrong": " :red[(wrong)]", "no attention": "This model has no attention, so it has no head to switch off.",
+           "every off": "**Every head off:** "},
     "zh": {"on": "**所有头都开启：** ", "off": "**关闭头 {code}：** ", "off label": "已关闭",
            "npz": "⬇️ 全部中间结果（NPZ）", "zip": "⬇️ 全部中间结果（CSV 压缩包）", "kept on": "所有头保持开启。",
            "switched off": "已关闭",
            "link": "在“注意力”页面关闭整个头", "correct": " :green[（正确）]", "wrong": " :red[（错误）]",
-           "no attention": "这个模型没有注意力，所以没有可以关闭的头。"},
+           "no attention": "这个模型没有注意力，所以没有可以关闭的头。", "every off": "**所有头都关闭：** "},
 }  # fmt: skip
 
 
@@ -195,3 +200,54 @@ def test_the_rnn_switches_its_attention_off_as_a_whole(lang):
     at.query_params.update(lang=lang, model="translate-rnn-noattn")
     at.run()
     assert [i.value for i in at.info] == [WORDS[lang]["no attention"]]
+
+
+@LANGS
+@pytest.mark.parametrize("summary", ["entropy", "peak", "mean", "rollout"])
+def test_every_head_off_draws_no_weights_and_no_error(lang, summary):
+    loaded = load_pretrained("translate")
+    code = format_heads_off(every_head(loaded.config), loaded.config)  # e1.1,…,c2.4
+    more = {"entropy": None, "peak": PAGE_WORDS[lang]["peak"], "mean": PAGE_WORDS[lang]["mean"],
+            "rollout": PAGE_WORDS[lang]["rollout"]}[summary]  # fmt: skip
+    at = open_page(text=TEXT, off=code, summaries="true", lang=lang, **({"more": more} if more else {}))
+    assert not at.warning
+    off = loaded.predict(TEXT, Ablation(heads_off=every_head(loaded.config)))
+    words = WORDS[lang]
+    assert output_line(at, words["every off"]) == words["every off"] + chips(off) + words["wrong"]
+    assert any(words["switched off"] in info.value for info in at.info)  # the focused head: no heatmap, a notice
+    figs = figures(at)
+    overview = figs["attention-overview"]
+    assert np.isnan(array(overview["data"][0]["z"])).all()
+    assert [a["text"] for a in overview["layout"]["annotations"]] == [words["off label"]] * 8  # 2 layers × 4 heads
+    assert "attention-head" not in figs and "attention-change" not in figs
+    names = chart_names(at)
+    assert names["head-view"]["filename"] == "attention_translate_encoder_head-view_off-all_L1"
+    if summary == "rollout":  # no head mixes anything: each position keeps only itself
+        n = len(TEXT.split()) + 1
+        np.testing.assert_allclose(array(figs["rollout"]["data"][0]["z"]), np.eye(n), atol=1e-6)
+        assert names["rollout"]["filename"] == "attention_translate_encoder_rollout_off-all"
+    elif summary == "mean":
+        assert np.isnan(array(figs["head-mean"]["data"][0]["z"])).all()
+    else:
+        role = {"entropy": "head-entropy", "peak": "head-peak"}[summary]
+        assert np.isnan(array(figs[role]["data"][0]["z"])).all()  # 2 layers × 4 heads, none with weights
+
+
+def test_many_heads_off_keep_the_layer_and_head_in_the_file_name():
+    loaded = load_pretrained("translate")
+    heads = sorted(every_head(loaded.config))[:11]  # c1.1–c1.4, d1.1–d1.4, c2.1–c2.3: c2.4 stays on
+    code = format_heads_off(frozenset(heads), loaded.config)
+    at = open_page(text=TEXT, off=code, kind="Cross-attention", layer="2", head="4", lang="en")
+    names = chart_names(at)
+    assert names["attention-head"]["filename"] == "attention_translate_cross_off-11-heads_L2_H4"
+    knocked = loaded.run(TEXT, loaded.predict(TEXT), Ablation(heads_off=frozenset(heads)))
+    focused = array(figures(at)["attention-head"]["data"][0]["z"])
+    np.testing.assert_allclose(focused, attention_layers(knocked, "cross")[1, 3], rtol=1e-6)
+
+
+def test_a_class_follows_the_teachers_heads_off():
+    """The heads off travel in the room state (ui.classroom.registry), as the link code."""
+    state = collect({"heads_off_code": "e1.3,c2.1", "unlisted": "x"}, "attention")
+    student: dict = {"heads_off_code": ""}
+    assert apply(state, student, models=["translate"]) == ["heads_off_code"]
+    assert student == {"heads_off_code": "e1.3,c2.1"}

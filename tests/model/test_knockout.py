@@ -10,7 +10,15 @@ import torch
 
 from model import Ablation, InputError, load_pretrained
 from model.analysis import attention_layers, attention_rollout, head_mean
-from model.knockout import attention_blocks, blank_heads_off, format_heads_off, parse_heads_off, weight_change
+from model.knockout import (
+    attention_blocks,
+    blank_heads_off,
+    every_head,
+    file_word,
+    format_heads_off,
+    parse_heads_off,
+    weight_change,
+)
 from model.tasks import BOS_ID, EOS_ID
 
 TEXT, TARGET = "the big red dog sees a small cat", "le chien rouge grand voit un chat petit"
@@ -146,3 +154,34 @@ def test_weight_change_is_off_minus_on_over_the_same_tokens(translate):
     np.testing.assert_allclose(change[1], expected.numpy(), rtol=1e-6, atol=1e-7)
     with pytest.raises(ValueError, match="same tokens"):
         weight_change(np.zeros((2, 4, 3, 3)), np.zeros((2, 4, 4, 3)))
+
+
+def test_every_head_off_leaves_each_block_only_its_output_bias(translate):
+    """With every head off, each attention block's input to Wᴼ is zero, so its output is Wᴼ's bias at every
+    position (a closed form); the model still decodes, and its logits stay finite."""
+    heads_off = every_head(translate.config)
+    assert len(heads_off) == 3 * 2 * 4  # encoder, decoder and cross-attention: 2 layers of 4 heads each
+    assert parse_heads_off(format_heads_off(heads_off, translate.config), translate.config) == heads_off
+    src, tgt = ids(translate, TEXT, TARGET)
+    with torch.inference_mode():
+        _, off = translate.model(src, tgt, record=True, ablation=Ablation(heads_off=heads_off))
+    for block in attention_blocks(translate.config):
+        stack, layer, attn = block.name.split(".")
+        bias = getattr(getattr(translate.model, stack)[int(layer)], attn).out_proj.bias
+        out = off[f"{block.name}.out"]  # (B, Lq, d)
+        assert torch.count_nonzero(off[f"{block.name}.concat"]) == 0
+        torch.testing.assert_close(out, bias.expand_as(out), rtol=0, atol=1e-6)
+    assert torch.isfinite(off["logits"]).all()
+    prediction = translate.predict(TEXT, Ablation(heads_off=heads_off))
+    assert isinstance(prediction, str) and prediction != translate.task.target_for(TEXT)
+
+
+def test_file_words_name_the_heads_off_and_stay_short(translate):
+    config = translate.config
+    assert file_word(frozenset(), config) == ""
+    assert file_word(frozenset({("decoder.1.cross_attn", 3), ("encoder.0.self_attn", 2)}), config) == "off-e1.3,c2.4"
+    assert file_word(every_head(config), config) == "off-all"
+    eleven = frozenset(sorted(every_head(config))[:11])
+    assert file_word(eleven, config) == "off-11-heads"  # "e1.1,…" for 11 heads is 54 characters
+    rnn = load_pretrained("translate-rnn").config
+    assert file_word(frozenset({("rnn.attn", 0)}), rnn) == "off-all"

@@ -19,7 +19,15 @@ import streamlit as st
 
 from model import Ablation, InputError, LoadedModel, Trace
 from model.analysis import attention_layers
-from model.knockout import HeadsOff, attention_blocks, format_heads_off, parse_heads_off, weight_change
+from model.knockout import (
+    HeadsOff,
+    attention_blocks,
+    every_head,
+    file_word,
+    format_heads_off,
+    parse_heads_off,
+    weight_change,
+)
 
 from ..i18n import _, explain
 from ..tokens import md_escape, token_chips
@@ -36,6 +44,7 @@ class Knockout:
 
     heads_off: HeadsOff
     code: str  # the link code, "e1.3,c2.1"
+    word: str  # the file-name word: "off-e1.3-c2.1", "off-all", "off-7-heads" (model.knockout.file_word)
     intact: Trace  # the page's trace, every head on
     off: Trace  # heads off, the decoder reading the same input as `intact`
 
@@ -153,7 +162,9 @@ def knockout_section(loaded: LoadedModel, text: str, target: str | None, trace: 
     expected = loaded.task.target_for(text)
     with_col, without_col = st.columns(2)
     with_col.markdown(_output_line(_("Every head on"), on_free.prediction, expected))
-    without_col.markdown(_output_line(_("Heads {heads} off").format(heads=code), off_free.prediction, expected))
+    every = heads_off >= every_head(loaded.config)
+    label = _("Every head off") if every else _("Heads {heads} off").format(heads=code)
+    without_col.markdown(_output_line(label, off_free.prediction, expected))
     if off_free.prediction == on_free.prediction:
         without_col.caption(_("The same output: the other heads make up for the ones switched off."))
     else:
@@ -165,4 +176,4 @@ def knockout_section(loaded: LoadedModel, text: str, target: str | None, trace: 
                 "the same input as with every head on, so the two runs compare cell by cell."
             )
         )
-    return Knockout(heads_off, code, trace, off)
+    return Knockout(heads_off, code, file_word(heads_off, loaded.config), trace, off)

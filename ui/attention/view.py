@@ -94,7 +94,7 @@ def attention_section(trace: Trace, knockout: Knockout | None = None) -> None:
         _("Attention kind"), list(KINDS), format_func=translated_options("kind", KINDS), key="kind",
         bind="query-params", horizontal=True, help=_(KIND_HELP),
     )  # fmt: skip
-    heads_off, off = (knockout.heads_off, [f"off-{knockout.code}"]) if knockout else (frozenset(), [])
+    heads_off, off = (knockout.heads_off, [knockout.word]) if knockout else (frozenset(), [])
     trace = knockout.off if knockout else trace
     weights = blank_heads_off(attention_layers(trace, kind), kind, heads_off)  # (L, H, Lq, Lk), off heads NaN
     queries, keys = attention_tokens(trace, kind)
