@@ -67,6 +67,8 @@ def chart_config(name: str) -> dict:
     return config
 
 
-def show_chart(fig, key: str | None, *, name: str, theme: str | None = None) -> None:
-    """st.plotly_chart with a stable key and the lab's chart config; `name` (chart_name) names its download."""
+def show_chart(fig, key: str | None, *, name: str | None = None, theme: str | None = None) -> None:
+    """st.plotly_chart with a stable key and the lab's chart config; `name` (chart_name) names its download. Every
+    chart of the lab passes one; without it, the download is named after the model and the chart's key."""
+    name = name if name is not None else chart_name(key or "chart")
     st.plotly_chart(fig, key=key, width="stretch", config=chart_config(name), theme=theme)

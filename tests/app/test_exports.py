@@ -251,3 +251,17 @@ def test_a_class_follows_the_teachers_heads_off():
     student: dict = {"heads_off_code": ""}
     assert apply(state, student, models=["translate"]) == ["heads_off_code"]
     assert student == {"heads_off_code": "e1.3,c2.1"}
+
+
+@LANGS
+def test_the_answers_chart_of_a_question_is_named_after_its_head(lang):
+    at = open_page(text=TEXT, lang=lang)
+    at.radio(key="_q_kind").set_value("attend")
+    at.selectbox(key="_q_query_attention").set_value(2)
+    at.button(key="_q_ask_attention").click().run()
+    at.button(key="_q_reveal").click().run()
+    assert not at.exception
+    bars = [chart for chart in at.get("plotly_chart") if json.loads(chart.proto.spec)["data"][0]["type"] == "bar"]
+    options = json.loads(bars[0].proto.config)["toImageButtonOptions"]
+    assert len(bars) == 1 and options["filename"] == "answers_translate_attend_encoder_L1_H1"
+    assert (options["width"], options["height"], options["scale"]) == (960, 540, 2)
