@@ -26,12 +26,13 @@ WORDS = {
            "zip": "⬇️ Trace as CSV (ZIP)", "kept on": "Every head stays on.", "switched off": "is switched off",
            "link": "Switch a whole head off on the Attention page", "correct": " :green[(correct)]",
            "wrong": " :red[(wrong)]", "no attention": "This model has no attention, so it has no head to switch off.",
-           "every off": "**Every head off:** "},
+           "every off": "**Every head off:** ", "rnn off": "**Attention off:** "},
     "zh": {"on": "**所有头都开启：** ", "off": "**关闭头 {code}：** ", "off label": "已关闭",
            "npz": "⬇️ 全部中间结果（NPZ）", "zip": "⬇️ 全部中间结果（CSV 压缩包）", "kept on": "所有头保持开启。",
            "switched off": "已关闭",
            "link": "在“注意力”页面关闭整个头", "correct": " :green[（正确）]", "wrong": " :red[（错误）]",
-           "no attention": "这个模型没有注意力，所以没有可以关闭的头。", "every off": "**所有头都关闭：** "},
+           "no attention": "这个模型没有注意力，所以没有可以关闭的头。", "every off": "**所有头都关闭：** ",
+           "rnn off": "**关闭注意力：** "},
 }  # fmt: skip
 
 
@@ -194,7 +195,7 @@ def test_the_rnn_switches_its_attention_off_as_a_whole(lang):
     assert not at.exception and at.session_state["context_zero"] and at.query_params["off"] == "r1.1"
     loaded = load_pretrained("translate-rnn")
     off = loaded.predict(TEXT, Ablation(heads_off=frozenset({("rnn.attn", 0)})))
-    label = WORDS[lang]["off"].format(code="r1.1")
+    label = WORDS[lang]["rnn off"]
     assert output_line(at, label) == label + chips(off) + WORDS[lang]["wrong"]
     at = AppTest.from_function(rnn_knockout_script, default_timeout=120)
     at.query_params.update(lang=lang, model="translate-rnn-noattn")

@@ -162,8 +162,12 @@ def knockout_section(loaded: LoadedModel, text: str, target: str | None, trace: 
     expected = loaded.task.target_for(text)
     with_col, without_col = st.columns(2)
     with_col.markdown(_output_line(_("Every head on"), on_free.prediction, expected))
-    every = heads_off >= every_head(loaded.config)
-    label = _("Every head off") if every else _("Heads {heads} off").format(heads=code)
+    if loaded.config.arch == "rnn":  # one attention, one switch
+        label = _("Attention off")
+    elif heads_off >= every_head(loaded.config):
+        label = _("Every head off")
+    else:
+        label = _("Heads {heads} off").format(heads=code)
     without_col.markdown(_output_line(label, off_free.prediction, expected))
     if off_free.prediction == on_free.prediction:
         without_col.caption(_("The same output: the other heads make up for the ones switched off."))
