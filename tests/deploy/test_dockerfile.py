@@ -6,8 +6,11 @@ the image gets the torch pin of requirements.txt, a non-root user, a health chec
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import subprocess
+import sys
 
 from ..browser.harness import ROOT
 from .dockerfile import ignore_patterns, ignored, instructions, pip_installs, requirement_pin
@@ -66,8 +69,40 @@ def test_no_latest_tags_no_sudo_no_cache_left_by_pip():
     assert "PIP_NO_CACHE_DIR=1" in env.arguments  # no pip cache in the image's layers
 
 
+# Run in a copy of the build context: every page in Chinese (the catalog is read too) must run without an exception.
+EVERY_PAGE = """
+from pathlib import Path
+from streamlit.testing.v1 import AppTest
+for page in sorted(Path("pages").glob("*.py")):
+    at = AppTest.from_file("app.py", default_timeout=120)
+    at.query_params.update(lang="zh")
+    at.run()
+    at.switch_page(str(page)).run()
+    assert not at.exception, (page, [e.value for e in at.exception])
+    headings = " ".join(str(e.value) for e in [*at.title, *at.header, *at.subheader, *at.markdown])
+    assert any("\u4e00" <= c <= "\u9fff" for c in headings), (page, headings[:200])  # Chinese: the catalog was read
+    print(page.stem)
+"""
+
+
+def tracked_files() -> list[str]:
+    return subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+
+
+def test_every_page_runs_from_the_build_context_alone(tmp_path):
+    patterns = ignore_patterns()
+    for name in tracked_files():
+        if not ignored(name, patterns) and (ROOT / name).is_file():
+            (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, tmp_path / name)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    run = subprocess.run([sys.executable, "-c", EVERY_PAGE], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.split() == sorted(p.stem for p in (ROOT / "pages").glob("*.py")), run.stdout
+
+
 def test_the_build_context_holds_every_file_the_app_reads_and_not_the_tests():
-    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    tracked = tracked_files()
     patterns = ignore_patterns()
     needed = [f for f in tracked if f.startswith(APP_FILES)]
     assert len(needed) > 100 and any(f.endswith("model.safetensors") for f in needed)
