@@ -301,6 +301,28 @@ def test_followers_of_a_shipped_model_share_one_trace_and_a_private_model_shares
     assert all(key[0] is not mine.model for key in SHARED_TRACES._values)
 
 
+def test_a_class_following_the_teachers_new_input_runs_the_model_once(monkeypatch):
+    from model import LoadedModel
+    from ui.trace_cache import SHARED_TRACES
+
+    text = "8 0 0 2 7 5 1"
+    calls = []
+    original = LoadedModel.run
+    monkeypatch.setattr(LoadedModel, "run", lambda self, *a, **k: calls.append(a[0]) or original(self, *a, **k))
+    SHARED_TRACES.clear()  # an earlier test in this process may have traced this input
+    teacher, role = start_class("en", ATTENTION_PAGE)
+    run(teacher.selectbox(key="model").set_value("reverse"))
+    students = [session(lang, room=role.code) for lang in ("en", "zh", "en")]
+    run(teacher.text_input(key="text").input(text))
+    assert calls.count(text) == 1  # the teacher's own run
+    for student in students:
+        run(student)
+        assert student.session_state["text"] == text and student.session_state["model"] == "reverse"
+    assert calls.count(text) == 1  # three followers, still one run of the model for this input
+    traces = [next(reversed(at.session_state["_trace_cache"].values())) for at in (teacher, *students)]
+    assert all(trace is traces[0] for trace in traces) and traces[0].tokens("src")[:7] == text.split()
+
+
 def test_a_student_who_leaves_is_told_and_no_longer_counted():
     _, role = start_class()
     student = session(room=role.code)
