@@ -1,10 +1,12 @@
-"""A class in the load test: one teacher steps through the walkthrough (/step-by-step), N students follow.
+"""A class in the load test: one teacher changes the view every few seconds, N students follow.
 
-The teacher presses the sidebar's "Start a class" (the URL then carries ?room=CODE&key=...), then Next every few
-seconds (from the last step, back to step 1). A student opens /step-by-step?room=CODE and leaves it alone: the
+Two kinds of class (`PAGES`): on /step-by-step the teacher clicks Next (from the last step, back to step 1); on
+/attention?model=reverse the teacher types a new input each time, so every follower needs the trace of an input
+it has never seen (what the server-wide trace cache is for). The teacher presses the sidebar's "Start a class"
+(the URL then carries ?room=CODE&key=...). A student opens the same page with ?room=CODE and leaves it alone: the
 app's follow fragment (run_every) hears that the room moved and reruns the student's app, which applies the
-teacher's view. Follow latency = from the teacher's click being sent to the end of the student's first full run
-that shows the new step, both on this process's monotonic clock.
+teacher's view. Follow latency = from the teacher's change being sent to the end of the student's first full
+run that shows it, both on this process's monotonic clock.
 """
 
 from __future__ import annotations
@@ -14,10 +16,26 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs
 
+from .pages import EXPLORE_MODEL, random_digits
 from .protocol import Run, StreamlitSession
 
-PAGE = "step-by-step"
 STEP_KEY = "step"  # the walkthrough's step radio (options "1" … "8")
+TEXT_KEY = "text"  # the shared input box
+
+
+@dataclass(frozen=True)
+class ClassPage:
+    """Where a class meets: the page, its query string, and the widget whose value is the teacher's view."""
+
+    path: str
+    query: str
+    key: str
+
+
+PAGES = {
+    "step-by-step": ClassPage("step-by-step", "lang=en", STEP_KEY),
+    "attention": ClassPage("attention", f"model={EXPLORE_MODEL}&lang=en", TEXT_KEY),
+}
 
 
 @dataclass
@@ -26,16 +44,18 @@ class Room:
 
     code: str = ""
     opened: threading.Event = field(default_factory=threading.Event)
-    clicks: list[tuple[float, str]] = field(default_factory=list)  # (monotonic time sent, step it moves to)
+    page: ClassPage = PAGES["step-by-step"]
+    clicks: list[tuple[float, str]] = field(default_factory=list)  # (monotonic time sent, view it moves to)
 
-    def click_for(self, step: str, finished: float) -> float | None:
-        """When the latest click that moved the class to `step` was sent (before `finished`)."""
-        times = [sent for sent, target in self.clicks if target == step and sent <= finished]
+    def click_for(self, view: str, finished: float) -> float | None:
+        """When the latest change that moved the class to `view` was sent (before `finished`)."""
+        times = [sent for sent, target in self.clicks if target == view and sent <= finished]
         return times[-1] if times else None
 
 
-def open_page(base_url: str, query: str, timeout: float = 120.0) -> tuple[StreamlitSession, Run]:
-    session = StreamlitSession(base_url, PAGE, query, timeout=timeout)
+def open_page(base_url: str, page: ClassPage, query: str = "", timeout: float = 120.0) -> tuple[StreamlitSession, Run]:
+    """A session on the class's page; `query` goes before the page's own query string."""
+    session = StreamlitSession(base_url, page.path, "&".join(q for q in (query, page.query) if q), timeout=timeout)
     return session, session.open()
 
 
@@ -46,6 +66,17 @@ def start_class(session: StreamlitSession) -> tuple[str, Run]:
     if not codes:
         raise RuntimeError(f"no room in the URL after Start a class: {session.query}")
     return codes[0], run
+
+
+def change_view(session: StreamlitSession, room: Room, rng) -> Run:
+    """The teacher's next change: Next on /step-by-step, a new input on /attention."""
+    if room.page.key == STEP_KEY:
+        return next_step(session, room)
+    text = random_digits(rng)
+    while text == session.value(TEXT_KEY):
+        text = random_digits(rng)
+    room.clicks.append((time.monotonic(), text))
+    return session.rerun({TEXT_KEY: text})
 
 
 def next_step(session: StreamlitSession, room: Room) -> Run:
@@ -60,23 +91,23 @@ def next_step(session: StreamlitSession, room: Room) -> Run:
 
 
 class Follower:
-    """Watches a student's runs; `on_follow(seconds)` for each new step shown after a teacher's click."""
+    """Watches a student's runs; `on_follow(seconds)` for each new view shown after a teacher's change."""
 
     def __init__(self, session: StreamlitSession, room: Room, on_follow):
         self.session, self.room, self.on_follow = session, room, on_follow
-        self.shown = str(session.value(STEP_KEY))
+        self.shown = str(session.value(room.page.key))
         session.run_listeners.append(self._run_finished)
 
     def _run_finished(self, run: Run) -> None:
         if not run.ok or run.fragment_ids:
             return
         try:
-            step = str(self.session.value(STEP_KEY))
-        except KeyError:  # a run that did not draw the walkthrough
+            view = str(self.session.value(self.room.page.key))
+        except KeyError:  # a run that did not draw the class's page
             return
-        if step == self.shown:
+        if view == self.shown:
             return
-        self.shown = step
-        sent = self.room.click_for(step, run.finished)
+        self.shown = view
+        sent = self.room.click_for(view, run.finished)
         if sent is not None:
             self.on_follow(run.finished - sent, run)

@@ -7,9 +7,10 @@ Users (choose them by class name on the command line):
             layer or head (1 in 4); each rerun is timed from the send to script_finished
   Trainer   opens /train and trains `reverse` again and again (the page's defaults: until 99 %, at most
             2000 steps), following the progress fragment's run_every timer like a browser
-  Teacher   one per run: opens /step-by-step, presses Start a class, then Next every --step-every seconds
-  Student   waits for the teacher's room, opens /step-by-step?room=CODE and follows; each new step it shows is a
-            "follow" sample: from the teacher's click being sent to the student's rerun finished with that step
+  Teacher   one per run: opens --class-page (step-by-step or attention), presses Start a class, then every
+            --step-every seconds clicks Next (step-by-step) or types a new input (attention)
+  Student   waits for the teacher's room, opens the same page with ?room=CODE and follows; each new view it shows
+            is a "follow" sample: from the teacher's change being sent to the student's rerun finished with it
 
 Every timed rerun is a Locust request (type "st"), so Locust's own statistics and CSV work; with --samples FILE
 each one is also written as a JSON line (time, name, ms, users), and with --server-pid the server process's CPU
@@ -30,7 +31,7 @@ from locust import User, between, events, task
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # Locust imports this file by path: the repo root
 
-from bench.load.classroom import Follower, Room, next_step, open_page, start_class
+from bench.load.classroom import PAGES, Follower, Room, change_view, open_page, start_class
 from bench.load.pages import (
     change_focus,
     edit_input,
@@ -50,7 +51,9 @@ def _options(parser) -> None:
     parser.add_argument("--think", default="5,15", help="an explorer's think time between edits, min,max seconds")
     parser.add_argument("--train-steps", type=int, default=0, help="a trainer's steps per run (0: until 99 %%)")
     parser.add_argument("--trainers", type=int, default=0, help="how many of the users are Trainers (rest: others)")
-    parser.add_argument("--step-every", type=float, default=10.0, help="seconds between the teacher's Next clicks")
+    parser.add_argument("--step-every", type=float, default=10.0, help="seconds between the teacher's changes")
+    parser.add_argument("--class-page", default="step-by-step", choices=sorted(PAGES),
+                        help="where the class meets: Next clicks on step-by-step, new inputs on attention")  # fmt: skip
 
 
 @events.init.add_listener
@@ -155,8 +158,10 @@ class Teacher(User):
         return self.environment.parsed_options.step_every
 
     def on_start(self) -> None:
+        self.rng = random.Random()
+        ROOM.page = PAGES[self.environment.parsed_options.class_page]
         started = time.monotonic()
-        self.session, run = open_page(self.host, "lang=en")
+        self.session, run = open_page(self.host, ROOM.page)
         record(self, "open teacher", started, run)
         ROOM.code, run = start_class(self.session)
         record(self, "start class", time.monotonic(), run)
@@ -167,7 +172,7 @@ class Teacher(User):
 
     @task
     def step(self) -> None:
-        timed(self, "teacher next", lambda: next_step(self.session, ROOM))
+        timed(self, "teacher next", lambda: change_view(self.session, ROOM, self.rng))
 
 
 class Student(User):
@@ -178,7 +183,7 @@ class Student(User):
     def on_start(self) -> None:
         ROOM.opened.wait()
         started = time.monotonic()
-        self.session, run = open_page(self.host, f"room={ROOM.code}&lang=en")
+        self.session, run = open_page(self.host, ROOM.page, f"room={ROOM.code}")
         record(self, "open student", started, run)
         self.follower = Follower(self.session, ROOM, self._followed)
 

@@ -2,17 +2,19 @@
 
     python bench/load/run.py capacity  [--step-users 10 --step-seconds 60 --max-users 300 --think 5,15]
     python bench/load/run.py training  [--explorers 10 --jobs 0,2,4 --repeats 2 --seconds 120]
-    python bench/load/run.py follow    [--students 10,30,100 --repeats 2 --seconds 150 --step-every 10]
+    python bench/load/run.py follow    [--students 10,30,100 --repeats 2 --seconds 150 --step-every 10
+                                        --page step-by-step|attention]
     python bench/load/run.py cost      [--edits 30 --rounds 3 --compare runner.postScriptGC=false]
 
 capacity  explorers on /attention, ramped in steps on a fresh server until a step's p90 rerun latency passes
           1 s; per step: users, reruns, p50/p90, the server process's CPU (cores) and RSS
 training  `--explorers` explorers, and K trainers on /train for K in --jobs (interleaved, --repeats rounds,
           each on the same fresh server); the explorers' p50/p90 per K and the ratio to K = 0
-follow    a teacher on /step-by-step starts a class and clicks Next every --step-every s; N students follow
-          (for N in --students, interleaved, --repeats rounds on one fresh server); follow latency p50/p90
-          (teacher's click sent → the student's rerun finished showing the new step), counted from the time the
-          last student had joined
+follow    a teacher on --page starts a class and every --step-every s clicks Next (step-by-step) or types a new
+          input (attention); N students follow (for N in --students, interleaved, --repeats rounds on one fresh
+          server); follow latency p50/p90 (teacher's change sent → the student's rerun finished showing it),
+          counted from the time the last student had joined; and how often the server ran the model
+          (bench/load/count_runs: LoadedModel.run/predict calls) per input the class saw
 cost      the server CPU seconds one rerun costs (one session, edits 1 s apart, so nothing queues), on a server
           with Streamlit's defaults and one with the --compare options, edits interleaved between the two
 Each scenario starts its own `streamlit run app.py` (as the tests do; `--set runner.postScriptGC=false` adds
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import math
 import os
 import random
@@ -166,32 +169,59 @@ def training(options) -> None:
 
 
 # ---- follow: a class of N students ----
+COUNTER = ROOT / "bench" / "load" / "count_runs"
+
+
+def counting_env(path: Path) -> dict:
+    """The environment that makes the server count its model runs into path.PID (bench/load/count_runs)."""
+    python_path = [str(COUNTER), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
+    return {"ATTENTION_LAB_COUNT_RUNS": str(path), "PYTHONPATH": os.pathsep.join(python_path)}
+
+
+def model_runs(path: Path, pid: int) -> int:
+    """The server's model runs so far (its counter writes them once a second)."""
+    time.sleep(1.5)
+    counts = json.loads(Path(f"{path}.{pid}").read_text())
+    return sum(counts.values())
+
+
 def follow(options) -> None:
     sizes = [int(n) for n in options.students.split(",")]
     results: dict[int, list] = {n: [] for n in sizes}
-    with streamlit_process(timeout=300, options=server_options(options)) as (url, proc):
+    counter = Path(tempfile.mkdtemp(prefix="model-runs-")) / "counts"
+    server = streamlit_process(timeout=300, env=counting_env(counter), options=server_options(options))
+    with server as (url, proc):
         warm(url)
         for _ in range(options.repeats):
             for n in sizes:
                 args = [
                     "-u", str(n + 1), "-r", str(options.spawn_rate), "-t", f"{options.seconds}s", "--step-every",
-                    str(options.step_every), "Teacher", "Student",
+                    str(options.step_every), "--class-page", options.page, "Teacher", "Student",
                 ]  # fmt: skip
+                runs_before = model_runs(counter, proc.pid)
                 samples, _ = run_locust(url, proc.pid, args)
+                runs = model_runs(counter, proc.pid) - runs_before
                 joined = max(s["t"] for s in samples if s["name"] == "open student") + options.settle
                 end = max(s["t"] for s in samples)
                 opened = sampling.window(samples, {"open student"}, 0, end)
+                changes = sum(1 for s in samples if s["name"] == "teacher next" and s["ok"])
                 results[n].append((sampling.window(samples, {"follow"}, joined, end, n), opened,
-                                   sampling.window(samples, {"teacher next"}, joined, end)))  # fmt: skip
+                                   sampling.window(samples, {"teacher next"}, joined, end), runs, changes))  # fmt: skip
                 time.sleep(options.pause)
-    print(f"\nA class following a teacher who clicks Next every {options.step_every:g} s")
-    print(row(["students", "round", "follows", "p50 ms", "p90 ms", "teacher's click p90 ms", "join p90 ms",
-               "server cores", "server RSS MB"]))  # fmt: skip
-    print(row(["---"] * 9))
+    action = "clicks Next" if options.page == "step-by-step" else "types a new input"
+    print(f"\nA class on /{options.page} following a teacher who {action} every {options.step_every:g} s")
+    print(row(["students", "round", "follows", "p50 ms", "p90 ms", "teacher's change p90 ms", "join p90 ms",
+               "server cores", "server RSS MB", "teacher's changes", "model runs", "runs per input"]))  # fmt: skip
+    print(row(["---"] * 12))
     for n in sizes:
-        for i, (w, opened, teacher) in enumerate(results[n]):
+        for i, (w, opened, teacher, runs, changes) in enumerate(results[n]):
             print(row([n, i + 1, w.count, fmt(w.p50_ms), fmt(w.p90_ms), fmt(teacher.p90_ms), fmt(opened.p90_ms),
-                       fmt(w.server_cores, 2), fmt(w.server_rss_mb)]))  # fmt: skip
+                       fmt(w.server_cores, 2), fmt(w.server_rss_mb), changes, runs,
+                       fmt(runs / (changes + 1), 2)]))  # fmt: skip
+    print(
+        "runs per input: the server's model runs (LoadedModel.run/predict calls) ÷ the inputs the class saw (the "
+        "teacher's changes + the first); N + 1 would mean every session ran the model itself"
+    )
 
 
 # ---- cost: server CPU per rerun ----
@@ -270,6 +300,7 @@ def main(argv: list[str] | None = None) -> None:
     fo.add_argument("--spawn-rate", type=float, default=5.0)
     fo.add_argument("--settle", type=float, default=5.0)
     fo.add_argument("--pause", type=float, default=5.0)
+    fo.add_argument("--page", default="step-by-step", choices=["step-by-step", "attention"])
     co = sub.add_parser("cost")
     co.add_argument("--edits", type=int, default=20, help="reruns per server per round (one in four a layer/head)")
     co.add_argument("--rounds", type=int, default=3)
