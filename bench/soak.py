@@ -17,6 +17,7 @@ workers used in a quiet 10 s at the end (≈ 0 when no job is left running). Goa
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sys
@@ -124,10 +125,11 @@ def main(argv: list[str] | None = None) -> None:
                                                                 failures)))  # fmt: skip
         for t in threads:
             t.start()
-        peak = memory(server)
+        peak, loads = memory(server), [os.getloadavg()[0]]
         while any(t.is_alive() for t in threads):
             time.sleep(2.0)
             peak = max(peak, memory(server))
+            loads.append(os.getloadavg()[0])
         work_seconds = time.monotonic() - started
         time.sleep(3.0)
         after_work, sessions_after_work = memory(server), connected_sessions(url)
@@ -143,7 +145,8 @@ def main(argv: list[str] | None = None) -> None:
 
     print(f"\nSoak: {options.edits} edits in {options.sessions} sessions, {options.trainings} training runs "
           f"({options.abandon} abandoned after 3 s, the rest {options.train_steps} steps) in {work_seconds:.0f} s; "
-          f"{len(finished)} runs finished, {len(failures)} failures")  # fmt: skip
+          f"{len(finished)} runs finished, {len(failures)} failures; machine load average during the work "
+          f"{min(loads):.1f}–{max(loads):.1f}")  # fmt: skip
     for failure in failures[:10]:
         print("  failure:", failure)
     print("| when | server RSS MB | workers RSS MB (count) | connected sessions |")
