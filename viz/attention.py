@@ -123,6 +123,7 @@ def head_figure(
     key_title: str,
     hover_names: tuple[str, str, str],
     height: int = 620,
+    role: str = "attention-head",
 ) -> go.Figure:
     """One head's (Lq, Lk) weights, large: query tokens down, key tokens across, values in the cells."""
     return matrix_figure(
@@ -134,5 +135,5 @@ def head_figure(
         y_labels=query_tokens,
         hover_names=hover_names,
         height=height,
-        role="attention-head",
+        role=role,
     )

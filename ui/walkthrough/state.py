@@ -20,6 +20,7 @@ from model.walkthrough import select_head
 
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
+from ..stepper import prev_next_buttons
 from .links import translated_labels
 
 STEPS = {
@@ -77,10 +78,6 @@ class Walk:
         return self.full["Q"].shape[-1]
 
 
-def _go(delta: int) -> None:
-    st.session_state[STEP_KEY] = min(max(int(st.session_state.get(STEP_KEY, 1)) + delta, 1), len(STEPS))
-
-
 def step_picker() -> int:
     """The step selector, bound to ?step=."""
     step = st.radio(
@@ -98,19 +95,7 @@ def step_picker() -> int:
 
 def step_buttons(middle: Callable[[], int]) -> int:
     """◀ Previous and Next ▶ (also Page Up / Page Down) either side of `middle` (e.g. the query picker)."""
-    prev_col, mid_col, next_col = st.columns([2, 5, 2], vertical_alignment="center")
-    current = int(st.session_state.get(STEP_KEY, 1))
-    # PageUp / PageDown: what a presenter's clicker sends.
-    prev_col.button(
-        _("◀ Previous"), on_click=_go, args=(-1,), disabled=current <= 1, width="stretch", key="wt_prev",
-        shortcut="PageUp", help=_("Previous step (Page Up, or a presenter clicker's back button)"),
-    )  # fmt: skip
-    next_col.button(
-        _("Next ▶"), on_click=_go, args=(1,), disabled=current >= len(STEPS), width="stretch", key="wt_next",
-        shortcut="PageDown", help=_("Next step (Page Down, or a presenter clicker's forward button)"),
-    )  # fmt: skip
-    with mid_col:
-        return middle()
+    return prev_next_buttons(STEP_KEY, len(STEPS), middle, button_key="wt")
 
 
 def source_picker() -> str:
