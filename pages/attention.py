@@ -7,6 +7,7 @@ from ui.i18n import _
 from ui.inputs import source_text
 from ui.models import selected_model
 from ui.navigation import require_entry
+from ui.rnn.notice import transformer_only
 from ui.tokens import show_tokens, source_tokens, token_chips
 from ui.trace_cache import cached_run
 
@@ -21,6 +22,8 @@ st.caption(
 )
 
 loaded = selected_model()
+if not transformer_only(loaded):
+    st.stop()
 text_col, target_col = st.columns([3, 2])
 with text_col:
     text = source_text()

@@ -7,6 +7,7 @@ from ui.inputs import source_text
 from ui.layers.view import choose_stack, ffn_section, layernorm_section, stream_section
 from ui.models import selected_model
 from ui.navigation import require_entry
+from ui.rnn.notice import transformer_only
 from ui.trace_cache import cached_run
 
 require_entry()
@@ -20,6 +21,8 @@ st.markdown(
     )
 )
 loaded = selected_model()
+if not transformer_only(loaded):
+    st.stop()
 trace = cached_run(loaded, source_text(loaded=loaded))
 if trace is not None:
     analysis, tokens = choose_stack(trace, loaded.config.norm)
