@@ -46,7 +46,7 @@ def test_defaults_are_the_fast_reverse_setup():
         ("train_heads", 3, "en", "These settings cannot build a model: d_model (64) must be divisible by n_heads"),
         ("train_heads", 5, "en", "must be divisible by n_heads"),
         ("train_d", 66, "en", "must be divisible by n_heads"),
-        ("train_heads", 3, "zh", "这些设置无法构建模型："),
+        ("train_heads", 3, "zh", "这些设置无法构建模型：d_model（64）必须能被 n_heads（3）整除"),  # the reason too
     ],
 )
 def test_impossible_settings_get_the_configs_message(key, value, lang, words):
