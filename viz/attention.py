@@ -124,6 +124,7 @@ def head_figure(
     hover_names: tuple[str, str, str],
     height: int = 620,
     role: str = "attention-head",
+    subtitle: str = "",
 ) -> go.Figure:
     """One head's (Lq, Lk) weights, large: query tokens down, key tokens across, values in the cells."""
     return matrix_figure(
@@ -136,4 +137,5 @@ def head_figure(
         hover_names=hover_names,
         height=height,
         role=role,
+        subtitle=subtitle,
     )

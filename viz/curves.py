@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from .matrix import FONT
+from .matrix import FONT, text_em
 from .walkthrough import plain
 
 BAND = "rgba(44, 160, 44, 0.12)"  # the shaded x range (e.g. the lengths seen in training)
@@ -35,11 +35,19 @@ def _layout(title: str, x_title: str, y_title: str, height: int, role: str) -> d
         "height": height,
         "margin": {"l": 70, "r": 20, "t": 60, "b": 60},
         "font": FONT,
-        "legend": {"orientation": "h", "yanchor": "top", "y": -0.2, "x": 0.0},
+        "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0.0, "x": 0.0},
         "plot_bgcolor": "rgba(0,0,0,0)",
         "meta": role,
         "hovermode": "x unified",
     }
+
+
+def legend_room(names: Sequence[str]) -> int:
+    """Bottom margin for the x axis title plus a legend at the foot of the figure: one row of short names, or
+    about two long ones per row (a half-width column on a 1280 px screen holds ~45 characters)."""
+    width = sum(text_em(n) + 4 for n in names)
+    rows = max(1, -(-int(width) // 45))
+    return 72 + 26 * rows
 
 
 def line_figure(
@@ -69,7 +77,8 @@ def line_figure(
         for s in series
     ]  # fmt: skip
     layout = _layout(title, x_title, y_title, height, role)
-    layout["margin"]["b"] = 100 + 26 * (len(series) // 3)  # the axis title, then the legend's rows below it
+    layout["margin"]["b"] = legend_room([s.name for s in series])
+    layout["height"] = height + layout["margin"]["b"] - 60  # the plot keeps its size; the legend adds to it
     if log_x:
         ticks = sorted({float(v) for s in series for v in s.x})
         layout["xaxis"].update(type="log", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])
@@ -103,6 +112,8 @@ def bars_figure(
         for name, values, texts, color in series
     ]  # fmt: skip
     layout = _layout(title, "", y_title, height, role)
+    layout["margin"]["b"] = legend_room([name for name, _values, _texts, _color in series])
+    layout["height"] = height + layout["margin"]["b"] - 60
     top = max((float(v) for _, values, _, _ in series for v in values), default=1.0)
     layout.update(barmode="group", hovermode="closest")
     layout["yaxis"]["range"] = [0, top * 1.18]

@@ -25,18 +25,20 @@ LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
 SENTENCE = "the big red dog sees a cat"
 WORDS = {
     "en": {
-        "title": "RNN + attention vs the Transformer", "rnn": "RNN + attention: a_t,i over the encoder states",
-        "mean": "Transformer: cross-attention, layer 2, mean of 4 heads",
-        "head": "Transformer: cross-attention, layer 1, head 3", "step": "Decoder step {t} of {n} · writes “{token}”",
+        "title": "RNN + attention vs the Transformer", "rnn": "RNN + attention",
+        "rnn sub": "a_t,i: each decoder step over the encoder states", "tf": "Transformer: cross-attention",
+        "mean": "layer 2 · mean of 4 heads", "head": "layer 1 · head 3",
+        "step": "Decoder step {t} of {n} · writes “{token}”",
         "chosen": r"\text{ with probability }", "fixed": r"\text{the same at every step}",
         "no attention": "has no attention", "empty": "Type a few tokens", "unknown": "“zebra”",
         "too long": "The input has 70 tokens", "not win": "Where the Transformer does not win",
         "generate": "the RNN was faster at L = {lengths}",
     },
     "zh": {
-        "title": "RNN + 注意力与 Transformer", "rnn": "RNN + 注意力：a_t,i 分布在各个编码器状态上",
-        "mean": "Transformer：交叉注意力，第 2 层，4 个头的平均",
-        "head": "Transformer：交叉注意力，第 1 层，第 3 个头", "step": "解码第 {t} 步（共 {n} 步）· 写出“{token}”",
+        "title": "RNN + 注意力与 Transformer", "rnn": "RNN + 注意力",
+        "rnn sub": "a_t,i：解码器每一步在各编码器状态上的权重", "tf": "Transformer：交叉注意力",
+        "mean": "第 2 层 · 4 个头的平均", "head": "第 1 层 · 第 3 个头",
+        "step": "解码第 {t} 步（共 {n} 步）· 写出“{token}”",
         "chosen": r"\text{，概率为 }", "fixed": r"\text{每一步都相同}",
         "no attention": "没有注意力", "empty": "请输入几个用空格分开的词元", "unknown": "“zebra”",
         "too long": "输入有 70 个词元", "not win": "Transformer 没有胜出的地方",
@@ -78,7 +80,14 @@ def test_two_alignments_hold_the_traces_numbers_and_both_show_the_reordering(lan
     tf = load_pretrained("translate").run(SENTENCE)
     figs = figures(at)
     left, right = figs["rnn-alignment"], figs["transformer-alignment"]
-    assert left["layout"]["title"]["text"] == words["rnn"] and right["layout"]["title"]["text"] == words["mean"]
+    assert (left["layout"]["title"]["text"], left["layout"]["title"]["subtitle"]["text"]) == (
+        words["rnn"],
+        words["rnn sub"],
+    )
+    assert (right["layout"]["title"]["text"], right["layout"]["title"]["subtitle"]["text"]) == (
+        words["tf"],
+        words["mean"],
+    )
     rnn_weights = rnn["rnn.attn.weights"][0].numpy()
     np.testing.assert_allclose(array(left["data"][0]["z"]), rnn_weights)
     cross = tf["decoder.1.cross_attn.weights"][0].numpy()  # (H, T, S), the last of the two decoder layers
@@ -97,7 +106,7 @@ def test_two_alignments_hold_the_traces_numbers_and_both_show_the_reordering(lan
     at.selectbox(key="rnn_layer").set_value(0).run()
     at.radio(key="rnn_head").set_value(2).run()
     right = figures(at)["transformer-alignment"]
-    assert right["layout"]["title"]["text"] == words["head"]
+    assert right["layout"]["title"]["subtitle"]["text"] == words["head"]
     np.testing.assert_allclose(array(right["data"][0]["z"]), tf["decoder.0.cross_attn.weights"][0, 2].numpy())
 
 

@@ -13,12 +13,12 @@ from .harness import exceptions_on, open_page, runs, wait_settled
 pytestmark = pytest.mark.browser
 WORDS = {
     "en": {
-        "rnn": "RNN + attention: a_t,i over the encoder states",
-        "tf": "Transformer: cross-attention, layer 2, mean of 4 heads",
+        "rnn": "RNN + attention", "tf": "Transformer: cross-attention",
         "step": "Decoder step {t} of 9 · writes “{token}”", "next": "Next ▶", "chosen": "with probability",
+        "sub": "a_t,i: each decoder step over the encoder states",
     },
     "zh": {
-        "rnn": "RNN + 注意力：a_t,i 分布在各个编码器状态上", "tf": "Transformer：交叉注意力，第 2 层，4 个头的平均",
+        "rnn": "RNN + 注意力", "tf": "Transformer：交叉注意力", "sub": "a_t,i：解码器每一步在各编码器状态上的权重",
         "step": "解码第 {t} 步（共 9 步）· 写出“{token}”", "next": "下一步 ▶", "chosen": "概率为",
     },
 }  # fmt: skip
@@ -39,8 +39,8 @@ def test_alignments_paint_and_next_steps_the_decoder(page, app_url, probes, lang
     figures = page.evaluate(FIGURES_JS)
     for role in ("rnn-alignment", "transformer-alignment"):
         assert figures[role]["rows"] == 9 and figures[role]["painted"][:2] == ["0 · the", "1 · big"]
-    title = page.locator(".js-plotly-plot .gtitle", has_text=words["rnn"])
-    assert title.count() == 1 and title.bounding_box()["width"] > 150  # CJK glyphs laid out, not tofu-zero
+    subtitle = page.locator(".js-plotly-plot .gtitle-subtitle", has_text=words["sub"])
+    assert subtitle.count() == 1 and subtitle.bounding_box()["width"] > 150  # the glyphs laid out (CJK too)
 
     open_page(page, f"{app_url}/rnn-vs-transformer?lang={lang}&model=translate-rnn&rnn_part=2")
     assert heading(page, words["step"].format(t=1, token=WRITTEN[0])) == 1

@@ -64,11 +64,12 @@ def transformer_controls(model: LoadedModel) -> tuple[int, int | None]:
     return int(layer), None if mean else int(head)
 
 
-def _figure(weights, trace: Trace, title: str, role: str):
+def _figure(weights, trace: Trace, title: str, subtitle: str, role: str):
     query_title, key_title = hover_names(*AXES["cross"])
     return head_figure(
-        weights, title=title, query_tokens=numbered(trace.tokens("tgt")), key_tokens=numbered(trace.tokens("src")),
-        query_title=query_title, key_title=key_title, hover_names=hover_names(*HOVER), height=HEIGHT, role=role,
+        weights, title=title, subtitle=subtitle, query_tokens=numbered(trace.tokens("tgt")),
+        key_tokens=numbered(trace.tokens("src")), query_title=query_title, key_title=key_title,
+        hover_names=hover_names(*HOVER), height=HEIGHT, role=role,
     )  # fmt: skip
 
 
@@ -84,8 +85,8 @@ def rnn_alignment(model: LoadedModel, trace: Trace) -> None:
             ).format(name=md_escape(model.name), partner=md_escape(f"{model.task.name}-rnn"))
         )
         return
-    title = _("RNN + attention: a_t,i over the encoder states")
-    show_chart(_figure(maps[ATTN][0], trace, title, "rnn-alignment"), "rnn_alignment")
+    subtitle = _("a_t,i: each decoder step over the encoder states")
+    show_chart(_figure(maps[ATTN][0], trace, _("RNN + attention"), subtitle, "rnn-alignment"), "rnn_alignment")
 
 
 def transformer_alignment(model: LoadedModel, trace: Trace, layer: int, head: int | None) -> None:
@@ -93,10 +94,9 @@ def transformer_alignment(model: LoadedModel, trace: Trace, layer: int, head: in
     block = attention_maps(trace)[attention_name("cross", layer)]  # (H, T, S)
     if head is None:
         weights = head_mean(block)
-        title = _("Transformer: cross-attention, layer {layer}, mean of {n} heads").format(
-            layer=layer + 1, n=block.shape[0]
-        )
+        subtitle = _("layer {layer} · mean of {n} heads").format(layer=layer + 1, n=block.shape[0])
     else:
         weights = block[head]
-        title = _("Transformer: cross-attention, layer {layer}, head {head}").format(layer=layer + 1, head=head + 1)
-    show_chart(_figure(weights, trace, title, "transformer-alignment"), "transformer_alignment")
+        subtitle = _("layer {layer} · head {head}").format(layer=layer + 1, head=head + 1)
+    figure = _figure(weights, trace, _("Transformer: cross-attention"), subtitle, "transformer-alignment")
+    show_chart(figure, "transformer_alignment")
