@@ -37,6 +37,8 @@ def alignment_section(pair: Pair, text: str) -> None:
     )
     if pair.transformer is not None:
         layer, head = transformer_controls(pair.transformer)
+    for model, trace in zip(models, traces, strict=True):  # full width, so both figures start at the same height
+        output_line(model, trace)
     left, right = st.columns(2)
     if pair.rnn is not None:
         with left:
@@ -74,7 +76,6 @@ def _figure(weights, trace: Trace, title: str, subtitle: str, role: str):
 
 
 def rnn_alignment(model: LoadedModel, trace: Trace) -> None:
-    output_line(model, trace)
     maps = attention_maps(trace)
     if ATTN not in maps:
         st.info(
@@ -90,7 +91,6 @@ def rnn_alignment(model: LoadedModel, trace: Trace) -> None:
 
 
 def transformer_alignment(model: LoadedModel, trace: Trace, layer: int, head: int | None) -> None:
-    output_line(model, trace)
     block = attention_maps(trace)[attention_name("cross", layer)]  # (H, T, S)
     if head is None:
         weights = head_mean(block)
