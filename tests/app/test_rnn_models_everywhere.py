@@ -46,6 +46,9 @@ def test_every_page_with_an_rnn_model(lang, model):
         links = at.get("page_link")
         assert [(link.proto.page, link.proto.label) for link in links] == [("rnn-vs-transformer", words["link"])]
         assert not at.get("plotly_chart") or page == "pages/positional-encoding.py"  # its sinusoidal table stays
+    at.switch_page("pages/step-by-step.py").run()
+    at.button_group(key="source").set_value("example").run()  # the worked example needs no model: it stays
+    assert not at.exception and at.latex and not at.get("page_link")
     for page in OTHER_PAGES:
         at.switch_page(page).run()
         assert not at.exception, (page, [e.value for e in at.exception])

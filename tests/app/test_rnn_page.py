@@ -32,7 +32,7 @@ WORDS = {
         "chosen": r"\text{ with probability }", "fixed": r"\text{the same at every step}",
         "no attention": "has no attention", "empty": "Type a few tokens", "unknown": "“zebra”",
         "too long": "The input has 70 tokens", "not win": "Where the Transformer does not win",
-        "generate": "the RNN was faster at L = {lengths}",
+        "generate": "the RNN was faster at L = {lengths}", "no rnn": "No shipped RNN is trained on the **sort** task",
     },
     "zh": {
         "title": "RNN + 注意力与 Transformer", "rnn": "RNN + 注意力",
@@ -42,7 +42,7 @@ WORDS = {
         "chosen": r"\text{，概率为 }", "fixed": r"\text{每一步都相同}",
         "no attention": "没有注意力", "empty": "请输入几个用空格分开的词元", "unknown": "“zebra”",
         "too long": "输入有 70 个词元", "not win": "Transformer 没有胜出的地方",
-        "generate": "RNN 在 L = {lengths} 时都更快",
+        "generate": "RNN 在 L = {lengths} 时都更快", "no rnn": "没有内置的 RNN 在 **sort** 任务上训练过",
     },
 }  # fmt: skip
 
@@ -234,3 +234,25 @@ def test_bad_input_gets_a_message_never_a_traceback(lang):
     assert at.radio(key="rnn_step").value == 1
     at = open_page(lang=lang, model="translate-rnn", rnn_layer="9", rnn_head="7", bottleneck_n="33")
     assert at.selectbox(key="rnn_layer").value in (0, 1)
+    # a model the comparison cannot pair: sort has no RNN, so its Transformer is shown alone and there is no decoder
+    at = open_page(lang=lang, model="sort")
+    assert any(words["no rnn"] in info.value for info in at.info) and set(figures(at)) == {"transformer-alignment"}
+    at = open_page(lang=lang, model="sort", rnn_part="2")
+    assert any(words["no rnn"] in info.value for info in at.info) and not at.latex
+
+
+def test_switching_language_keeps_the_part_the_step_and_the_head():
+    at = open_page(lang="en", model="translate-rnn", text=SENTENCE, rnn_part="2", rnn_step="3")
+    at.button_group(key="lang").set_value("zh").run()
+    assert not at.exception and (at.radio(key="rnn_part").value, at.radio(key="rnn_step").value) == (2, 3)
+    assert at.subheader[0].value.startswith("解码第 3 步")
+    at.radio(key="rnn_part").set_value(1).run()
+    at.toggle(key="rnn_mean").set_value(False).run()
+    at.radio(key="rnn_head").set_value(3).run()
+    at.button_group(key="lang").set_value("en").run()
+    assert not at.exception
+    assert (at.radio(key="rnn_part").value, at.toggle(key="rnn_mean").value, at.radio(key="rnn_head").value) == (
+        1,
+        False,
+        3,
+    )
