@@ -23,7 +23,12 @@ class Task(ABC):
     example: str  # a source text the trained model handles well, for the pages' defaults
 
     def __init__(
-        self, src_vocab: Vocabulary, tgt_vocab: Vocabulary, max_src_words: int, max_tgt_words: int, min_src_words=1
+        self,
+        src_vocab: Vocabulary,
+        tgt_vocab: Vocabulary,
+        max_src_words: int,
+        max_tgt_words: int,
+        min_src_words: int = 1,
     ):
         self.src_vocab, self.tgt_vocab = src_vocab, tgt_vocab
         self.max_src_words, self.max_tgt_words = max_src_words, max_tgt_words

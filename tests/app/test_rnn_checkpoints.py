@@ -110,3 +110,31 @@ def test_an_uploaded_rnn_works_on_the_rnn_page_and_gets_the_notice_elsewhere(lan
     assert roles == {"rnn-alignment", "transformer-alignment"}  # paired with the shipped reverse Transformer
     at.switch_page("pages/inside-a-layer.py").run()
     assert not at.exception and [link.proto.page for link in at.get("page_link")] == ["rnn-vs-transformer"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_rnn_on_a_task_with_no_shipped_rnn_is_paired_with_that_tasks_transformer(lang):
+    """sort ships only a Transformer: a user's (untrained, bidirectional LSTM) sort RNN is compared with it, and its
+    decoder can be stepped through although its encoder states are twice as wide as its decoder's."""
+    from model import LoadedModel, get_task
+    from model.architectures import build_model
+    from model.train import default_model_config
+
+    task = get_task("sort")
+    torch_model = build_model(default_model_config(task, "rnn", cell="lstm", bidirectional=True))
+    mine = LoadedModel(torch_model, task, name="sort-lstm")  # untrained: its output is whatever it is
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update(lang=lang, text="3 1 2")
+    at.session_state["user_models"] = {"sort-lstm": mine}
+    at.run()
+    at.selectbox(key="model").set_value("sort-lstm").run()
+    assert at.sidebar.caption[0].value.endswith("· d_hidden 64") and "LSTM" in at.sidebar.caption[0].value
+    at.switch_page("pages/rnn-vs-transformer.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.info  # nothing is missing
+    roles = {json.loads(c.proto.spec)["layout"]["meta"] for c in at.get("plotly_chart")}
+    assert roles == {"rnn-alignment", "transformer-alignment"}
+    assert at.markdown[-1].value.endswith("`1` `2` `3`")  # the shipped sort Transformer sorts the input
+    at.radio(key="rnn_part").set_value(2).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.radio(key="rnn_step").value == 1 and at.get("plotly_chart")

@@ -22,11 +22,11 @@ HEIGHT = 520
 
 
 def alignment_section(pair: Pair, text: str) -> None:
-    models = [m for m in (pair.rnn, pair.transformer) if m is not None]
-    traces = run_models(models, text)
+    models = {side: model for side, model in (("rnn", pair.rnn), ("transformer", pair.transformer)) if model}
+    traces = run_models(list(models.values()), text)
     if traces is None:
         return
-    by_model = dict(zip((id(m) for m in models), traces, strict=True))
+    runs = dict(zip(models, traces, strict=True))
     st.markdown(
         _(
             "Each row is one step of the decoder (the token it reads, `<bos>` first) and each column one input "
@@ -37,15 +37,15 @@ def alignment_section(pair: Pair, text: str) -> None:
     )
     if pair.transformer is not None:
         layer, head = transformer_controls(pair.transformer)
-    for model, trace in zip(models, traces, strict=True):  # full width, so both figures start at the same height
-        output_line(model, trace)
-    left, right = st.columns(2)
+    for side, trace in runs.items():  # full width, so that both figures below start at the same height
+        output_line(models[side], trace)
+    columns = iter(st.columns(2))
     if pair.rnn is not None:
-        with left:
-            rnn_alignment(pair.rnn, by_model[id(pair.rnn)])
+        with next(columns):
+            rnn_alignment(pair.rnn, runs["rnn"])
     if pair.transformer is not None:
-        with right if pair.rnn is not None else left:
-            transformer_alignment(pair.transformer, by_model[id(pair.transformer)], layer, head)
+        with next(columns):
+            transformer_alignment(runs["transformer"], layer, head)
 
 
 def transformer_controls(model: LoadedModel) -> tuple[int, int | None]:
@@ -90,7 +90,7 @@ def rnn_alignment(model: LoadedModel, trace: Trace) -> None:
     show_chart(_figure(maps[ATTN][0], trace, _("RNN + attention"), subtitle, "rnn-alignment"), "rnn_alignment")
 
 
-def transformer_alignment(model: LoadedModel, trace: Trace, layer: int, head: int | None) -> None:
+def transformer_alignment(trace: Trace, layer: int, head: int | None) -> None:
     block = attention_maps(trace)[attention_name("cross", layer)]  # (H, T, S)
     if head is None:
         weights = head_mean(block)

@@ -48,15 +48,18 @@ def describe(pair: Pair) -> None:
     for model in (pair.rnn, pair.transformer):
         if model is not None:
             lines.append(f"**{md_escape(model.name)}** · {model_shape(model.config)}")
-    missing = (
-        _("No shipped RNN is trained on the **{task}** task: pick translate or reverse (or one of their -rnn models) "
-          "in the sidebar to compare the two families.") if pair.rnn is None
-        else _("No shipped Transformer is trained on the **{task}** task, so the RNN is shown alone.")
-        if pair.transformer is None else ""
-    )  # fmt: skip
     st.caption("  \n".join(lines))
-    if missing:
-        st.info(missing.format(task=md_escape(pair.chosen.task.name)))
+    task = md_escape(pair.chosen.task.name)
+    if pair.rnn is None:
+        st.info(
+            _(
+                "No shipped RNN is trained on the **{task}** task: pick translate or reverse (or one of their -rnn "
+                "models) in the sidebar to compare the two families."
+            ).format(task=task)
+        )
+    elif pair.transformer is None:
+        alone = _("No shipped Transformer is trained on the **{task}** task, so the RNN is shown alone.")
+        st.info(alone.format(task=task))
 
 
 def run_models(models: list[LoadedModel], text: str) -> list[Trace] | None:
