@@ -37,6 +37,9 @@ EXTRAS = (
     "token", "summaries",  # ui/attention/view.py: isolated query token, summaries open
     "layer_stack", "layer_ln", "layer_ffn",  # ui/layers/view.py
     "d_model", "length", "no_pe",  # ui/positional/view.py
+    "rnn_part", "rnn_step",  # ui/rnn/parts.py, ui/rnn/decoder.py: the RNN page's part and decoder step
+    "rnn_layer", "rnn_mean", "rnn_head",  # ui/rnn/align.py: the Transformer block and head beside the RNN
+    "bottleneck_task", "bottleneck_n", "grad_length", "grad_bias",  # ui/rnn/bottleneck.py, ui/rnn/gradients.py
 )  # fmt: skip
 PAGE = "page"
 EXTRA = "extra"
