@@ -42,11 +42,19 @@ def _layout(title: str, x_title: str, y_title: str, height: int, role: str) -> d
     }
 
 
-def legend_room(names: Sequence[str]) -> int:
-    """Bottom margin for the x axis title plus a legend at the foot of the figure: one row of short names, or
-    about two long ones per row (a half-width column on a 1280 px screen holds ~45 characters)."""
-    width = sum(text_em(n) + 4 for n in names)
-    rows = max(1, -(-int(width) // 45))
+HALF_ROW_EM = 27.0  # a legend row in a half-width column on a 1280 px screen, in font sizes (~390 px of 14 px type)
+FULL_ROW_EM = 58.0  # in a full-width column
+
+
+def legend_room(names: Sequence[str], row_em: float = FULL_ROW_EM) -> int:
+    """Bottom margin for the x axis title plus a legend at the foot of the figure: the names packed into rows of
+    row_em, as plotly wraps them. Too little room and plotly lifts the axis title onto the tick labels."""
+    rows, used = 1, 0.0
+    for name in names:
+        width = text_em(name) + 4  # the line sample and the gap before the next item
+        if used and used + width > row_em:
+            rows, used = rows + 1, 0.0
+        used += width
     return 72 + 26 * rows
 
 
@@ -63,6 +71,7 @@ def line_figure(
     band_label: str = "",
     height: int = 420,
     role: str = "curves",
+    legend_row_em: float = FULL_ROW_EM,
 ) -> go.Figure:
     """Lines with markers, one per series. percent: y is a share 0–1 shown as %. band: an x range shaded (and named
     band_label), e.g. the input lengths a model was trained on."""
@@ -77,7 +86,7 @@ def line_figure(
         for s in series
     ]  # fmt: skip
     layout = _layout(title, x_title, y_title, height, role)
-    layout["margin"]["b"] = legend_room([s.name for s in series])
+    layout["margin"]["b"] = legend_room([s.name for s in series], legend_row_em)
     layout["height"] = height + layout["margin"]["b"] - 60  # the plot keeps its size; the legend adds to it
     if log_x:
         ticks = sorted({float(v) for s in series for v in s.x})
@@ -103,6 +112,7 @@ def bars_figure(
     y_title: str,
     height: int = 380,
     role: str = "bars",
+    legend_row_em: float = FULL_ROW_EM,
 ) -> go.Figure:
     """Grouped bars: one group per category, one bar per series (name, values, the text on each bar, colour)."""
     data = [
@@ -112,7 +122,7 @@ def bars_figure(
         for name, values, texts, color in series
     ]  # fmt: skip
     layout = _layout(title, "", y_title, height, role)
-    layout["margin"]["b"] = legend_room([name for name, _values, _texts, _color in series])
+    layout["margin"]["b"] = legend_room([name for name, _values, _texts, _color in series], legend_row_em)
     layout["height"] = height + layout["margin"]["b"] - 60
     top = max((float(v) for _, values, _, _ in series for v in values), default=1.0)
     layout.update(barmode="group", hovermode="closest")

@@ -116,24 +116,34 @@ def softmax_lines(
     digits: int = 3,
     notation: Notation = TRANSFORMER,
     max_cols: int = ROW_LIMIT,
+    stacked: bool = False,
 ) -> list[str]:
     """One row's softmax line by line: row, max, shift, exp, sum, divide (steps: SoftmaxSteps).
 
     query is the 0-based row; it prints as i = query + 1 next to the token's name. every_entry is the
     words before "≤ 0" on the shifted row ("every entry"). Rows longer than max_cols are elided with ⋯.
+    stacked puts the shifted row's remark and the weights' sum under their rows, for a narrower column.
     """
     n = notation
     row = partial(bmatrix, digits=digits, max_cols=max_cols)
     total = number(steps.total, digits)
     s_row, cell = f"{n.score}_{n.row}", f"{n.score}_{{{n.row}{n.key}}}"
+    remark = rf"({text(every_entry, max_chars=None)} \le 0)"
+    weights_sum = rf"\textstyle\sum_{n.key} {n.weight}_{{{n.row}{n.key}}} = {number(steps.weights_sum, digits)}"
+    shifted = rf"{s_row} - m = {row(steps.shifted)}"
+    weights = rf"{n.weight}_{n.row} = \frac{{{n.exp(f'{s_row} - m')}}}{{{total}}} = {row(steps.weights)}"
+    if stacked:
+        shifted_line = rf"\begin{{gathered}}{shifted} \\ {remark}\end{{gathered}}"
+        weights_line = rf"\begin{{gathered}}{weights} \\ {weights_sum}\end{{gathered}}"
+    else:
+        shifted_line, weights_line = rf"{shifted} \quad {remark}", rf"{weights}, \qquad {weights_sum}"
     return [
         rf"{n.row} = {query + 1}\;\left({query_tex}\right): \qquad {s_row} = {row(steps.row)}",
         rf"m = \max_{n.key} {cell} = {number(steps.max, digits)}",
-        rf"{s_row} - m = {row(steps.shifted)} \quad ({text(every_entry, max_chars=None)} \le 0)",
+        shifted_line,
         rf"{n.exp(f'{s_row} - m')} = {row(steps.exps)}",
         rf"\textstyle\sum_{n.key} {n.exp(f'{cell} - m')} = {total}",
-        rf"{n.weight}_{n.row} = \frac{{{n.exp(f'{s_row} - m')}}}{{{total}}} = {row(steps.weights)}, \qquad "
-        rf"\textstyle\sum_{n.key} {n.weight}_{{{n.row}{n.key}}} = {number(steps.weights_sum, digits)}",
+        weights_line,
     ]
 
 

@@ -49,6 +49,14 @@ def test_softmax_and_weighted_sum_in_the_rnns_letters():
     h = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
     summed = tex.contribution_sum(2, steps.weights, h, ["x", "y", "z"], steps.weights @ h, notation=tex.RNN)
     assert summed.startswith(r"\begin{aligned}c_{3} &= \sum_i a_{3i}\, h_i")
+    stacked = tex.softmax_lines(2, text("chat"), steps, every_entry="每一项", notation=tex.RNN, digits=2, stacked=True)
+    assert stacked[2].startswith(r"\begin{gathered}e_t - m = ")  # the remark on a row of its own, for a narrow box
+    assert stacked[2].endswith(r" \\ (\text{每一项} \le 0)\end{gathered}")
+    assert stacked[5].endswith(r" \\ \textstyle\sum_i a_{ti} = 1.00\end{gathered}")
+    assert [line.split(r"\begin{gathered}")[-1].split(" \\\\ ")[0] for line in stacked[2::3]] == [
+        lines[2].split(r" \quad ")[0],
+        lines[5].split(r", \qquad ")[0],
+    ]  # the same rows as the one-line form
     wide = tex.softmax_lines(0, text("x"), softmax_steps(np.zeros(20)), every_entry="e", max_cols=6)
     assert wide[0].count("&") == 5 and r"\cdots" in wide[0]
 
@@ -76,3 +84,13 @@ def test_bars_figure_groups_by_category():
     fig = bars_figure(["reverse", "translate"], series, title="t", y_title="steps").to_plotly_json()
     assert fig["layout"]["barmode"] == "group" and [list(d["y"]) for d in fig["data"]] == [[1.0, 2.0], [3.0, 4.0]]
     assert list(fig["data"][1]["text"]) == ["3", "&gt; 4"] and fig["layout"]["yaxis"]["range"][1] > 4
+
+
+def test_legend_room_packs_names_into_rows_as_wide_as_the_column():
+    from viz.curves import HALF_ROW_EM, legend_room
+
+    short = ["Transformer", "RNN + attention"]  # 6.6 + 4 and 9.0 + 4 em: one row in half a column
+    assert legend_room(short, HALF_ROW_EM) == 72 + 26
+    long = ["Transformer：一次前向计算"] * 4  # 6.6 + 7 + 4 em each: one per row in half a column, two in a full one
+    assert legend_room(long, HALF_ROW_EM) == 72 + 26 * 4
+    assert legend_room(long) == 72 + 26 * 2

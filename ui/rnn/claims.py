@@ -8,7 +8,7 @@ import streamlit as st
 
 from model.bench_results import RnnBench, compare, load_rnn_bench
 from model.errors import LabError
-from viz.curves import Series, bars_figure, line_figure
+from viz.curves import HALF_ROW_EM, Series, bars_figure, line_figure
 
 from ..charts import show_chart
 from ..i18n import N_, _, explain, pgettext
@@ -72,7 +72,7 @@ def speed(bench: RnnBench) -> None:
         fig = line_figure(
             series, title=_("One training step, batch {b}").format(b=bench.batch_train),
             x_title=_("sequence length L (tokens)"), y_title=_("milliseconds"), log_x=True, log_y=True,
-            role="bench-train",
+            role="bench-train", legend_row_em=HALF_ROW_EM,
         )  # fmt: skip
         show_chart(fig, "bench_train")
     with right:
@@ -85,7 +85,7 @@ def speed(bench: RnnBench) -> None:
             series.append(_series(family, bench.lengths, bench.generate_ms[family], "dot", generate))
         fig = line_figure(
             series, title=_("Inference, batch 1"), x_title=_("sequence length L (tokens)"), y_title=_("milliseconds"),
-            log_x=True, log_y=True, role="bench-inference",
+            log_x=True, log_y=True, role="bench-inference", legend_row_em=HALF_ROW_EM,
         )  # fmt: skip
         show_chart(fig, "bench_inference")
     st.caption(

@@ -105,8 +105,9 @@ def attention_part(model: LoadedModel, trace: Trace, t: int, step: dict, written
     )  # fmt: skip
     soft = softmax_steps(step["masked"])
     lines = tex.softmax_lines(
-        t, tex_text(written[t]), soft, every_entry=_("every entry"), digits=2, notation=tex.RNN, max_cols=ROW
-    )
+        t, tex_text(written[t]), soft, every_entry=_("every entry"), digits=2, notation=tex.RNN, max_cols=ROW,
+        stacked=True,
+    )  # fmt: skip
     for line in lines:
         st.latex(line)
     left, right = st.columns([2, 3])
