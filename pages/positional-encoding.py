@@ -10,6 +10,7 @@ from ui.positional.view import ablation_section, model_encoding, sinusoidal_lab
 from ui.rnn.notice import is_transformer, transformer_only
 from ui.tokens import source_tokens
 from ui.trace_cache import cached_run
+from ui.trace_download import trace_downloads
 
 require_entry()
 
@@ -36,6 +37,7 @@ if trace is None:
     st.stop()
 source_tokens(trace)
 model_encoding(loaded, trace)
+trace_downloads(trace, "positional-encoding")
 
 st.header(_("What breaks without it"))
 st.caption(
