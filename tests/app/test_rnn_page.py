@@ -61,7 +61,7 @@ def latex(at: AppTest) -> list[str]:
 
 
 def line_with(at: AppTest, start: str) -> str:
-    found = [value for value in latex(at) if value.strip("$\n").startswith(start)]
+    found = [value for value in latex(at) if value.strip("$\n").removeprefix(r"\begin{gathered}").startswith(start)]
     assert len(found) == 1, (start, latex(at))
     return found[0]
 
@@ -129,6 +129,7 @@ def test_the_decoder_step_prints_decoder_step_and_numpy_numbers(lang):
     assert all(number(x) in line_with(at, "s_{2} =") for x in step["s_prev"][:6])
     assert all(number(x) in line_with(at, "e_{3} =") for x in scores)
     assert all(number(x) in line_with(at, "a_t =") for x in weights)
+    assert line_with(at, "a_t =").strip("$\n").endswith(r"\\ \textstyle\sum_i a_{ti} = 1.00\end{gathered}")
     c_line = line_with(at, r"\begin{aligned}c_{3}")
     assert c_line.rstrip("$\n").endswith(r"\end{bmatrix}\end{aligned}")
     assert all(number(x) in c_line.rsplit("&=", 1)[1] for x in (context[0], context[1], context[-1]))

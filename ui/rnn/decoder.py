@@ -15,11 +15,12 @@ from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
 from viz.latex import text as tex_text
 
+from ..charts import chart_name, show_chart
 from ..i18n import _
 from ..models import CELL_NAMES
 from ..stepper import prev_next_buttons
 from ..tokens import md_escape
-from ..walkthrough.steps import chart, say
+from ..walkthrough.steps import say
 from .pairs import output_line, run_models
 from .parts import keep_in
 
@@ -27,6 +28,14 @@ STEP_KEY = "rnn_step"  # the decoder step t, 1-based (?rnn_step=3)
 SIZE = 8  # entries of a state vector printed before the ⋯
 TOP = 5  # most likely output tokens drawn
 ROW = 10  # softmax entries printed in full (more: the first eight, ⋯, the last), so a line fits a 1280 px window
+
+
+def chart(figure, model: LoadedModel, what: str, t: int) -> None:
+    """One of a decoder step's figures; its download is named after the model, what it shows and the step
+    ("rnn-vs-transformer_translate-rnn_weights_t3")."""
+    show_chart(
+        figure, None, name=chart_name("rnn-vs-transformer", what, f"t{t + 1}", model=model.name), theme="streamlit"
+    )
 
 
 def decoder_section(model: LoadedModel | None, text: str) -> None:
@@ -113,12 +122,15 @@ def attention_part(model: LoadedModel, trace: Trace, t: int, step: dict, written
     left, right = st.columns([2, 3])
     with left:
         title = _("a_{t}: where step {t} looks").format(t=t + 1)
-        chart(fig.softmax_bars(step["weights"], np.zeros(len(keys), bool), keys, title, _("weight"), _("masked")))
+        weights_bars = fig.softmax_bars(
+            step["weights"], np.zeros(len(keys), bool), keys, title, _("weight"), _("masked")
+        )
+        chart(weights_bars, model, "weights", t)
     with right:
         weights = trace.numpy("rnn.attn.weights")
         rows = [f"{i + 1} · {w}" for i, w in enumerate(written)]
         title = _("Every step's attention (row {t} is this step)").format(t=t + 1)
-        chart(fig.matrix_heatmap(weights, rows, keys, title, weights=True, highlight_row=t))
+        chart(fig.matrix_heatmap(weights, rows, keys, title, weights=True, highlight_row=t), model, "attention", t)
     st.markdown(_("**4 · The context vector c_t**"))
     say(
         _("The context vector is the weighted sum of the encoder states: the decoder reads mostly the states with "
@@ -155,4 +167,9 @@ def output_part(model: LoadedModel, t: int, step: dict, token: str, vocab: list[
     top = np.argsort(-probabilities)[:TOP]
     labels = [vocab[i] for i in top]
     title = _("p_{t}: the {k} most likely words").format(t=t + 1, k=len(top))
-    chart(fig.softmax_bars(probabilities[top], np.zeros(len(top), bool), labels, title, _("probability"), ""))
+    chart(
+        fig.softmax_bars(probabilities[top], np.zeros(len(top), bool), labels, title, _("probability"), ""),
+        model,
+        "output",
+        t,
+    )
