@@ -5,6 +5,7 @@ import torch
 
 from ui.language import language_switch
 from ui.navigation import app_pages, run_page
+from ui.presenter import presenter_view
 from ui.sidebar import render_sidebar
 from ui.training.panels import stop_training_if_left
 
@@ -16,6 +17,7 @@ torch.set_num_threads(1)
 
 st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
 language_switch()
+presenter_view()
 navigation = st.navigation(app_pages())
 stop_training_if_left(navigation.url_path)
 render_sidebar()

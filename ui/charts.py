@@ -1,8 +1,13 @@
-"""Draw a plotly figure the same way on every page: full width, PNG export at 2× for slides."""
+"""Draw a plotly figure the same way on every page: full width, PNG export at 2× for slides; in the presenter
+view restyled for a projector (viz.projector: larger fonts, higher-contrast colour scales)."""
 
 from __future__ import annotations
 
 import streamlit as st
+
+from viz.projector import projector_layout
+
+from .presenter.state import presenting
 
 CHART_CONFIG = {
     "displaylogo": False,
@@ -11,6 +16,19 @@ CHART_CONFIG = {
 }
 
 
-def show_chart(fig, key: str) -> None:
-    """st.plotly_chart with a stable key and the lab's chart config."""
-    st.plotly_chart(fig, key=key, width="stretch", config=CHART_CONFIG, theme=None)
+def show_chart(
+    fig,
+    key: str | None = None,
+    *,
+    config: dict | None = None,
+    theme: str | None = None,
+    present_height: int | None = None,
+    where=None,
+) -> None:
+    """st.plotly_chart with a stable key and the lab's chart config (or `config`, `theme`), in `where` (a container)
+    or here; in the presenter view the figure gets the projector's styling and at most present_height px of
+    height (so it fits above the fold)."""
+    if presenting():
+        fig = projector_layout(fig, max_height=present_height)
+    config = CHART_CONFIG if config is None else config
+    (where or st).plotly_chart(fig, key=key, width="stretch", config=config, theme=theme)

@@ -25,6 +25,7 @@ from ..charts import show_chart
 from ..choices import shown_as, translated_options
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
+from ..presenter import controls, in_order, presenting
 
 # URL (Streamlit writes a bound choice as its shown label; every link also carries lang=):
 #   ?kind=   Encoder self-attention | Decoder masked self-attention | Cross-attention      (lang=en)
@@ -56,6 +57,7 @@ SUMMARIES = {
     "rollout": N_("Attention rollout (encoder)"),
 }  # fmt: skip
 keep_on_language_switch("token")
+FOCUS_PRESENT_HEIGHT = 400  # px: the focused head in the presenter view, above the fold of a 1280×720 projector
 
 
 def hover_names(*names: str) -> tuple[str, ...]:
@@ -82,10 +84,11 @@ def numbered(tokens: list[str]) -> list[str]:
 @st.fragment
 def attention_section(trace: Trace) -> None:
     """Kind picker, the every-layer × every-head overview, the focused head, then per-head summaries."""
-    kind = st.radio(
-        _("Attention kind"), list(KINDS), format_func=translated_options("kind", KINDS), key="kind",
-        bind="query-params", horizontal=True, help=_(KIND_HELP),
-    )  # fmt: skip
+    with controls(label=_("Attention kind")):
+        kind = st.radio(
+            _("Attention kind"), list(KINDS), format_func=translated_options("kind", KINDS), key="kind",
+            bind="query-params", horizontal=True, help=_(KIND_HELP),
+        )  # fmt: skip
     weights = attention_layers(trace, kind)  # (L, H, Lq, Lk)
     queries, keys = attention_tokens(trace, kind)
     n_layers, n_heads = weights.shape[:2]
@@ -94,8 +97,11 @@ def attention_section(trace: Trace) -> None:
         weights, title=_("{kind}: every layer and head (rows = queries, columns = keys)").format(kind=_(KINDS[kind])),
         layer_names=layers, head_names=heads, query_tokens=queries, key_tokens=keys, hover_names=hover_names(*HOVER),
     )  # fmt: skip
-    show_chart(fig, "overview")
-    focus_section(weights, kind, queries, keys)
+    overview_box, focus_box = in_order((1, 0))  # presenter view: the focused head first, above the fold
+    with overview_box:
+        show_chart(fig, "overview")
+    with focus_box:
+        focus_section(weights, kind, queries, keys)
     box = st.expander(_(SUMMARIES_LABEL), key="summaries", on_change="rerun", bind="query-params")
     if box.open:  # lazy: built and painted only when opened
         with box:
@@ -106,26 +112,29 @@ def attention_section(trace: Trace) -> None:
 def focus_section(weights, kind: str, queries: list[str], keys: list[str]) -> None:
     """Layer / head / token pickers, the chosen head large, and the layer's head view."""
     n_layers, n_heads = weights.shape[:2]
-    pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
-    # options show as 1, 2, … so a shared link reads ?layer=2&head=3
-    layer = pick_layer.selectbox(_("Layer"), range(n_layers), format_func=one_based, key="layer", bind="query-params")
-    head = pick_head.radio(
-        _("Head"), range(n_heads), format_func=one_based, key="head", bind="query-params", horizontal=True
-    )
-    token = pick_token.selectbox(
-        _("Isolate one query token"), [None, *range(len(queries))], key="token",
-        format_func=shown_as({None: _("All tokens")} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
-        help=_("Keep only the lines from this token in the head view."),
-    )  # fmt: skip
+    pickers, (left, right) = st.container(), st.columns([3, 2])
+    with controls(right if presenting() else pickers, _("Layer, head, token")):  # presenter: beside the head
+        pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
+        # options show as 1, 2, … so a shared link reads ?layer=2&head=3
+        layer = pick_layer.selectbox(
+            _("Layer"), range(n_layers), format_func=one_based, key="layer", bind="query-params"
+        )
+        head = pick_head.radio(
+            _("Head"), range(n_heads), format_func=one_based, key="head", bind="query-params", horizontal=True
+        )
+        token = pick_token.selectbox(
+            _("Isolate one query token"), [None, *range(len(queries))], key="token",
+            format_func=shown_as({None: _("All tokens")} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
+            help=_("Keep only the lines from this token in the head view."),
+        )  # fmt: skip
     query_title, key_title = hover_names(*AXES[kind])
-    left, right = st.columns([3, 2])
     with left:
         fig = head_figure(
             weights[layer, head], title=f"{layer_name(layer)} · {head_name(head)}",
             query_tokens=numbered(queries), key_tokens=numbered(keys),
             query_title=query_title, key_title=key_title, hover_names=hover_names(*HOVER),
         )  # fmt: skip
-        show_chart(fig, "focused")
+        show_chart(fig, "focused", present_height=FOCUS_PRESENT_HEIGHT)
     with right:
         fig = head_view_figure(
             weights[layer], title=_("Head view · {layer}").format(layer=layer_name(layer)),

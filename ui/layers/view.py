@@ -8,9 +8,11 @@ from model import Trace
 from model.analysis_layers import LayerAnalysis, analyse_layers
 from viz.layers import ffn_figure, layernorm_stats_figure, row_heatmap
 
+from ..charts import show_chart
 from ..choices import shown_as, translated_options
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
+from ..presenter import controls
 
 KIND_NAMES = {  # "L{n} {kind}" labels of the sublayers
     "self_attn": N_("L{n} self-attention"),
@@ -30,7 +32,7 @@ LN_INPUT = {  # norm placement → what the LayerNorm reads
         "the output's mean and spread are set by γ and β, not by the input."
     ),
 }
-CHART = {"config": {"displayModeBar": False}}
+CHART = {"config": {"displayModeBar": False}, "theme": "streamlit"}
 keep_on_language_switch("layer_ln", "layer_ffn")
 
 
@@ -52,11 +54,11 @@ def stream_section(a: LayerAnalysis, tokens: list[str]) -> None:
     rows = [_("input (embedding + position)")] + [
         _("after {sublayer}").format(sublayer=sublayer_label(n)) for n in a.sublayers
     ]
-    st.plotly_chart(
+    show_chart(
         row_heatmap(a.stream_norms, rows, tokens, title=_("Residual stream: ‖x‖ at each position"),
                     x_title=_("token"), value_name="‖x‖"), key="layer_stream", **CHART,
     )  # fmt: skip
-    st.plotly_chart(
+    show_chart(
         row_heatmap(a.update_ratios, [sublayer_label(n) for n in a.sublayers], tokens,
                     title=_("What each sublayer adds: ‖sublayer(x)‖ / ‖x‖"), x_title=_("token"),
                     value_name=_("ratio"), colorscale="Oranges", text_format="%.2f"), key="layer_updates", **CHART,
@@ -67,14 +69,16 @@ def stream_section(a: LayerAnalysis, tokens: list[str]) -> None:
 def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
     left, right = st.columns([1, 2])
     labels = dict(enumerate(map(sublayer_label, a.sublayers)))
-    i = left.selectbox(_("LayerNorm of"), range(len(a.sublayers)), format_func=shown_as(labels), key="layer_ln")
+    with controls(left, _("LayerNorm of")):
+        i = st.selectbox(_("LayerNorm of"), range(len(a.sublayers)), format_func=shown_as(labels), key="layer_ln")
     left.caption(_(LN_INPUT[a.norm]))
     series = [(_("input mean"), a.ln_in_mean[i]), (_("input std"), a.ln_in_std[i]),
               (_("output mean"), a.ln_out_mean[i]), (_("output std"), a.ln_out_std[i])]  # fmt: skip
-    right.plotly_chart(
+    show_chart(
         layernorm_stats_figure(series, tokens,
                                title=_("LayerNorm of {sublayer}").format(sublayer=sublayer_label(a.sublayers[i])),
-                               x_title=_("token"), y_title=_("over d_model")), key="layer_ln_chart", **CHART,
+                               x_title=_("token"), y_title=_("over d_model")),
+        key="layer_ln_chart", where=right, **CHART,
     )  # fmt: skip
 
 
@@ -82,9 +86,12 @@ def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
 def ffn_section(a: LayerAnalysis, tokens: list[str]) -> None:
     left, _right = st.columns([1, 2])
     labels = {k: _("Layer {n}").format(n=k + 1) for k in range(a.n_layers)}
-    layer = left.selectbox(_("Feed-forward of layer"), range(a.n_layers), key="layer_ffn", format_func=shown_as(labels))
+    with controls(left, _("Feed-forward of layer")):
+        layer = st.selectbox(
+            _("Feed-forward of layer"), range(a.n_layers), key="layer_ffn", format_func=shown_as(labels)
+        )
     hidden = a.ffn_hidden[layer]
-    st.plotly_chart(
+    show_chart(
         ffn_figure(hidden, a.ffn_active[layer], tokens,
                    title=_("FFN hidden units, layer {n} (ReLU)").format(n=layer + 1),
                    unit_title=_("hidden unit (of {n})").format(n=hidden.shape[1]), token_title=_("token"),

@@ -15,6 +15,7 @@ from model.archive import pack_archive
 from model.train import TrainConfig, default_model_config
 from viz.training import accuracy_figure, loss_figure
 
+from ..charts import show_chart
 from ..choices import translated_options
 from ..i18n import N_, _, explain
 from ..models import NORM_NAMES, POSITIONAL_NAMES, SHIPPED_NAME, add_user_model, user_models
@@ -162,16 +163,16 @@ def progress_panel(job: TrainingJob) -> None:
         st.progress(min(1.0, view.step / max(1, view.total_steps)), text=progress_text(view))
         left, right = st.columns(2)
         steps, losses = zip(*view.losses, strict=True) if view.losses else ((), ())
-        left.plotly_chart(
+        show_chart(
             loss_figure(steps, losses, title=_("Training loss"), x_title=_("step"), y_title=_("cross-entropy (log)"),
                         hover_names=(_("step"), _("loss")), total_steps=view.total_steps, max_points=200),
-            key="train_loss_chart", config={"displayModeBar": False},
+            key="train_loss_chart", config={"displayModeBar": False}, theme="streamlit", where=left,
         )  # fmt: skip
         a_steps, accs = zip(*view.accuracies, strict=True) if view.accuracies else ((), ())
-        right.plotly_chart(
+        show_chart(
             accuracy_figure(a_steps, accs, title=_("Held-out exact match"), x_title=_("step"), y_title=_("accuracy"),
                             step_name=_("step"), goal=job.train_config.until, total_steps=view.total_steps),
-            key="train_acc_chart", config={"displayModeBar": False},
+            key="train_acc_chart", config={"displayModeBar": False}, theme="streamlit", where=right,
         )  # fmt: skip
         if view.status == "failed":
             st.error(_("Training failed: {error}").format(error=view.error))

@@ -14,10 +14,13 @@ from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
 from viz.latex import text as tex_text
 
+from ..charts import show_chart
 from ..i18n import _
+from ..presenter import presenting, slot
 from .state import EXAMPLE, STEPS, Walk, md_plain
 
 MASKED = "−∞"
+PRESENT_HEIGHT = 440  # px: a step's figure beside its formula, above the fold of a 1280×720 projector
 FULL_STOPS = ("。", "！", "？", "：", "；")  # a Chinese sentence after one of these needs no space
 
 
@@ -39,12 +42,16 @@ def say(*sentences: str) -> None:
 
 
 def formula(walk: Walk, latex: str) -> None:
-    """A formula; the worked example's small matrices one size up, for a projector's back row."""
-    st.latex((r"\large " if walk.source == EXAMPLE else "") + latex)
+    """A formula; the worked example's small matrices one size up, for a projector's back row. (In the presenter
+    view formulas go to the stage's left column, sized by its CSS instead.)"""
+    with slot("formula"):
+        st.latex((r"\large " if walk.source == EXAMPLE and not presenting() else "") + latex)
 
 
 def chart(figure) -> None:
-    st.plotly_chart(figure, width="stretch", config={"displayModeBar": False})
+    """A figure (in the presenter view's stage: the right column, short enough to fit beside the formula)."""
+    with slot("figure"):
+        show_chart(figure, config={"displayModeBar": False}, theme="streamlit", present_height=PRESENT_HEIGHT)
 
 
 def sym(name: str, walk: Walk) -> str:
