@@ -7,8 +7,10 @@ from __future__ import annotations
 import plotly.colors as pc
 import plotly.graph_objects as go
 
-FONT_SCALE = 1.4  # every font of the figure, relative to the normal view
+FONT_SCALE = 1.4  # every font of the figure, relative to the normal view (titles: TITLE_SCALE, as they do not wrap)
+TITLE_SCALE = 1.2
 MIN_FONT = 18  # px: nothing smaller on a projector
+MAX_NUMBERED_TICKS = 10  # numbered tick labels kept on an axis at the projector's font size
 RAMP = 1.8  # > 1 moves a scale's colour stops towards its low end (or middle): mid values get stronger colours
 WHITE = "rgb(255,255,255)"
 SEQUENTIAL = ("Blues", "Purples", "Oranges", "Greens", "Reds", "Greys")
@@ -40,27 +42,40 @@ PROJECTOR_SCALES = {
 }
 
 
-def _bigger(size: float | None, default: float) -> int:
-    return int(max(MIN_FONT, round((size or default) * FONT_SCALE)))
+def _bigger(size: float | None, default: float, scale: float = FONT_SCALE) -> int:
+    return int(max(MIN_FONT, round((size or default) * scale)))
 
 
-def _grow(parent: dict, key: str, default: float) -> None:
+def _grow(parent: dict, key: str, default: float, scale: float = FONT_SCALE) -> None:
     """parent[key]["size"] (a font) scaled up; created when unset (a theme's template fonts are small)."""
     font = parent.setdefault(key, {})
-    font["size"] = _bigger(font.get("size"), default)
+    font["size"] = _bigger(font.get("size"), default, scale)
+
+
+def _thin_numeric_ticks(axis: dict) -> None:
+    """Numbered ticks (dimensions 1, 5, 9, …) thinned to at most MAX_NUMBERED_TICKS, as larger labels need more
+    room; token labels are all kept."""
+    values, labels = axis.get("tickvals"), axis.get("ticktext")
+    if values is None or labels is None or len(labels) <= MAX_NUMBERED_TICKS:
+        return
+    if not all(str(label).strip().lstrip("-").isdigit() for label in labels):
+        return
+    step = -(-len(labels) // MAX_NUMBERED_TICKS)
+    axis["tickvals"], axis["ticktext"] = list(values)[::step], list(labels)[::step]
 
 
 def _restyle_layout(layout: dict, base: float, max_height: int | None) -> None:
     _grow(layout, "font", 12)
     title = layout.get("title")
     if isinstance(title, dict) and title.get("text"):
-        _grow(title, "font", base * 1.3)
+        _grow(title, "font", base * 1.3, TITLE_SCALE)
         margin = layout.get("margin", {})
         if margin.get("t") is not None:
             margin["t"] = int(margin["t"] * 1.3)
     for name in [k for k in layout if k.startswith(("xaxis", "yaxis"))]:
         axis = layout[name]
         axis["automargin"] = True
+        _thin_numeric_ticks(axis)
         _grow(axis, "tickfont", base)
         _grow(axis.setdefault("title", {}), "font", base)
     for name in ("legend", "hoverlabel"):

@@ -56,7 +56,7 @@ def controls(where: DeltaGenerator | None = None, label: str | None = None) -> I
 
 
 @contextmanager
-def stage(split: tuple[float, float] = (2, 1)) -> Iterator[None]:
+def stage(split: tuple[float, float] = (3, 2)) -> Iterator[None]:
     """In the presenter view, a two-column stage: formulas (then the prose) on the left, figures on the right,
     so a step's formula and its figure sit side by side at the top. Inside it, `slot("formula")` and
     `slot("figure")` route output there; everything else goes under the formulas. Normally it changes nothing."""
@@ -77,6 +77,15 @@ def slot(kind: str):
     """The stage's container for `kind` ("formula" or "figure") inside `stage()`, else a no-op context."""
     slots = _STAGE.get()
     return slots[kind] if slots else nullcontext()
+
+
+def stage_columns(spec) -> list[DeltaGenerator]:
+    """st.columns(spec), except inside the presenter view's stage: there figures go to the stage's figure column
+    anyway, so the other columns' content stacks in one full-width container (returned once per column)."""
+    if _STAGE.get() is None:
+        return list(st.columns(spec))
+    box = st.container()
+    return [box] * (spec if isinstance(spec, int) else len(spec))
 
 
 def in_order(presenter_order: tuple[int, ...]) -> list[DeltaGenerator]:

@@ -30,20 +30,31 @@ PRESENTER = f"""
 [data-testid="stMain"] [data-testid="stCaptionContainer"] p {{ font-size: 1.2rem; }}
 [data-testid="stMain"] [data-testid="stMarkdown"] .katex-display {{ font-size: 1.25rem; margin: 0.3em 0; }}
 [data-testid="stMain"] h1 {{ font-size: 2rem; padding: 0; }}
+.st-key-presenter_bar button p {{ font-size: 1.2rem; }}
 [data-testid="stMain"] h2 {{ font-size: 2rem; }}
 [data-testid="stMain"] h3 {{ font-size: 1.9rem; padding: 0.25rem 0; }}
 """
 
 
-# A formula wider than its column (the presenter's stage gives formulas two thirds of the width) is shrunk to fit
-# it, instead of being cut off behind a scroll bar: CSS cannot size text by its own width, so a few lines of
-# script do it whenever the main area changes (childList only: the font-size it sets does not re-trigger it).
-FIT_FORMULAS = """
+# Two things CSS cannot do, in a few lines of script (our own constant code; no user text goes in):
+# - The sidebar follows the view when it is switched: Streamlit 1.67 applies set_page_config's
+#   initial_sidebar_state on a rerun only until the user has opened or closed the sidebar once (then the browser
+#   remembers their choice), so on a switch the script presses the sidebar's own collapse / expand button.
+# - A formula wider than its column (the presenter's stage gives formulas three fifths of the width) is shrunk to
+#   fit instead of being cut off behind a scroll bar, whenever the main area changes (childList only: the
+#   font-size it sets does not trigger it again).
+SCRIPT = """
 (() => {
-  if (window.__labFitFormulas) return;
-  window.__labFitFormulas = true;
+  const lab = window.__labPresenter = window.__labPresenter || {};
+  const switched = lab.on !== undefined && lab.on !== PRESENTING;
+  lab.on = PRESENTING;
+  const sidebar = document.querySelector('[data-testid="stSidebar"]');
+  const collapsed = sidebar && sidebar.getAttribute('data-collapsed') === 'true';
+  if (lab.on && !collapsed) document.querySelector('[data-testid="stSidebarCollapseButton"] button')?.click();
+  if (!lab.on && switched && collapsed) document.querySelector('[data-testid="stExpandSidebarButton"]')?.click();
+  if (lab.observer) return;
   const fit = () => {
-    if (!document.querySelector('.st-key-presenter_bar')) return;
+    if (!lab.on) return;
     for (const el of document.querySelectorAll('[data-testid="stMain"] .katex-display')) {
       el.style.fontSize = '';
       if (el.scrollWidth > el.clientWidth + 1) {
@@ -54,7 +65,8 @@ FIT_FORMULAS = """
   };
   let queued = false;
   const later = () => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; fit(); }); } };
-  new MutationObserver(later).observe(document.body, {childList: true, subtree: true});
+  lab.observer = new MutationObserver(later);
+  lab.observer.observe(document.body, {childList: true, subtree: true});
   window.addEventListener('resize', later);
   later();
 })();
@@ -62,8 +74,8 @@ FIT_FORMULAS = """
 
 
 def inject_style(presenting: bool) -> None:
-    """The CSS of this run: key-only buttons hidden always, the presenter's sizes (and formula fitting) when
-    presenting. The script goes to the sidebar, where its empty element takes no room from the page."""
+    """This run's CSS (key-only buttons hidden always; the presenter's sizes when presenting) and the script above.
+    The script goes to the sidebar, where its empty element takes no room from the page."""
     st.html(f"<style>{ALWAYS}{PRESENTER if presenting else ''}</style>")
-    if presenting:
-        st.sidebar.html(f"<script>{FIT_FORMULAS}</script>", unsafe_allow_javascript=True)
+    script = SCRIPT.replace("PRESENTING", "true" if presenting else "false")
+    st.sidebar.html(f"<script>{script}</script>", unsafe_allow_javascript=True)

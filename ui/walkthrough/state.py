@@ -72,6 +72,12 @@ class Walk:
         return True if self.source != EXAMPLE or presenting() else None
 
     @property
+    def narrow(self) -> bool:
+        """Formulas laid out for a narrow column: the presenter view's stage, with the example's short matrices
+        (stacking the model's 9-row matrices would push them below a projector's fold)."""
+        return self.source == EXAMPLE and presenting()
+
+    @property
     def n_heads(self) -> int:
         return self.full["heads"].shape[0]
 

@@ -16,7 +16,7 @@ from viz.latex import text as tex_text
 
 from ..charts import show_chart
 from ..i18n import _
-from ..presenter import presenting, slot
+from ..presenter import presenting, slot, stage_columns
 from .state import EXAMPLE, STEPS, Walk, md_plain
 
 MASKED = "−∞"
@@ -101,7 +101,7 @@ def step_projections(walk: Walk, query: int) -> None:
         formula(walk, latex)
     if bias:
         st.caption(_("The model's projections also add a learned bias b (a row added to every token)."))
-    cols = st.columns(3)
+    cols = stage_columns(3)
     for col, name, tokens in zip(cols, "QKV", (walk.q_tokens, walk.k_tokens, walk.k_tokens), strict=True):
         with col:
             title = _("{matrix} (head {head})").format(matrix=name, head=walk.head + 1)
@@ -167,10 +167,17 @@ def step_scaling(walk: Walk, query: int) -> None:
     if not walk.scale:
         st.warning(_("Scaling is switched off: the scores are divided only by τ = {tau}.").format(**numbers))
     latex = tex.scaling(
-        v["scores"], v["scaled"], walk.d_k, walk.temperature, walk.scale, highlight_row=query, size=walk.size
+        v["scores"],
+        v["scaled"],
+        walk.d_k,
+        walk.temperature,
+        walk.scale,
+        highlight_row=query,
+        size=walk.size,
+        split=walk.narrow,
     )
     formula(walk, latex)
-    left, right = st.columns([2, 3])
+    left, right = stage_columns([2, 3])
     with left:
         chart(fig.matrix_heatmap(v["scaled"], walk.q_tokens, walk.k_tokens, _("Scaled scores"), highlight_row=query))
     with right:
@@ -202,7 +209,7 @@ def step_mask(walk: Walk, query: int, mask_note: str) -> None:
                   "**Attention** above, with **Mask off** switched off, to see cells become −∞."))  # fmt: skip
     latex = tex.masking(
         v["scaled"], v["masked"], allowed=_("if {i} may attend to {j}"), otherwise=_("otherwise"),
-        highlight_row=query, size=walk.size,
+        highlight_row=query, size=walk.size, stacked=walk.narrow,
     )  # fmt: skip
     formula(walk, latex)
     chart(fig.matrix_heatmap(v["masked"], walk.q_tokens, walk.k_tokens, _("Masked scores (grey = −∞)"),
