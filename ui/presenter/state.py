@@ -19,8 +19,9 @@ def presenting() -> bool:
 
 def presenter_toggle() -> bool:
     """The sidebar's "Presenter view" switch; returns whether the view is on."""
-    if PRESENT_KEY not in st.session_state:
-        st.session_state[PRESENT_KEY] = presenting()  # a link's ?present=, read leniently (TRUE, " true")
+    # Set on every run (as ui.language does for its switch): a widget drawn under another running script (AppTest
+    # reruns a page script, whose guard runs app.py inside it) would forget its value. The first run reads the link.
+    st.session_state[PRESENT_KEY] = presenting()
     return st.sidebar.toggle(
         _("Presenter view"),
         key=PRESENT_KEY,
