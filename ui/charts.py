@@ -23,12 +23,13 @@ def show_chart(
     config: dict | None = None,
     theme: str | None = None,
     present_height: int | None = None,
+    present_style: bool = True,
     where=None,
 ) -> None:
     """st.plotly_chart with a stable key and the lab's chart config (or `config`, `theme`), in `where` (a container)
-    or here; in the presenter view the figure gets the projector's styling and at most present_height px of
-    height (so it fits above the fold)."""
-    if presenting():
+    or here; in the presenter view the figure gets the projector's styling (unless present_style is False: a dense
+    figure whose larger labels would collide) and at most present_height px of height (to fit above the fold)."""
+    if presenting() and present_style:
         fig = projector_layout(fig, max_height=present_height)
     config = CHART_CONFIG if config is None else config
     (where or st).plotly_chart(fig, key=key, width="stretch", config=config, theme=theme)

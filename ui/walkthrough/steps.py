@@ -5,6 +5,8 @@ Each step: a formula with the real numbers (viz.walkthrough_latex), a figure, tw
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numpy as np
 import streamlit as st
 
@@ -48,10 +50,13 @@ def formula(walk: Walk, latex: str) -> None:
         st.latex((r"\large " if walk.source == EXAMPLE and not presenting() else "") + latex)
 
 
-def chart(figure) -> None:
-    """A figure (in the presenter view's stage: the right column, short enough to fit beside the formula)."""
-    with slot("figure"):
-        show_chart(figure, config={"displayModeBar": False}, theme="streamlit", present_height=PRESENT_HEIGHT)
+def chart(figure, beside: bool = True) -> None:
+    """A figure; in the presenter view's stage, in the right column beside the formula, short enough to fit there
+    and restyled for the projector (beside=False: where it stands, under the prose, as in the normal view: the
+    scaling demo's two panels are too dense for larger labels)."""
+    with slot("figure") if beside else nullcontext():
+        show_chart(figure, config={"displayModeBar": False}, theme="streamlit", present_height=PRESENT_HEIGHT,
+                   present_style=beside)  # fmt: skip
 
 
 def sym(name: str, walk: Walk) -> str:
@@ -185,7 +190,7 @@ def step_scaling(walk: Walk, query: int) -> None:
         chart(fig.scaling_demo_figure(
             demo, (_("std of q · k"), _("largest softmax weight")), _("d_k (random unit-variance q, k; 8 keys)"),
             (_("std of q · k  (≈ √d_k)"), _("largest weight, not scaled"), _("largest weight, ÷ √d_k")), walk.d_k,
-        ))  # fmt: skip
+        ), beside=False)  # fmt: skip
         st.caption(_("Measured on 1,000 random queries against 8 random keys for each d_k (entries drawn from "
                      "N(0, 1)); the dashed line is this head's d_k = {d_k}. Without scaling the softmax saturates on "
                      "one key as d_k grows; with it, the weights stay spread out.").format(d_k=walk.d_k))  # fmt: skip
