@@ -27,7 +27,8 @@ PRESENTER = f"""
 [data-testid="stMain"] [data-testid="stTable"] th {{
   font-size: {BODY_SCALE}rem; line-height: 1.4;
 }}
-[data-testid="stMain"] [data-testid="stCaptionContainer"] p {{ font-size: 1.2rem; }}
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p,
+[data-testid="stMain"] [data-testid="stProgress"] p {{ font-size: 1.2rem; }}
 [data-testid="stMain"] [data-testid="stMarkdown"] .katex-display {{ font-size: 1.25rem; margin: 0.3em 0; }}
 [data-testid="stMain"] h1 {{ font-size: 2rem; padding: 0; }}
 .st-key-presenter_bar button p {{ font-size: 1.2rem; }}
