@@ -212,3 +212,38 @@ def test_train_snapshots_step_with_buttons_and_keys(lang):
     assert caption in [c.value for c in at.caption]
     at.toggle(key="present").set_value(False).run()  # the normal view: buttons, no keys (Page Down scrolls)
     assert at.button(key="snap_next").proto.shortcut == "" and "snap_right" not in widget_keys(at.main)
+
+
+def join(code: str, lang: str = "en") -> AppTest:
+    """A student opening the join link (?room=): the app takes them to the teacher's page."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params.update(lang=lang, room=code)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_a_class_follows_the_teachers_presenter_view():
+    """The presenter view is part of the view a class follows: a student joining and a student already there get
+    the teacher's switch, and a student exploring on their own keeps their own."""
+    from services.rooms import shared_room_store
+    from ui.classroom.role import ROLE_KEY
+
+    teacher = open_page("pages/step-by-step.py")
+    teacher.button(key="_class_start").click().run()
+    code = teacher.session_state[ROLE_KEY].code
+    already, explorer = join(code), join(code)
+    explorer.button(key="_class_explore").click().run()
+    assert already.toggle(key="present").value is False
+    teacher.toggle(key="present").set_value(True).run()
+    assert not teacher.exception and shared_room_store().snapshot(code).state["present"] is True
+    joining = join(code, "zh")
+    for student in (already.run(), joining, explorer.run()):
+        assert not student.exception, [e.value for e in student.exception]
+    for student in (already, joining):
+        assert student.toggle(key="present").value is True and presenter_css(student)
+        assert any(b.key == "presenter_bar" for b in blocks(student.main, "flex_container"))
+        assert student.radio(key="step").value == 1  # on the teacher's page
+    assert explorer.toggle(key="present").value is False and not presenter_css(explorer)
+    teacher.button(key="presenter_exit").click().run()
+    assert already.run().toggle(key="present").value is False and not presenter_css(already)

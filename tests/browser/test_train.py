@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from model import load_pretrained
+from model import PRETRAINED, load_pretrained
 from model.archive import load_archive, pack_archive
 
 from .harness import exceptions_on, new_page, open_page, runs, wait_settled
 
 pytestmark = pytest.mark.browser
-SHIPPED = ["reverse", "sort", "translate", "copy"]
+SHIPPED = list(PRETRAINED)
 # Opening a deep link makes Streamlit probe <path>/_stcore/...; pages are reached through the sidebar instead,
 # so no console error is expected at all.
 
