@@ -13,6 +13,7 @@ MIN_FONT = 18  # px: nothing smaller on a projector
 MAX_NUMBERED_TICKS = 10  # numbered tick labels kept on an axis at the projector's font size
 RAMP = 1.8  # > 1 moves a scale's colour stops towards its low end (or middle): mid values get stronger colours
 WHITE = "rgb(255,255,255)"
+INK = "rgb(17,17,17)"  # text a figure leaves uncoloured (a theme's grey ticks fade on a projector) is drawn in this
 SEQUENTIAL = ("Blues", "Purples", "Oranges", "Greens", "Reds", "Greys")
 DIVERGING = ("RdBu", "RdBu_r")
 
@@ -46,10 +47,14 @@ def _bigger(size: float | None, default: float, scale: float = FONT_SCALE) -> in
     return int(max(MIN_FONT, round((size or default) * scale)))
 
 
-def _grow(parent: dict, key: str, default: float, scale: float = FONT_SCALE) -> None:
-    """parent[key]["size"] (a font) scaled up; created when unset (a theme's template fonts are small)."""
+def _grow(parent: dict, key: str, default: float, scale: float = FONT_SCALE, ink: bool = True) -> None:
+    """parent[key]["size"] (a font) scaled up, created when unset (a theme's template fonts are small); its colour
+    INK unless the figure chose one or `ink` is False (text on coloured cells and hover boxes keeps plotly's
+    automatic contrast)."""
     font = parent.setdefault(key, {})
     font["size"] = _bigger(font.get("size"), default, scale)
+    if ink:
+        font.setdefault("color", INK)
 
 
 def _thin_numeric_ticks(axis: dict) -> None:
@@ -78,8 +83,8 @@ def _restyle_layout(layout: dict, base: float, max_height: int | None) -> None:
         _thin_numeric_ticks(axis)
         _grow(axis, "tickfont", base)
         _grow(axis.setdefault("title", {}), "font", base)
-    for name in ("legend", "hoverlabel"):
-        _grow(layout.setdefault(name, {}), "font", base)
+    _grow(layout.setdefault("legend", {}), "font", base)
+    _grow(layout.setdefault("hoverlabel", {}), "font", base, ink=False)
     for note in layout.get("annotations", []):
         _grow(note, "font", base)
     for slider in layout.get("sliders", []):
@@ -93,7 +98,7 @@ def _restyle_layout(layout: dict, base: float, max_height: int | None) -> None:
 
 def _restyle_trace(trace: dict, base: float) -> None:
     if isinstance(trace.get("textfont"), dict) and isinstance(trace["textfont"].get("size"), (int, float)):
-        _grow(trace, "textfont", base)
+        _grow(trace, "textfont", base, ink=False)
     if trace.get("type") in ("heatmap", "contour") or "colorbar" in trace:
         colorbar = trace.setdefault("colorbar", {})
         _grow(colorbar, "tickfont", base)

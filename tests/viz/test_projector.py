@@ -15,7 +15,7 @@ import pytest
 from viz import walkthrough_latex as tex
 from viz.attention import overview_figure
 from viz.matrix import matrix_figure
-from viz.projector import FONT_SCALE, MIN_FONT, WHITE, projector_layout
+from viz.projector import FONT_SCALE, INK, MIN_FONT, WHITE, projector_layout
 from viz.training import attention_timeline_figure
 from viz.walkthrough import matrix_heatmap
 
@@ -61,6 +61,22 @@ def test_data_labels_and_ranges_stay_fonts_grow_and_plotly_accepts_it():
     assert spec["data"][0]["textfont"]["size"] > before["data"][0]["textfont"]["size"]
     assert spec["layout"]["height"] == 300 and before["layout"]["height"] == 480
     assert fig.to_dict() == before  # the original is left alone
+
+
+def test_uncoloured_text_turns_dark_chosen_colours_and_cell_text_keep_theirs():
+    z = RNG.random((3, 4)).astype(np.float32)
+    fig = matrix_heatmap(z, ["a", "b", "c"], ["1", "2", "3", "4"], "T", highlight_row=1)
+    fig.update_layout(yaxis_tickfont_color="rgb(200,0,0)")  # a colour the figure chose
+    before = fig.to_dict()
+    spec = projector_layout(fig).to_dict()
+    go.Figure(spec)
+    layout = spec["layout"]
+    assert layout["font"]["color"] == INK and layout["title"]["font"]["color"] == INK
+    assert layout["xaxis"]["tickfont"]["color"] == INK and layout["xaxis"]["title"]["font"]["color"] == INK
+    assert layout["yaxis"]["tickfont"]["color"] == "rgb(200,0,0)"
+    assert "color" not in before["data"][0]["textfont"]  # plotly picks dark or light text per cell: kept so
+    assert "color" not in spec["data"][0]["textfont"] and "color" not in layout["hoverlabel"]["font"]
+    assert spec["data"][0]["colorbar"]["tickfont"]["color"] == INK
 
 
 def test_the_weight_scale_starts_white_and_is_darker_in_the_middle():
