@@ -13,14 +13,15 @@ SCREENS = pytest.mark.parametrize(("width", "height", "lang"), [(1280, 720, "en"
 STEP_HEADING = {"en": "Step {step} of 8", "zh": "第 {step} 步（共 8 步）"}
 PROSE = {"en": "The score s_ij", "zh": "分数 s_ij"}  # step 2's first sentence
 
-# Boxes of the first formula (KaTeX block) and the first chart in the main area, how far the formula overflows its
-# own width (a cut-off formula scrolls), and whether the sidebar is collapsed.
+# Boxes of the first formula (KaTeX block) in the main area and of the first chart in the stage's figure column
+# (ui.presenter.stage), how far the formula overflows its own width (a cut-off formula scrolls), and whether the
+# sidebar is collapsed.
 LAYOUT_JS = """
 () => {
   const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect();
                         return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };
   const formula = document.querySelector('[data-testid="stMain"] .katex-display');
-  const chart = document.querySelector('[data-testid="stMain"] [data-testid="stPlotlyChart"]');
+  const chart = document.querySelector('.st-key-presenter_stage_figure [data-testid="stPlotlyChart"]');
   return {formula: box(formula), chart: box(chart),
           overflow: formula ? formula.scrollWidth - formula.clientWidth : null,
           collapsed: document.querySelector('[data-testid="stSidebar"]').getAttribute('data-collapsed')};

@@ -14,6 +14,7 @@ from ..i18n import _
 from .state import leave_presenter_view, presenting
 
 CONTROLS_ICON = ":material/tune:"
+STAGE_PREFIX = "presenter_stage_"  # the stage's slots are keyed containers (CSS class st-key-presenter_stage_figure)
 _STAGE: ContextVar[dict[str, DeltaGenerator] | None] = ContextVar("presenter_stage", default=None)
 
 
@@ -64,7 +65,9 @@ def stage(split: tuple[float, float] = (3, 2)) -> Iterator[None]:
         yield
         return
     left, right = st.columns(split, gap="medium")
-    slots = {"formula": left.container(), "figure": right.container()}
+    slots = {
+        kind: column.container(key=f"{STAGE_PREFIX}{kind}") for kind, column in (("formula", left), ("figure", right))
+    }
     token = _STAGE.set(slots)
     try:
         with left.container():
