@@ -9,6 +9,7 @@ from ui.models import selected_model
 from ui.navigation import require_entry
 from ui.presenter import controls, page_header
 from ui.trace_cache import cached_run
+from ui.trace_download import trace_downloads
 
 require_entry()
 
@@ -34,3 +35,4 @@ if trace is not None:
     layernorm_section(analysis, tokens)
     st.subheader(_("Feed-forward"))
     ffn_section(analysis, tokens)
+    trace_downloads(trace, "inside-a-layer")

@@ -10,6 +10,7 @@ from ui.positional.view import ablation_section, model_encoding, sinusoidal_lab
 from ui.presenter import controls, page_header
 from ui.tokens import source_tokens
 from ui.trace_cache import cached_run
+from ui.trace_download import trace_downloads
 
 require_entry()
 
@@ -34,6 +35,7 @@ if trace is None:
     st.stop()
 source_tokens(trace)
 model_encoding(loaded, trace)
+trace_downloads(trace, "positional-encoding")
 
 st.header(_("What breaks without it"))
 st.caption(
