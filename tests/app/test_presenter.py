@@ -33,6 +33,7 @@ FOLDED = {
         "Input": {"text", "target"},
         "Attention kind": {"kind"},
         "Layer, head, token": {"layer", "head", "token"},
+        "Switch heads off": {"off_all_on", "off_pills_encoder.0.self_attn", "off_pills_decoder.0.cross_attn"},
     },
     "pages/positional-encoding.py": {
         "Input": {"text"},
