@@ -6,6 +6,7 @@ import streamlit as st
 
 from model import PRETRAINED, CheckpointError
 
+from .charts import chart_format_picker
 from .choices import shown_as
 from .classroom.room_models import room_model_names
 from .i18n import _, explain, ngettext
@@ -69,3 +70,4 @@ def render_sidebar() -> None:
                 positional=_(POSITIONAL_NAMES[c.positional]), norm=_(NORM_NAMES[c.norm]),
             )
         )  # fmt: skip
+    chart_format_picker()
