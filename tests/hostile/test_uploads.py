@@ -13,15 +13,17 @@ import io
 import json
 import os
 import pickle
+import tomllib
 import zipfile
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import pytest
 import torch
 
 from model import load_pretrained
-from model.archive import pack_archive
+from model.archive import MAX_ARCHIVE_BYTES, pack_archive
 from model.checkpoint import checkpoint_bytes
 
 from .apptest import Says, open_page, run
@@ -137,3 +139,9 @@ def test_a_good_archive_then_a_bad_one_keeps_the_good_model():
     loaded_upload(at, CASES[0].file(), "evil.zip")
     assert "is a pickle" in " ".join(e.value for e in at.error)
     assert at.selectbox(key="model").value == "mine" and "evil (yours)" not in at.selectbox(key="model").options
+
+
+def test_the_server_accepts_every_upload_the_train_page_allows():
+    """Streamlit answers 413 to a body over server.maxUploadSize, whatever the widget allows: keep them equal."""
+    config = tomllib.loads((Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["maxUploadSize"] * 2**20 == MAX_ARCHIVE_BYTES
