@@ -5,6 +5,7 @@ import streamlit as st
 from ui import navigation as nav
 from ui.i18n import N_, _
 from ui.navigation import require_entry
+from ui.presenter import page_header
 
 require_entry()
 
@@ -25,14 +26,16 @@ SECTIONS = [
         "it look back. Its alignment beside the Transformer's, its decoder step by step, the seeds' claims measured.")),
 ]  # fmt: skip
 
-st.title("Attention Lab")
-st.markdown(
+page_header(
+    "Attention Lab",
     _(
         "See every number a small Transformer computes. The models here are encoder–decoder Transformers "
         "laid out as in *Attention Is All You Need* (2017), trained in seconds on a CPU by this repository's "
         "own training command. Pick one in the sidebar; every page follows your choice and your input, and "
         "every view has its own link you can share."
-    )
+    ),
+    markdown=True,
+    keep=True,
 )
 
 columns = st.columns(2)
