@@ -2,12 +2,11 @@
 Transformer) in five parts: two alignments, the RNN decoder step by step, the bottleneck, the seeds' claims measured,
 and gradients through time."""
 
-import streamlit as st
-
 from ui.i18n import _
 from ui.inputs import source_text
 from ui.models import selected_model
 from ui.navigation import require_entry
+from ui.presenter import page_header
 from ui.rnn.align import alignment_section
 from ui.rnn.bottleneck import bottleneck_section
 from ui.rnn.claims import claims_section
@@ -18,14 +17,16 @@ from ui.rnn.parts import ALIGN, BOTTLENECK, CLAIMS, DECODER, part_picker
 
 require_entry()
 
-st.title(_("RNN + attention vs the Transformer"))
-st.markdown(
+page_header(
+    _("RNN + attention vs the Transformer"),
     _(
         "Before the Transformer, a sequence-to-sequence model was two recurrent networks (RNN, GRU or LSTM): the "
         "**encoder** read the input one token at a time, and the **decoder** wrote the output from the encoder's last "
         "state, one fixed vector for the whole sentence. **Attention** (Bahdanau, 2015) let the decoder look back at "
         "every encoder state at every step; the Transformer (2017) kept the attention and dropped the recurrence."
-    )
+    ),
+    markdown=True,
+    keep=True,
 )
 
 part = part_picker()

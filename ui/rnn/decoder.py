@@ -18,7 +18,7 @@ from viz.latex import text as tex_text
 from ..charts import chart_name, show_chart
 from ..i18n import _
 from ..models import CELL_NAMES
-from ..stepper import prev_next_buttons
+from ..presenter import StepLabels, step_buttons
 from ..tokens import md_escape
 from ..walkthrough.steps import say
 from .pairs import output_line, run_models
@@ -50,7 +50,13 @@ def decoder_section(model: LoadedModel | None, text: str) -> None:
     n_steps = trace["rnn.dec.s"].shape[1]
     steps = [decoder_step(trace, t) for t in range(n_steps)]
     written = [vocab[s["output_id"]] for s in steps]
-    t = prev_next_buttons(STEP_KEY, n_steps, lambda: step_picker(written), button_key="rnn") - 1
+    labels = StepLabels(
+        _("◀ Previous"), _("Next ▶"),
+        _("Previous step (Page Up, or a presenter clicker's back button)"),
+        _("Next step (Page Down, or a presenter clicker's forward button)"),
+    )  # fmt: skip
+    options = list(range(1, n_steps + 1))
+    t = step_buttons(STEP_KEY, options, labels, button_key="rnn", middle=lambda: step_picker(written)) - 1
     step, token = steps[t], written[t]
     with st.container(border=True):
         st.subheader(
