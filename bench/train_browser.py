@@ -68,12 +68,12 @@ def start_long_run(page, expect: str) -> None:
     page.get_by_label("Steps (most)").fill(str(LONG_STEPS))
     page.get_by_role("button", name="▶ Start training").click()
     shown = re.compile(r"^Step [1-9]") if expect == "training" else re.compile(r"in line — about")
-    page.get_by_text(shown).first.wait_for(timeout=180_000)
+    page.get_by_text(shown).first.wait_for(timeout=300_000)
 
 
 def stop_run(page) -> None:
     page.get_by_role("button", name="■ Stop").click()
-    page.get_by_text(re.compile(r"^Stopped \(stopped by you\)")).first.wait_for(timeout=60_000)
+    page.get_by_text(re.compile(r"^Stopped \(stopped by you\)")).first.wait_for(timeout=180_000)
 
 
 def start_default_run(page) -> float:

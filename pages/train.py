@@ -5,8 +5,8 @@ import streamlit as st
 
 from ui.i18n import _
 from ui.navigation import require_entry
-from ui.training.attention import live_attention, snapshot_panel
-from ui.training.panels import current_job, progress_panel, result_panel, start_job, stop_button
+from ui.training.attention import snapshot_panel
+from ui.training.panels import current_job, live_panel, progress_panel, result_panel, start_job, stop_button
 from ui.training.settings import architecture_choice, settings_form
 from ui.training.upload import upload_panel
 
@@ -32,7 +32,7 @@ if job is None:
     st.info(_("Choose the settings above and press **▶ Start training**."))
 else:
     progress_panel(job)
-    live_attention(job)
+    live_panel(job)
     if not job.running:
         result_panel(job)
         snapshot_panel(job)

@@ -195,7 +195,6 @@ def test_an_rnn_without_attention_says_so_instead_of_an_empty_figure(train_pool,
     at.selectbox(key="train_score").set_value("none")
     start(at)
     job = at.session_state["train_job"]
-    assert any(i.startswith(sentence) for i in texts(at.info))  # while it waits and trains
     assert job.join(120)
     at.run()
     assert not at.exception

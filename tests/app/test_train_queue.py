@@ -146,3 +146,35 @@ def test_a_run_past_the_time_limit_is_ended_with_a_clear_message_in_chinese(trai
     assert texts(at.error) == ["这次训练超过了 3 秒的时间上限，已被结束。请减少步数，或换一个更小的模型。"]
     assert job.view().step > 0 and job.result is None and at.session_state["user_models"] == {}
     assert at.get("progress")  # the curves it drew until then stay
+
+
+def _waiting_texts() -> None:
+    import streamlit as st
+
+    from ui.training.queue import waiting_text
+
+    for position, seconds in [(1, 0.2), (2, 42.0), (3, 7.4), (4, 89.0), (11, 95.0), (12, 600.0), (23, 3600.0)]:
+        st.markdown(waiting_text(position, seconds))
+    st.markdown(waiting_text(None, None))
+
+
+@pytest.mark.parametrize(
+    ("lang", "want"),
+    [
+        ("en", ["You are 1st in line — about 1 s.", "You are 2nd in line — about 40 s.",
+                "You are 3rd in line — about 7 s.", "You are 4th in line — about 90 s.",
+                "You are 11th in line — about 2 min.", "You are 12th in line — about 10 min.",
+                "You are 23rd in line — about 60 min.", "A training worker is taking your run…"]),
+        ("zh", ["你排在第 1 位，大约还要等 1 秒。", "你排在第 2 位，大约还要等 40 秒。",
+                "你排在第 3 位，大约还要等 7 秒。", "你排在第 4 位，大约还要等 90 秒。",
+                "你排在第 11 位，大约还要等 2 分钟。", "你排在第 12 位，大约还要等 10 分钟。",
+                "你排在第 23 位，大约还要等 60 分钟。", "一个训练进程正在接手你的训练……"]),
+    ],
+)  # fmt: skip
+def test_the_place_in_line_and_the_wait_read_naturally(lang, want):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_waiting_texts, default_timeout=30)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception and texts(at.markdown) == want

@@ -83,22 +83,13 @@ def _choose(job: JobHandle, last: dict) -> tuple[str, int]:
     return name, int(head)
 
 
-LIVE_SECONDS = 3.0  # the live heatmap's redraw interval: redraws cost the trainer CPU (measured), so not every second
-
-
 def live_attention(job: JobHandle) -> None:
-    """While training: the latest snapshot of the sharpest head, in its own slower fragment (or, for a model
-    without attention, a sentence saying so)."""
-    if not job.running:
-        return
-    if has_attention(job.model_config):
-        st.fragment(_live_attention, run_every=LIVE_SECONDS)(job)
-    else:
-        st.info(_(NO_ATTENTION))
-
-
-def _live_attention(job: JobHandle) -> None:
+    """While training: the latest snapshot of the sharpest head (or, for a model without attention, a sentence
+    saying so). Drawn by the Train page's live fragment."""
     snaps = job.snapshot_list()
+    if not has_attention(job.model_config):
+        st.info(_(NO_ATTENTION))
+        return
     if not snaps:
         return
     last = snaps[-1].weights

@@ -20,16 +20,17 @@ from viz.training import accuracy_figure, loss_figure
 from ..i18n import N_, _, explain
 from ..models import SHIPPED_NAME, add_user_model, user_models
 from ..navigation import TRAIN
+from .attention import live_attention
 from .queue import waiting_panel
 
 JOB_KEY = "train_job"
 OWNER_KEY = "train_owner"  # this browser session's id as the pool's job owner
 NOTICE_KEY = "train_notice"  # (kind, message) shown once after a callback
 KEPT_KEY = "train_kept"  # id of the last job whose model was put in (or refused by) the session's list
-# Progress redraw interval: the issue asks for at least once a second. Each redraw costs CPU on the cores the workers
-# share (measured with training in the server's process, on this loaded 2-core machine: reverse took ~28-44 s at 1 s,
-# ~21-26 s at 5 s), so it is not more often.
+# Progress redraw interval: the issue asks for at least once a second. It draws only the place in line or the progress
+# bar; the curves and the forming attention, whose plotly figures cost most of a redraw, follow every LIVE_SECONDS.
 REFRESH_SECONDS = 1.0
+LIVE_SECONDS = 3.0
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
 
 
@@ -126,8 +127,8 @@ def progress_text(view) -> str:
 
 
 def progress_panel(job: JobHandle) -> None:
-    """The place in line while the job waits, then progress bar, loss and accuracy, redrawn every REFRESH_SECONDS
-    until it ends; then the whole page is drawn again once, with the result.
+    """The place in line while the job waits, then the progress bar, redrawn every REFRESH_SECONDS until the job
+    ends; then the whole page is drawn again once, with the result.
 
     Each redraw is also the page's heartbeat, the pool's backstop for a page that stopped updating;
     leaving the page stops the job at once (stop_training_if_left).
@@ -143,24 +144,40 @@ def progress_panel(job: JobHandle) -> None:
             return
         if view.finished and (keep_model(job) or watching):
             st.rerun(scope="app")  # the result below the curves, and the sidebar's model list picks it up
-        if not view.losses:  # ended before its first step: the result panel says why
-            return
-        st.progress(min(1.0, view.step / max(1, view.total_steps)), text=progress_text(view))
-        left, right = st.columns(2)
-        steps, losses = zip(*view.losses, strict=True) if view.losses else ((), ())
-        left.plotly_chart(
-            loss_figure(steps, losses, title=_("Training loss"), x_title=_("step"), y_title=_("cross-entropy (log)"),
-                        hover_names=(_("step"), _("loss")), total_steps=view.total_steps, max_points=200),
-            key="train_loss_chart", config={"displayModeBar": False},
-        )  # fmt: skip
-        a_steps, accs = zip(*view.accuracies, strict=True) if view.accuracies else ((), ())
-        right.plotly_chart(
-            accuracy_figure(a_steps, accs, title=_("Held-out exact match"), x_title=_("step"), y_title=_("accuracy"),
-                            step_name=_("step"), goal=job.train_config.until, total_steps=view.total_steps),
-            key="train_acc_chart", config={"displayModeBar": False},
-        )  # fmt: skip
+        if view.losses:  # else it ended before its first step: the result panel says why
+            st.progress(min(1.0, view.step / max(1, view.total_steps)), text=progress_text(view))
 
     panel()
+
+
+def live_panel(job: JobHandle) -> None:
+    """Loss and accuracy curves and, while it trains, the attention forming: redrawn every LIVE_SECONDS while the
+    job runs, drawn once when it has ended."""
+    if job.running:
+        st.fragment(_live, run_every=LIVE_SECONDS)(job)
+    else:
+        _live(job)
+
+
+def _live(job: JobHandle) -> None:
+    view = job.view()
+    if not view.losses:  # waiting in line, or ended before its first step
+        return
+    left, right = st.columns(2)
+    steps, losses = zip(*view.losses, strict=True)
+    left.plotly_chart(
+        loss_figure(steps, losses, title=_("Training loss"), x_title=_("step"), y_title=_("cross-entropy (log)"),
+                    hover_names=(_("step"), _("loss")), total_steps=view.total_steps, max_points=200),
+        key="train_loss_chart", config={"displayModeBar": False},
+    )  # fmt: skip
+    a_steps, accs = zip(*view.accuracies, strict=True) if view.accuracies else ((), ())
+    right.plotly_chart(
+        accuracy_figure(a_steps, accs, title=_("Held-out exact match"), x_title=_("step"), y_title=_("accuracy"),
+                        step_name=_("step"), goal=job.train_config.until, total_steps=view.total_steps),
+        key="train_acc_chart", config={"displayModeBar": False},
+    )  # fmt: skip
+    if not view.finished:
+        live_attention(job)
 
 
 def keep_model(job: JobHandle) -> bool:
