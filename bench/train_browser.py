@@ -6,12 +6,13 @@ and 2 sessions train.
 
 For each pool size (ATTENTION_LAB_TRAIN_WORKERS; 1 is this 2-core machine's default, cores − 1) it starts a
 server and three browser sessions: a viewer editing `--page`, and two trainers on the Train page. In each round
-the viewer's edits are timed with no training, with trainer A training, with A and B both started (with one
-worker B waits in line: "2 sessions training"; with two, both train: "2 jobs training"), and idle again. The
-trainers run long jobs (20 000 steps, no early stop) so they train through every timed block, and are stopped
-after it. Ratios are each block's p50 over the p50 of the idle blocks of the same round (so drift from other
-load on the machine cancels out), as the median over rounds. Then, on the default-size server with the viewer
-idle, Start → "is now in the sidebar" with the page's defaults (reverse until 99 %).
+the viewer's edits (and the server process's CPU seconds per second) are timed with no training, with trainer A
+training, with A and B both started (with one worker B waits in line: "2 sessions training"; with two, both
+train: "2 jobs training"), and idle again. The trainers run long jobs (20 000 steps, no early stop) so they train
+through every timed block, and are stopped after it. Ratios are each block's p50 over the p50 of the idle blocks
+of the same round (so drift from other load on the machine cancels out), as the median over rounds. Then, on the
+default-size server with the viewer idle, Start → "is now in the sidebar" with the page's defaults (reverse
+until 99 %).
 
 Times are read in the browser (performance.now()): an edit is the Enter press, "painted" is the last DOM change
 before the page went quiet (the harness's wait_settled); Start is the click, "done" the moment the success message
@@ -21,9 +22,11 @@ appears. The server, the workers (nice +5, one torch thread each) and Chromium s
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import statistics
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -85,14 +88,40 @@ def start_default_run(page) -> float:
     return (page.evaluate("window.__done") - t0) / 1000
 
 
+def server_pid(url: str) -> int:
+    """The `streamlit run` process serving url (found by its --server.port)."""
+    port = url.rsplit(":", 1)[1].encode()
+    for proc in Path("/proc").iterdir():
+        try:
+            args = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"streamlit" in b" ".join(args) and port in args:
+            return int(proc.name)
+    raise RuntimeError(f"no streamlit process on port {port.decode()}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed_block(viewer, n: int, pid: int) -> tuple[list[float], float]:
+    """n edit latencies, and the server process's CPU seconds per second over them."""
+    c0, t0 = cpu_seconds(pid), time.monotonic()
+    ms = edit_latencies(viewer, n)
+    return ms, (cpu_seconds(pid) - c0) / (time.monotonic() - t0)
+
+
 def summary(ms: list[float]) -> str:
     q = statistics.quantiles(ms, n=10) if len(ms) >= 2 else [ms[0]] * 9
     return f"p50 {statistics.median(ms):5.0f} ms  p90 {q[8]:5.0f} ms  ({len(ms)} edits)"
 
 
-def measure(workers: int, args) -> dict[str, tuple[list[float], list[float]]]:
-    """Per block name: (all edit latencies, per-round p50 ratios to that round's idle p50)."""
-    blocks: dict[str, tuple[list[float], list[float]]] = {}
+def measure(workers: int, args) -> dict[str, tuple[list[float], list[float], list[float]]]:
+    """Per block name: (all edit latencies, per-round p50 ratios to that round's idle p50, server CPU s/s)."""
+    blocks: dict[str, tuple[list[float], list[float], list[float]]] = {}
     two = "2 jobs training" if workers >= 2 else "2 sessions training (1 trains, 1 waits)"
     with streamlit_server(env={"ATTENTION_LAB_TRAIN_WORKERS": str(workers)}) as url, chromium() as browser:
         viewer, a, b = new_page(browser), new_page(browser), new_page(browser)
@@ -101,6 +130,7 @@ def measure(workers: int, args) -> dict[str, tuple[list[float], list[float]]]:
             go(trainer, "Train")
         open_page(viewer, url)
         go(viewer, args.page)
+        pid = server_pid(url)
         edit_latencies(viewer, 3)  # warm-up (plotly chunk, caches)
         start_long_run(a, "training")  # warm-up: the pool starts its workers (each imports torch)
         if workers >= 2:
@@ -108,26 +138,29 @@ def measure(workers: int, args) -> dict[str, tuple[list[float], list[float]]]:
             stop_run(b)
         stop_run(a)
         for _ in range(args.rounds):
-            idle = edit_latencies(viewer, args.edits)
+            idle, idle_cpu = timed_block(viewer, args.edits, pid)
             start_long_run(a, "training")
-            one = edit_latencies(viewer, args.edits)
+            one, one_cpu = timed_block(viewer, args.edits, pid)
             start_long_run(b, "training" if workers >= 2 else "waiting")
-            both = edit_latencies(viewer, args.edits)
+            both, both_cpu = timed_block(viewer, args.edits, pid)
             stop_run(b)
             stop_run(a)
-            idle += edit_latencies(viewer, args.edits)
+            after, after_cpu = timed_block(viewer, args.edits, pid)
+            idle, idle_cpu = idle + after, (idle_cpu + after_cpu) / 2
             base = statistics.median(idle)
-            for name, ms in (("idle", idle), ("1 session training", one), (two, both)):
-                total, ratios = blocks.setdefault(name, ([], []))
+            measured = (("idle", idle, idle_cpu), ("1 session training", one, one_cpu), (two, both, both_cpu))
+            for name, ms, cpu in measured:
+                total, ratios, cpus = blocks.setdefault(name, ([], [], []))
                 total += ms
                 ratios.append(statistics.median(ms) / base)
+                cpus.append(cpu)
         if workers == args.workers[0]:
             fresh = new_page(browser)
             open_page(fresh, url)
             go(fresh, "Train")
             seconds = start_default_run(fresh)
             status = fresh.get_by_text(DONE_TEXT).inner_text().strip()
-            blocks["_start_to_99"] = ([seconds * 1000], [])
+            blocks["_start_to_99"] = ([seconds * 1000], [], [])
             print(f"  Start -> >= 99 % (reverse, page defaults, viewer idle): {seconds:.1f} s\n  page says: {status}")
     return blocks
 
@@ -142,9 +175,10 @@ def main() -> None:
     for workers in args.workers:
         print(f"pool of {workers} worker(s): viewer edits {args.page}, {args.rounds} rounds × {args.edits} edits")
         blocks = measure(workers, args)
-        for name, (ms, ratios) in blocks.items():
+        for name, (ms, ratios, cpus) in blocks.items():
             if not name.startswith("_"):
-                print(f"  {name:<40} {summary(ms)}  p50 / idle {statistics.median(ratios):.2f}")
+                print(f"  {name:<40} {summary(ms)}  p50 / idle {statistics.median(ratios):.2f}  "
+                      f"server CPU {statistics.median(cpus):.2f} s/s")  # fmt: skip
     print(f"reference, no browser and no server (same defaults, 1 torch thread): {headless_seconds():.1f} s")
 
 
