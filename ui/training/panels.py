@@ -1,4 +1,5 @@
-"""Train page glue: Start/Stop, the live progress fragment (place in line, then curves), the trained model.
+"""Train page glue: Start/Stop, the progress fragment (place in line, then the bar), the live fragment (curves and
+the attention forming), the trained model.
 
 Training runs in the server's worker pool (services.training), never in this process. The job's handle lives in
 st.session_state, so it belongs to this browser session only; the session's own id owns it (one job a session).
@@ -77,6 +78,8 @@ def unique_name(base: str) -> str:
 def start_job(task, model_config, train_config) -> JobHandle | None:
     """Queue a run in the worker pool for this session, or say which limit was reached (nothing starts then)."""
     old = current_job()
+    if old is not None and old.stop_requested_at is not None:
+        old.join(5.0)  # stopped but still handing its model back: wait for it rather than lose it
     if old is not None and old.finished:
         keep_model(old)  # it finished since the progress fragment last looked: its model is not lost
     arch = "-rnn" if model_config.arch == "rnn" else ""
