@@ -3,6 +3,8 @@
 import streamlit as st
 import torch
 
+from ui.classroom.follow import follow_room
+from ui.classroom.sidebar import classroom_sidebar
 from ui.language import language_switch
 from ui.navigation import app_pages, run_page
 from ui.sidebar import render_sidebar
@@ -17,6 +19,8 @@ torch.set_num_threads(1)
 st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
 language_switch()
 navigation = st.navigation(app_pages())
+follow_room(navigation)  # a class: before any widget, so a student's view can be set to the teacher's
 stop_training_if_left(navigation.url_path)
 render_sidebar()
+classroom_sidebar(navigation)
 run_page(navigation)

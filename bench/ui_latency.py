@@ -2,11 +2,14 @@
 
     python bench/ui_latency.py [--edits 20]
 
+Each browser case runs in English and in Chinese (?lang=en / ?lang=zh), edit by edit in turn, so the two
+languages see the same machine load and their ratio tells what translation costs.
+
 Edit-to-paint: from the Enter keypress in `Input` to the rerun finished and the charts painted, i.e. the
 last DOM change in the app before it went quiet for 300 ms (the quiet window is not counted). "Finished"
 is judged like tests/browser/harness.py's wait_settled, plus a check that the page shows the new input
 (see DONE_JS). Cases:
-  default  the default model (translate) and sentences like its example
+  default  the default model (translate) and sentences like its example, in each language
   large    64 source tokens (and a 64-token target) on an untrained 4+4-layer × 8-head model, written to
            a temporary folder and offered to the app through ATTENTION_LAB_EXTRA_MODELS
   floor    a one-box app (st.text_input + st.write) on the same machine in the same run, for scale
@@ -43,9 +46,17 @@ from tests.browser.harness import (  # noqa: E402
     open_page,
     streamlit_server,
 )
+from ui.catalogs import read_catalog  # noqa: E402
 
 LARGE_NAME = "bench-4x8"
 LARGE_TOKENS = 64
+LANGS = ("en", "zh")
+_ZH = read_catalog("zh_CN")
+
+
+def words(message: str, lang: str) -> str:
+    """The app's words for `message` in `lang` (its catalog), so the bench finds the same controls in both."""
+    return _ZH.get(message).string if lang == "zh" else message
 
 
 FLOOR_APP = """
@@ -122,10 +133,10 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-def edit_latency_ms(page, text: str, check: str, expected) -> float:
-    """Type `text` into Input, press Enter, wait until the page shows it, painted and quiet;
+def edit_latency_ms(page, text: str, check: str, expected, label: str = "Input") -> float:
+    """Type `text` into the box labelled `label`, press Enter, wait until the page shows it, painted and quiet;
     ms from Enter to the last DOM change."""
-    box = page.get_by_label("Input", exact=True)
+    box = page.get_by_label(label, exact=True)
     box.fill(text)
     page.evaluate("window.__t0 = performance.now()")
     box.press("Enter")
@@ -139,20 +150,36 @@ def measure_edits(page, url: str, inputs: list[str], check: str, expect) -> list
     return [edit_latency_ms(page, text, check, expect(text)) for text in inputs][1:]
 
 
+def measure_edits_by_language(browser, url: str, inputs: list[str], check: str, expect) -> dict[str, list[float]]:
+    """measure_edits in each language, one edit in each in turn (a page per language; first edits uncounted)."""
+    pages = {lang: new_page(browser) for lang in LANGS}
+    for lang, page in pages.items():
+        open_page(page, f"{url}{'&' if '?' in url else '?'}lang={lang}")
+    times: dict[str, list[float]] = {lang: [] for lang in LANGS}
+    for text in inputs:
+        for lang, page in pages.items():
+            times[lang].append(edit_latency_ms(page, text, check, expect(text), words("Input", lang)))
+    for page in pages.values():
+        page.context.close()
+    return {lang: values[1:] for lang, values in times.items()}
+
+
 STEP_SHOWS = """
   return Array.from(document.querySelectorAll('h3')).some((h) => h.innerText.startsWith(arg));
 """
 
 
-def next_clicks_ms(page, url: str, rounds: int) -> list[float]:
+def next_clicks_ms(page, url: str, rounds: int, lang: str = "en") -> list[float]:
     """Click Next from step 1 to 8, `rounds` times; ms from each click to the new step painted and quiet."""
     times = []
+    heading = words("Step {step} of {n} · {name}", lang).split("{name}")[0].rstrip(" ·")  # the step's own part
     for _ in range(rounds):
-        open_page(page, url)
+        open_page(page, f"{url}&lang={lang}")
         for step in range(2, 9):
             page.evaluate("window.__t0 = performance.now()")
-            page.get_by_role("button", name="Next ▶").click()
-            page.wait_for_function(DONE_JS, arg=[STEP_SHOWS, f"Step {step} of 8", QUIET_MS], timeout=60_000, polling=25)
+            page.get_by_role("button", name=words("Next ▶", lang)).click()
+            shows = heading.format(step=step, n=8)
+            page.wait_for_function(DONE_JS, arg=[STEP_SHOWS, shows, QUIET_MS], timeout=60_000, polling=25)
             times.append(page.evaluate("window.__lab.lastMutation - window.__t0"))
     return times
 
@@ -199,31 +226,33 @@ def main() -> None:
         env = {"ATTENTION_LAB_EXTRA_MODELS": str(write_large_model(Path(tmp)))}
         attention, home = cold_start(browser, env)
         with streamlit_server(env=env) as url:
-            page = new_page(browser)
-            default = measure_edits(page, f"{url}/attention", sentences, HEAD_VIEW_SHOWS, source_tokens)
-            page.context.close()
+            default = measure_edits_by_language(browser, f"{url}/attention", sentences, HEAD_VIEW_SHOWS, source_tokens)
             page = new_page(browser)
             model = quote_plus(f"{LARGE_NAME} (yours)")  # the picker shows session models with this suffix
             large_url = f"{url}/attention?model={model}&target={target}"
             large = measure_edits(page, large_url, digits, HEAD_VIEW_SHOWS, source_tokens)
             page.context.close()
             steps = {}
-            for source in ("Worked example", "From the model"):
-                page = new_page(browser)
-                steps[source] = next_clicks_ms(page, f"{url}/step-by-step?source={quote_plus(source)}", rounds=3)
-                page.context.close()
+            for source in ("example", "model"):
+                for lang in LANGS:
+                    page = new_page(browser)
+                    steps[source, lang] = next_clicks_ms(page, f"{url}/step-by-step?source={source}", 3, lang)
+                    page.context.close()
         with floor_server(Path(tmp)) as url:
             page = new_page(browser)
             floor = measure_edits(page, url, [f"edit {i}" for i in range(args.edits + 1)], MARKDOWN_SHOWS, str)
             page.context.close()
 
     print(f"edit-to-paint on /attention, {args.edits} edits each (shared 2-core machine: figures are noisy)")
-    report("default model + input", default, "p50 <= 300, p90 <= 450")
+    for lang in LANGS:
+        report(f"default model + input, lang={lang}", default[lang], "p50 <= 300, p90 <= 450")
+    ratio = statistics.median(default["zh"]) / statistics.median(default["en"])
+    print(f"zh / en p50 ratio {ratio:.2f} (translation's cost; noise alone moves it by several per cent)")
     report(f"{LARGE_TOKENS} tokens, 4+4 layers x 8 heads", large, "p50 <= 900")
     report("floor: text_input + st.write", floor, "(for scale)")
-    for source, values in steps.items():
-        report(f"step-by-step Next, {source.lower()}", values, "(no goal)")
-    print(f"default / floor p50 ratio {statistics.median(default) / statistics.median(floor):.2f}")
+    for (source, lang), values in steps.items():
+        report(f"step-by-step Next, {source}, lang={lang}", values, "(no goal)")
+    print(f"default (en) / floor p50 ratio {statistics.median(default['en']) / statistics.median(floor):.2f}")
     print(f"cold start: process start -> shared /attention link painted {attention:5.2f} s (goal <= 5 s)")
     print(f"            then the home page in a second tab {home:5.2f} s")
 

@@ -3,6 +3,7 @@
 import streamlit as st
 
 from ui.attention.view import attention_section
+from ui.classroom.ask import question_panel
 from ui.i18n import _
 from ui.inputs import source_text
 from ui.models import selected_model
@@ -53,3 +54,4 @@ else:
     st.caption(_("The decoder input is your target (teacher forcing); clear it to see the model's own output."))
 
 attention_section(trace)
+question_panel(loaded, text, target, trace)

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui.classroom.ask import walk_question_panel
 from ui.i18n import _
 from ui.models import selected_model
 from ui.navigation import require_entry
@@ -68,3 +69,4 @@ with st.container(border=True):
         renderers[step](walk, query)
 
 export_section(walk)
+walk_question_panel(walk, query)

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Set up and run every test: Python packages, Chromium and redis-server, ruff, pytest.
+# Set up and run every test: Python packages, Chromium with CJK and emoji fonts, redis-server, ruff, pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-# Debian packages the tests start for real: Chromium (browser tests), redis-server (rooms across servers).
+# Debian packages the tests start for real: Chromium (browser tests) with the fonts that draw Chinese and the
+# page icons, redis-server (rooms across servers).
 missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium)
-[ -x /usr/bin/redis-server ] || missing+=(redis-server)
+for package in chromium fonts-noto-cjk fonts-noto-color-emoji redis-server; do
+  dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing ${missing[*]} for the tests (apt-get)…"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"

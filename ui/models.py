@@ -9,6 +9,7 @@ import streamlit as st
 from model import PRETRAINED, LoadedModel, load_pretrained
 from model.errors import LabError
 
+from .classroom.room_models import room_model, room_model_names
 from .extra_models import EXTRA_MODELS_ENV, extra_models
 from .i18n import N_
 from .loading import load_once
@@ -66,13 +67,17 @@ def add_user_model(name: str, loaded: LoadedModel) -> None:
 
 
 def model_names() -> list[str]:
-    """Shipped names first, then this session's models."""
-    return list(PRETRAINED) + [n for n in user_models() if n not in PRETRAINED]
+    """Shipped names first, then this session's models, then those its class room shares with it."""
+    names = list(PRETRAINED) + [n for n in user_models() if n not in PRETRAINED]
+    return names + [n for n in room_model_names() if n not in names]
 
 
 def get_model(name: str) -> LoadedModel:
     mine = user_models()
-    return mine[name] if name in mine else shared_model(name)
+    if name in mine:
+        return mine[name]
+    shared = room_model(name) if name not in PRETRAINED else None
+    return shared if shared is not None else shared_model(name)
 
 
 def selected_model_name() -> str:

@@ -7,12 +7,26 @@ import streamlit as st
 from model import PRETRAINED, CheckpointError
 
 from .choices import shown_as
+from .classroom.room_models import room_model_names
 from .i18n import _, explain, ngettext
-from .models import CELL_NAMES, DEFAULT_MODEL, NORM_NAMES, POSITIONAL_NAMES, SCORE_NAMES, model_names, selected_model
+from .models import (
+    CELL_NAMES,
+    DEFAULT_MODEL,
+    NORM_NAMES,
+    POSITIONAL_NAMES,
+    SCORE_NAMES,
+    model_names,
+    selected_model,
+    user_models,
+)
 
 
 def _label(name: str) -> str:
-    return name if name in PRETRAINED else _("{name} (yours)").format(name=name)
+    if name in PRETRAINED:
+        return name
+    if name not in user_models() and name in room_model_names():
+        return _("{name} (shared by the teacher)").format(name=name)
+    return _("{name} (yours)").format(name=name)
 
 
 def render_sidebar() -> None:

@@ -2,6 +2,10 @@
 change, a switch to another page) with the same model and input does not run the model again.
 
 Per session (st.session_state), never on the shared model: another user's trace can never show up here.
+Below that, traces of models every session shares (shipped ones, a class room's models: ui.shared_models)
+are also kept once per server in a bounded LRU that computes each missing trace once, so the N followers
+of a class asking for the teacher's input at the same moment run the model once, not N times. A model
+trained or uploaded in a session is never in it.
 """
 
 from __future__ import annotations
@@ -10,13 +14,41 @@ from collections import OrderedDict
 
 import streamlit as st
 
-from model import NO_ABLATION, Ablation, InputError, LoadedModel, Trace
+from model import NO_ABLATION, PRETRAINED, Ablation, InputError, LoadedModel, Trace
+from services.shared_cache import SharedCache
 
 from .i18n import _, explain
 from .inputs import fit_to_limit
+from .models import shared_model
+from .shared_models import is_marked_shared
 
 CACHE_KEY = "_trace_cache"
 CACHE_SIZE = 8  # a few recent inputs (each trace of our models is well under 2 MB)
+SHARED_ENTRIES, SHARED_BYTES = 64, 256 * 2**20  # the process-wide cache: a class's recent views, a few inputs each
+
+
+def trace_bytes(trace: Trace) -> int:
+    """Memory held by a trace's tensors."""
+    return sum(t.element_size() * t.nelement() for t in trace.values())
+
+
+SHARED_TRACES: SharedCache[Trace] = SharedCache(SHARED_ENTRIES, SHARED_BYTES, trace_bytes)
+
+
+def is_shared(loaded: LoadedModel) -> bool:
+    """A shipped model as the server's cache holds it, or a class room's model: every session may reuse its traces."""
+    if is_marked_shared(loaded):
+        return True
+    return loaded.name in PRETRAINED and shared_model(loaded.name).model is loaded.model
+
+
+def traced(loaded: LoadedModel, text: str, target: str | None, ablation: Ablation = NO_ABLATION) -> Trace:
+    """loaded.run(text, target, ablation): once per server for a shared model, else in this session's thread.
+    InputError passes through (never cached)."""
+    if not is_shared(loaded):
+        return loaded.run(text, target, ablation=ablation)
+    key = (loaded.model, text, target or "", ablation)  # the model object: shared models live for the process
+    return SHARED_TRACES.get(key, lambda: loaded.run(text, target, ablation=ablation))
 
 
 def cached_run(
@@ -45,7 +77,7 @@ def _run_or_explain(loaded: LoadedModel, text: str, target: str | None, ablation
         st.info(_("Type a few tokens separated by spaces, for example `{example}`.").format(example=example))
         return None
     try:
-        return loaded.run(text, target, ablation=ablation)
+        return traced(loaded, text, target, ablation)
     except InputError as exc:
         st.warning(explain(exc))
         return None

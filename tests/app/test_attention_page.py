@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from model import LoadedModel, load_pretrained
 from model.analysis import attention_rollout
+from ui.trace_cache import SHARED_TRACES
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "pages/attention.py"
@@ -145,6 +146,7 @@ def test_changing_head_or_kind_does_not_run_the_model_again(monkeypatch):
     calls = []
     original = LoadedModel.run
     monkeypatch.setattr(LoadedModel, "run", lambda self, *a, **k: calls.append(a) or original(self, *a, **k))
+    SHARED_TRACES.clear()  # the server-wide cache may hold this trace from an earlier test in this process
     at = open_page()
     assert len(calls) == 1
     at.radio(key="head").set_value(3).run()

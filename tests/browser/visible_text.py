@@ -5,15 +5,17 @@ from __future__ import annotations
 import re
 
 from model import PRETRAINED, TASKS
+from model.tasks.segment import longest_match
+from model.walkthrough import DEFAULT_TOKENS
 
 # Every text node of the app that is visible, outside code (tokens are code spans), math (KaTeX), plotly's
-# tick labels (tokens and numbers), text boxes (what the user typed) and the language switch (both names);
-# plus the placeholders of visible text boxes.
+# tick labels (tokens and numbers), text boxes (what the user typed), the language switch (both names) and
+# Streamlit's icon ligatures and screen-reader skip link; plus the placeholders of visible empty text boxes.
 VISIBLE_TEXT_JS = """
 () => {
   const skip = 'code, pre, .katex, .katex-display, .st-key-lang, .xtick, .ytick, [class*="tick"], input, '
     + 'textarea, header, [data-testid="stToolbar"], [data-testid="stStatusWidget"], '
-    + '[data-testid="stPlotlyChart"] .modebar';
+    + '[data-testid="stPlotlyChart"] .modebar, [data-testid="stIconMaterial"], [data-testid="stSkipToContent"]';
   const app = document.querySelector('[data-testid="stApp"]');
   const parts = [];
   const walker = document.createTreeWalker(app, NodeFilter.SHOW_TEXT);
@@ -25,7 +27,8 @@ VISIBLE_TEXT_JS = """
     parts.push(text);
   }
   for (const box of app.querySelectorAll('input[placeholder], textarea[placeholder]')) {
-    if (box.checkVisibility()) parts.push(box.placeholder);
+    // a select's search box shows its placeholder only while nothing is chosen
+    if (box.checkVisibility() && !box.value && box.getAttribute('role') !== 'combobox') parts.push(box.placeholder);
   }
   return parts;
 }
@@ -36,15 +39,19 @@ SYMBOLS = {
     "Attention", "Lab", "Is", "All", "You", "Need",  # the app's and the paper's names
     "Transformer", "softmax", "LayerNorm", "ReLU", "FFN", "RNN", "GRU", "LSTM", "Seq2Seq", "Bahdanau", "Luong",
     "QKᵀ", "d_model", "d_k", "d_ff", "dk", "dₖ", "PageUp", "PageDown", "PNG", "SVG", "CSV", "JSON", "NPZ", "ZIP",
-    "zip", "safetensors", "config", "json", "model", "LN", "exp", "max", "argmax", "QR",
+    "zip", "safetensors", "config", "json", "model", "LN", "exp", "max", "argmax", "QR", "QK", "Concat", "CPU",
+    "PE", "pos", "sin", "cos", "src", "tgt",  # the positional-encoding formula and trace names
 }  # fmt: skip
-ENGLISH_WORD = re.compile(r"[A-Za-z][A-Za-z']+")
-CJK = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+SYMBOLS_LOWER = {s.lower() for s in SYMBOLS}  # "Softmax" at the start of a sentence is still softmax
+# Streamlit's own frontend words, which no public API translates (the file uploader's drop zone).
+FRONTEND_TEXT = {"Drag and drop file here", "Browse files", "Press Enter to apply"}
+ENGLISH_WORD = re.compile(r"(?<![_\w])[A-Za-z][A-Za-z']+")  # not a subscript such as the ij of α_ij
+CJK = re.compile(r"[\u3001\u3002\u300c-\u300f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff01-\uff5e]")
 
 
 def vocabulary_words() -> set[str]:
     """Every token of every task, special tokens and model names: data, not words of the interface."""
-    words = {"pad", "bos", "eos", "unk"}
+    words = {"pad", "bos", "eos", "unk", *DEFAULT_TOKENS}  # the walkthrough's worked example too
     for task_class in TASKS.values():
         task = task_class()
         words |= set(task.src_vocab.words) | set(task.tgt_vocab.words)
@@ -56,10 +63,17 @@ def vocabulary_words() -> set[str]:
 def english_words(parts: list[str]) -> list[str]:
     """English words in the texts that are neither symbols nor tokens."""
     allowed = SYMBOLS | vocabulary_words()
-    return sorted({w for text in parts for w in ENGLISH_WORD.findall(text) if w not in allowed})
+    words = {w for text in parts if text not in FRONTEND_TEXT for w in ENGLISH_WORD.findall(text)}
+    return sorted(w for w in words if w not in allowed and w.lower() not in SYMBOLS_LOWER)
 
 
 def chinese_texts(parts: list[str]) -> list[str]:
-    """Texts holding Chinese characters that are not tokens of a Chinese vocabulary."""
+    """Texts holding Chinese that is not made of tokens of a Chinese vocabulary (the translate-zh task's
+    description quotes 'X 的 Y', for one)."""
     tokens = vocabulary_words()
-    return sorted({t for t in parts if CJK.search(t) and not all(w in tokens for w in t.split())})
+    runs = re.compile(CJK.pattern + "+")
+    return sorted({t for t in parts if any(_not_tokens(run, tokens) for run in runs.findall(t))})
+
+
+def _not_tokens(run: str, tokens: set[str]) -> bool:
+    return any(piece not in tokens for piece in longest_match(run, tokens))

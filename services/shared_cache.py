@@ -1,0 +1,99 @@
+"""SharedCache: a thread-safe LRU, bounded by entries and bytes, that computes each missing key once.
+
+Every browser session of a server runs in its own thread. When a class of N follows one teacher, N
+sessions ask for the same value (the trace of the teacher's input) at the same moment; the first
+computes it while the others wait for that result instead of computing it again ("single flight").
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+
+@dataclass
+class CacheStats:
+    """What the cache did: hits, values computed, waits on another thread's computation, evictions."""
+
+    hits: int = 0
+    computed: int = 0
+    waited: int = 0
+    evicted: int = 0
+
+
+class SharedCache(Generic[V]):
+    """get(key, compute) → the cached value, or compute() once for all threads asking for the same key.
+
+    Bounded by max_entries and by max_bytes as measured by size_of (the least recently used go first);
+    a value larger than max_bytes alone is returned but not kept. An exception from compute() reaches
+    every thread that waited for it and nothing is cached.
+    """
+
+    def __init__(self, max_entries: int, max_bytes: int, size_of: Callable[[V], int]) -> None:
+        if max_entries < 1 or max_bytes < 1:
+            raise ValueError("max_entries and max_bytes must be positive")
+        self.max_entries, self.max_bytes, self._size_of = max_entries, max_bytes, size_of
+        self._lock = threading.Lock()
+        self._values: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        self._pending: dict[Hashable, Future] = {}
+        self._bytes = 0
+        self.stats = CacheStats()
+
+    def get(self, key: Hashable, compute: Callable[[], V]) -> V:
+        with self._lock:
+            if key in self._values:
+                self._values.move_to_end(key)
+                self.stats.hits += 1
+                return self._values[key][0]
+            pending = self._pending.get(key)
+            owner = pending is None
+            if owner:
+                pending = self._pending[key] = Future()
+                self.stats.computed += 1
+            else:
+                self.stats.waited += 1
+        if not owner:
+            return pending.result()
+        try:
+            value = compute()
+        except BaseException as exc:
+            with self._lock:
+                del self._pending[key]
+            pending.set_exception(exc)
+            raise
+        with self._lock:
+            del self._pending[key]
+            self._keep(key, value)
+        pending.set_result(value)
+        return value
+
+    def _keep(self, key: Hashable, value: V) -> None:
+        size = max(0, int(self._size_of(value)))
+        if size > self.max_bytes:
+            return
+        self._values[key] = (value, size)
+        self._bytes += size
+        while len(self._values) > self.max_entries or self._bytes > self.max_bytes:
+            _, (_, dropped) = self._values.popitem(last=False)
+            self._bytes -= dropped
+            self.stats.evicted += 1
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._values)
+
+    @property
+    def nbytes(self) -> int:
+        with self._lock:
+            return self._bytes
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
+            self._bytes = 0

@@ -1,0 +1,71 @@
+"""Helpers for the classroom browser tests and bench/classroom.py: start a class, join it, wait for a step.
+
+A page in a class runs a small fragment every half second, so "the page is settled" (harness.wait_settled)
+rarely holds there: these helpers wait for what the page shows instead.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from urllib.parse import parse_qs, urlsplit
+
+STEP_HEADING = '[data-testid="stHeadingWithActionElements"]'
+
+
+def room_of(page) -> tuple[str, str | None]:
+    """(room code, key) from a page's URL."""
+    query = parse_qs(urlsplit(page.url).query)
+    return query["room"][0], query.get("key", [None])[0]
+
+
+def start_class(page, app_url: str, lang: str = "en") -> tuple[str, str]:
+    """Open the app, click Start a class, wait for the join dialog; returns (code, key)."""
+    page.goto(f"{app_url}/?lang={lang}", timeout=120_000)
+    page.get_by_role("button", name="Start a class" if lang == "en" else "开始上课").click()
+    page.get_by_role("dialog").wait_for(timeout=60_000)
+    page.wait_for_function("() => new URL(location.href).searchParams.has('key')", timeout=30_000)
+    return room_of(page)
+
+
+def close_dialog(page) -> None:
+    page.keyboard.press("Escape")
+    page.get_by_role("dialog").wait_for(state="detached", timeout=10_000)
+
+
+def join(page, app_url: str, code: str, lang: str = "en", key: str | None = None) -> None:
+    """Open the join link (optionally with a key, as a guessing student would) and wait for the class panel."""
+    extra = f"&key={key}" if key else ""
+    page.goto(f"{app_url}/?room={code}&lang={lang}{extra}", timeout=120_000)
+    page.get_by_role("button", name="Explore on my own" if lang == "en" else "自己探索").wait_for(timeout=60_000)
+
+
+def go_to(page, link_name: str, heading: str) -> None:
+    """Click a page in the sidebar's navigation, wait for its title, and click the title: a key pressed in a
+    page that has no focus yet (a presenter's clicker sends PageDown) can be lost or come late."""
+    page.get_by_test_id("stSidebarNav").get_by_role("link", name=link_name).click()
+    title = page.get_by_role("heading", name=heading, exact=True).first
+    title.wait_for(timeout=60_000)
+    title.click()
+
+
+def step_shown(page, step: int):
+    return page.locator(STEP_HEADING, has_text=f"Step {step} of 8")
+
+
+def wait_for_step(page, step: int, timeout_s: float = 30.0) -> float:
+    """Wait until the page's walkthrough heading reads step `step`; returns the seconds it took."""
+    start = time.monotonic()
+    step_shown(page, step).wait_for(timeout=timeout_s * 1000)
+    return time.monotonic() - start
+
+
+def qr_text(page) -> list[str]:
+    """The text of the QR code in the teacher's join dialog, read back with zxing-cpp."""
+    import zxingcpp
+    from PIL import Image
+
+    src = page.get_by_role("dialog").get_by_role("img").first.get_attribute("src")
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
+    data = page.request.get(src if src.startswith("http") else origin + src).body()
+    return [result.text for result in zxingcpp.read_barcodes(Image.open(io.BytesIO(data)))]

@@ -1,0 +1,137 @@
+"""How a question reads on every screen: its prompt, its options and the answers, in the reader's language.
+
+A question travels as language-neutral data (model/questions.py: tokens or option ids, and a context of
+numbers and tokens), so a teacher in Chinese and a student in English each read it in their own language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from model.questions import ATTEND, FLATTER, NEXT, SAME, SHARPER, UNSCALED
+from viz.questions import answers_figure
+
+from ..charts import show_chart
+from ..i18n import N_, _, ngettext
+from ..tokens import md_escape
+
+ATTENTION_NAMES = {
+    "encoder": N_("encoder self-attention"),
+    "decoder": N_("decoder masked self-attention"),
+    "cross": N_("cross-attention"),
+    "example": N_("the worked example"),
+}
+KIND_NAMES = {  # the kinds of question, as the ask controls offer them
+    ATTEND: N_("Which key will this query attend to most?"),
+    NEXT: N_("Which token will the model output next?"),
+    UNSCALED: N_("What happens to this row without the ÷√dₖ?"),
+}
+SCALING_NAMES = {
+    SHARPER: N_("Sharper: more weight on fewer keys"),
+    FLATTER: N_("Flatter: the weight spreads out"),
+    SAME: N_("About the same"),
+}
+PROMPTS = {  # (kind, whether the block has a layer) → the question, filled in from its context
+    (ATTEND, True): N_(
+        "In layer {layer}, head {head} ({attention}), which key will query {query} “{token}” attend to most?"
+    ),
+    (ATTEND, False): N_("In head {head} of {attention}, which key will query {query} “{token}” attend to most?"),
+    (UNSCALED, True): N_(
+        "In layer {layer}, head {head} ({attention}), what happens to the weights of query {query} “{token}” "
+        "without the ÷√dₖ?"
+    ),
+    (UNSCALED, False): N_(
+        "In head {head} of {attention}, what happens to the weights of query {query} “{token}” without the ÷√dₖ?"
+    ),
+    (NEXT, True): N_("After decoder position {position} (“{token}”), which token will the model output next?"),
+    (NEXT, False): N_("After decoder position {position} (“{token}”), which token will the model output next?"),
+}  # fmt: skip
+
+
+def prompt(kind: str, context: dict) -> str:
+    """The question in this session's language (Markdown; tokens escaped)."""
+    number_from = int(context.get("number_from", 0))
+    has_layer = context.get("layer") is not None
+    template = PROMPTS.get((kind, has_layer))
+    if template is None:
+        return _("A question about this view.")
+    values = {
+        "layer": int(context.get("layer") or 0) + 1,
+        "head": int(context.get("head", 0)) + 1,
+        "attention": _(ATTENTION_NAMES.get(str(context.get("attention")), ATTENTION_NAMES["example"])),
+        "query": int(context.get("query", 0)) + number_from,
+        "position": int(context.get("position", 0)),
+        "token": md_escape(str(context.get("token", ""))),
+    }
+    return _(template).format(**values)
+
+
+def option_label(kind: str, option: str) -> str:
+    """An option as shown: a scaling outcome translated, a token as typed (escaped)."""
+    if kind == UNSCALED and option in SCALING_NAMES:
+        return _(SCALING_NAMES[option])
+    return md_escape(option)
+
+
+def plain_label(kind: str, option: str) -> str:
+    """An option for a figure's axis (no Markdown)."""
+    return _(SCALING_NAMES[option]) if kind == UNSCALED and option in SCALING_NAMES else option
+
+
+def answer_count(total: int) -> str:
+    return ngettext("{n} answer", "{n} answers", total).format(n=total)
+
+
+def distribution(kind: str, options: Sequence[str], counts: Sequence[int], answer: int | None, key: str) -> None:
+    """The bar chart of the answers, with the count; the true answer green when `answer` is given."""
+    total = sum(counts)
+    labels = [("✓ " if i == answer else "") + plain_label(kind, o) for i, o in enumerate(options)]
+    fig = answers_figure(
+        labels, list(counts), answer=answer,
+        title=answer_count(total), count_title=_("answers"), hover_name=_("answers"),
+    )  # fmt: skip
+    show_chart(fig, key)
+
+
+def reveal_line(kind: str, options: Sequence[str], answer: int) -> str:
+    """'The model's answer: …' in bold."""
+    return _("**The model's answer:** {answer}").format(answer=option_label(kind, options[answer]))
+
+
+def evidence_line(kind: str, evidence: dict) -> str:
+    """The numbers behind the answer, as the trace holds them."""
+    if kind == ATTEND and "weight" in evidence:
+        return _("That key gets weight {weight} in this row (the row's weights sum to 1).").format(
+            weight=f"{evidence['weight']:.3f}"
+        )
+    if kind == NEXT and "probability" in evidence:
+        return _("The model gives that token probability {p}.").format(p=f"{evidence['probability']:.3f}")
+    if kind == UNSCALED and "entropy_with" in evidence:
+        return _(
+            "Entropy of the row: {before} nats with the ÷√dₖ, {after} without; its largest weight goes from "
+            "{peak_before} to {peak_after}."
+        ).format(
+            before=f"{evidence['entropy_with']:.3f}", after=f"{evidence['entropy_without']:.3f}",
+            peak_before=f"{evidence['peak_with']:.3f}", peak_after=f"{evidence['peak_without']:.3f}",
+        )  # fmt: skip
+    return ""
+
+
+def your_answer_line(kind: str, options: Sequence[str], choice: int | None, answer: int) -> str:
+    if choice is None:
+        return _("You did not answer.")
+    label = option_label(kind, options[choice])
+    if choice == answer:
+        return _("✅ Your answer, {answer}, is right.").format(answer=label)
+    return _("❌ Your answer was {answer}.").format(answer=label)
+
+
+def answer_pills(kind: str, options: Sequence[str], key: str, on_change=None, args=(), disabled: bool = False):
+    """Big buttons, one per option (fine on a phone); returns the chosen index or None."""
+    labels = [option_label(kind, option) for option in options]  # translated now, in the script run
+    return st.pills(
+        _("Your answer"), list(range(len(options))), format_func=labels.__getitem__,
+        key=key, on_change=on_change, args=args, disabled=disabled, width="stretch",
+    )  # fmt: skip

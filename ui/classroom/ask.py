@@ -1,0 +1,329 @@
+"""Predict, then reveal, on the Attention and Step-by-step pages: one call per page draws the panel.
+
+A teacher asks the class (students answer at the top of their page, the teacher sees the answers come in and
+reveals the answer); anyone outside a class asks themselves. The question and its true answer come from the
+trace through model/questions.py; the panel only picks what to ask about.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from contextlib import suppress
+from dataclasses import dataclass, replace
+
+import numpy as np
+import streamlit as st
+
+from model import NO_ABLATION, Ablation, LoadedModel, Trace
+from model.analysis import ATTENTION_KINDS, attention_name, attention_tokens
+from model.questions import (
+    ATTEND,
+    NEXT,
+    QUESTION_KINDS,
+    ModelQuestion,
+    QuestionError,
+    attend_question,
+    block_weights,
+    next_token_question,
+    scaling_question,
+    token_label,
+    trace_logits,
+)
+from services.rooms import RoomError
+
+from ..i18n import _, explain
+from ..language import keep_on_language_switch
+from ..trace_cache import cached_run
+from .answers import (
+    KIND_NAMES,
+    answer_pills,
+    distribution,
+    evidence_line,
+    prompt,
+    reveal_line,
+    your_answer_line,
+)
+from .role import ClassRole, current_role, notice_error, room_store
+
+QUESTION_KEY = "_question"  # st.session_state: the open question of the teacher or the solo user, with its answer
+KIND_KEY = "_q_kind"
+COUNTS_EVERY = 1.0  # s between refreshes of the teacher's live answer counts
+keep_on_language_switch(KIND_KEY)
+
+
+@dataclass
+class QuestionView:
+    """What the page shows that a question can be about: one attention block, and the model's output."""
+
+    where: str  # the page, for widget keys
+    attention: str  # encoder / decoder / cross (model/analysis.py kinds), or "example"
+    layer: int | None
+    head: int
+    weights: np.ndarray  # (H, Lq, Lk) of the block in focus
+    query_tokens: list[str]
+    key_tokens: list[str]
+    default_query: int
+    number_from: int  # 0 on the Attention page, 1 on the walkthrough (as each page numbers its tokens)
+    unscaled: Callable[[], np.ndarray | None]  # the block's weights in the same run without ÷√dₖ
+    decoder_tokens: list[str] | None = None
+    logits: np.ndarray | None = None  # (T, V)
+    vocabulary: list[str] | None = None
+
+
+# ---- the two pages ---------------------------------------------------------------------------------------------
+
+
+def question_panel(loaded: LoadedModel, text: str, target: str | None, trace: Trace | None) -> None:
+    """The Attention page's panel: questions about the head in focus above (kind, layer, head)."""
+    if _hidden():
+        return
+    if trace is None:
+        st.info(_(QuestionError.EMPTY))
+        return
+    kind = st.session_state.get("kind")
+    kind = kind if kind in ATTENTION_KINDS else "encoder"
+    layer, head = int(st.session_state.get("layer") or 0), int(st.session_state.get("head") or 0)
+    token = st.session_state.get("token")
+    try:
+        name = attention_name(kind, layer)
+        weights = block_weights(trace, name)
+        queries, keys = attention_tokens(trace, kind)
+        logits = trace_logits(trace)
+    except QuestionError as exc:
+        st.info(explain(exc))
+        return
+    own_output = not (target or "").strip()
+    decoder_text = (trace.prediction or None) if own_output else target
+
+    def unscaled() -> np.ndarray | None:
+        other = cached_run(loaded, text, decoder_text, replace(NO_ABLATION, scale=False))
+        return None if other is None else block_weights(other, name)
+
+    view = QuestionView(
+        "attention", kind, layer, head, weights, queries, keys, token if isinstance(token, int) else 0, 0,
+        unscaled, trace.tokens("tgt"), logits, loaded.task.tgt_vocab.itos,
+    )  # fmt: skip
+    _panel(view)
+
+
+WALK_KINDS = {"encoder self": "encoder", "decoder self": "decoder", "cross": "cross"}  # model.inspect → analysis
+
+
+def walk_question_panel(walk, query: int) -> None:
+    """The Step-by-step page's panel: questions about the block and head the steps follow (`walk`, a
+    ui.walkthrough.state.Walk) and its query row."""
+    if _hidden():
+        return
+    kind = WALK_KINDS.get(walk.notes.get("kind"), "example")
+    view = _example_view(walk, query) if kind == "example" else _model_view(walk, query, kind)
+    if view is not None:
+        _panel(view)
+
+
+def _example_view(walk, query: int) -> QuestionView:
+    from ..walkthrough.example import VALUES_KEY, example_walk
+    from ..walkthrough.state import Ablations
+
+    def unscaled() -> np.ndarray | None:
+        if not walk.scale:
+            raise QuestionError(QuestionError.SCALING_OFF)
+        ablations = Ablations(walk.temperature, scale=False, mask=True)  # the mask in use is passed as it is
+        return example_walk(ablations, walk.head, walk.full["mask"], st.session_state[VALUES_KEY]).full["weights"]
+
+    return QuestionView(
+        "walk", "example", None, walk.head, walk.full["weights"], walk.q_tokens, walk.k_tokens, query, 1, unscaled
+    )
+
+
+def _model_view(walk, query: int, kind: str) -> QuestionView | None:
+    """The model block of the walkthrough; its trace is the one the page ran (this session's cache holds it)."""
+    from ..models import selected_model
+
+    loaded, text = selected_model(), st.session_state.get("text") or ""
+    mask_on = not st.session_state.get("wt_mask_off", False)
+    ablation = Ablation(scale=walk.scale, temperature=walk.temperature, causal=mask_on)
+    trace = cached_run(loaded, text, ablation=ablation)
+    if trace is None:
+        return None
+    layer = int(walk.notes.get("layer", 0))
+    name = attention_name(kind, layer)
+
+    def unscaled() -> np.ndarray | None:
+        if not walk.scale:
+            raise QuestionError(QuestionError.SCALING_OFF)
+        other = cached_run(loaded, text, trace.prediction or None, replace(ablation, scale=False))
+        return None if other is None else block_weights(other, name)
+
+    return QuestionView(
+        "walk", kind, layer, walk.head, walk.full["weights"], walk.q_tokens, walk.k_tokens, query, 1, unscaled,
+        trace.tokens("tgt"), trace_logits(trace), loaded.task.tgt_vocab.itos,
+    )  # fmt: skip
+
+
+# ---- the panel -------------------------------------------------------------------------------------------------
+
+
+def _hidden() -> bool:
+    """Students answer the class's question at the top of the page; the panel is the teacher's and the solo user's."""
+    role = current_role()
+    return role is not None and not role.is_teacher
+
+
+def _panel(view: QuestionView) -> None:
+    role = current_role()
+    question = st.session_state.get(QUESTION_KEY)
+    title = _("❓ Ask the class") if role is not None else _("❓ Predict, then reveal")
+    if question is None:
+        with st.expander(title, expanded=False):
+            question = _ask_controls(view, role)
+    if question is not None:
+        with st.container(border=True):
+            st.markdown(f"#### {title}")
+            if role is not None:
+                _class_question(question, role)
+            else:
+                _solo_question(question)
+
+
+def _ask_controls(view: QuestionView, role: ClassRole | None) -> dict | None:
+    """What to ask about, and the Ask button; returns the new question once asked."""
+    kinds = {k: _(KIND_NAMES[k]) for k in QUESTION_KINDS if k != NEXT or view.logits is not None}
+    kind = st.radio(_("Question"), list(kinds), format_func=kinds.get, key=KIND_KEY)  # labels translated now
+    if kind == NEXT:
+        positions = list(range(len(view.decoder_tokens or [])))
+        pick = st.selectbox(
+            _("Decoder position"), positions, key=f"_q_position_{view.where}",
+            format_func=lambda t: token_label(t, view.decoder_tokens[t]),
+            help=_("The model reads the decoder input up to this position and scores the token that comes next."),
+        )  # fmt: skip
+    else:
+        n = len(view.query_tokens)
+        pick = st.selectbox(
+            _("Query token (row)"), list(range(n)), index=min(max(view.default_query, 0), max(n - 1, 0)),
+            key=f"_q_query_{view.where}",
+            format_func=lambda i: token_label(i + view.number_from, view.query_tokens[i]),
+        )  # fmt: skip
+    label = _("Ask the class") if role is not None else _("Ask me")
+    if not st.button(label, type="primary", key=f"_q_ask_{view.where}"):
+        return None
+    try:
+        asked = _build(view, kind, int(pick or 0))
+    except QuestionError as exc:
+        st.warning(explain(exc))
+        return None
+    if asked is None:
+        return None  # cached_run has shown why
+    question = {
+        "id": secrets.token_hex(6), "kind": asked.kind, "options": list(asked.options), "context": asked.context,
+        "answer": asked.answer, "evidence": asked.evidence, "revealed": False,
+    }  # fmt: skip
+    if role is not None:
+        try:
+            room_store().ask(role.code, role.key, {k: question[k] for k in ("id", "kind", "options", "context")})
+        except RoomError as exc:
+            st.error(explain(exc))
+            return None
+    st.session_state[QUESTION_KEY] = question
+    return question
+
+
+def _build(view: QuestionView, kind: str, pick: int) -> ModelQuestion | None:
+    """The question about the chosen row (or decoder position), with its true answer and its context."""
+    where = {"attention": view.attention, "layer": view.layer, "head": view.head, "number_from": view.number_from}
+    if kind == NEXT:
+        asked = next_token_question(view.logits, pick, view.vocabulary)
+        return replace(asked, context={**asked.context, "token": view.decoder_tokens[pick]})
+    if kind == ATTEND:
+        asked = attend_question(view.weights, view.head, pick, view.key_tokens, view.number_from)
+    else:
+        unscaled = view.unscaled()
+        if unscaled is None:
+            return None
+        asked = scaling_question(view.weights, unscaled, view.head, pick)
+    token = view.query_tokens[pick] if 0 <= pick < len(view.query_tokens) else ""
+    return replace(asked, context={**asked.context, **where, "token": token})
+
+
+def _close() -> None:
+    st.session_state.pop(QUESTION_KEY, None)
+
+
+# ---- a class: the teacher's side -------------------------------------------------------------------------------
+
+
+def _class_question(question: dict, role: ClassRole) -> None:
+    st.markdown(prompt(question["kind"], question["context"]))
+    if question["revealed"]:
+        _class_reveal(question, role)
+        return
+    _live_counts(question, role.code, role.key)
+    reveal_col, close_col = st.columns(2)
+    reveal_col.button(
+        _("Reveal"), type="primary", on_click=_reveal_to_class, args=(question, role), width="stretch",
+        key="_q_reveal_class",
+    )  # fmt: skip
+    close_col.button(
+        _("Close the question"), on_click=_clear_class_question, args=(role,), width="stretch", key="_q_close"
+    )
+
+
+@st.fragment(run_every=COUNTS_EVERY)
+def _live_counts(question: dict, code: str, key: str) -> None:
+    """The answers as they come in (the teacher's screen), refreshed every COUNTS_EVERY seconds."""
+    try:
+        counts = room_store().answer_counts(code, key)
+    except RoomError as exc:
+        st.warning(explain(exc))
+        return
+    if counts is None or counts.question_id != question["id"]:
+        st.info(_("This question is no longer open."))
+        return
+    distribution(question["kind"], question["options"], counts.counts, None, "class_answers_live")
+
+
+def _reveal_to_class(question: dict, role: ClassRole) -> None:
+    try:
+        room_store().reveal(role.code, role.key, question["answer"], question["id"])
+    except RoomError as exc:
+        notice_error(exc)
+        return
+    question["revealed"] = True
+
+
+def _clear_class_question(role: ClassRole) -> None:
+    with suppress(RoomError):  # the class has ended or moved on: nothing is left to close
+        room_store().clear_question(role.code, role.key)
+    _close()
+
+
+def _class_reveal(question: dict, role: ClassRole) -> None:
+    try:
+        counts = room_store().answer_counts(role.code, role.key)
+    except RoomError as exc:
+        st.warning(explain(exc))
+        counts = None
+    st.success(reveal_line(question["kind"], question["options"], question["answer"]))
+    st.caption(evidence_line(question["kind"], question["evidence"]))
+    if counts is not None and counts.question_id == question["id"]:
+        distribution(question["kind"], question["options"], counts.counts, question["answer"], "class_answers")
+    st.button(_("Ask another question"), on_click=_clear_class_question, args=(role,), key="_q_again")
+
+
+# ---- alone -----------------------------------------------------------------------------------------------------
+
+
+def _solo_question(question: dict) -> None:
+    kind, options = question["kind"], question["options"]
+    st.markdown(prompt(kind, question["context"]))
+    pick_key = f"_q_pick_{question['id']}"
+    choice = answer_pills(kind, options, pick_key, disabled=question["revealed"])
+    if not question["revealed"]:
+        st.button(_("Reveal"), type="primary", on_click=question.update, kwargs={"revealed": True}, key="_q_reveal")
+        return
+    st.success(reveal_line(kind, options, question["answer"]))
+    st.markdown(your_answer_line(kind, options, choice, question["answer"]))
+    st.caption(evidence_line(kind, question["evidence"]))
+    counts = [int(i == choice) for i in range(len(options))]
+    distribution(kind, options, counts, question["answer"], "solo_answers")
+    st.button(_("Ask another question"), on_click=_close, key="_q_again")

@@ -1,0 +1,140 @@
+"""The one early call in app.py: join or resume a class from the URL, and show a student the teacher's view.
+
+It runs after st.navigation and before any widget of the sidebar or the page, so the teacher's values can
+still be written into st.session_state. A student's run_every fragment (student.py) reruns the app when the
+room's version moves; this call then applies the room's state and switches to the teacher's page.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from services.rooms import RoomClosed, RoomError, RoomNotFound, WrongKey
+from services.rooms.codes import normalize_code
+
+from ..i18n import LANG_KEY, N_, current_language
+from ..models import model_names
+from ..navigation import PAGES, PageSpec
+from . import registry
+from .role import (
+    KEY_PARAM,
+    ROOM_PARAM,
+    ClassRole,
+    current_role,
+    notice_error,
+    room_store,
+    set_notice,
+    set_role,
+    show_notice,
+)
+from .student import student_question
+
+TRIED_KEY = "_class_tried"  # the (room, key) of the URL this session already tried to join
+ENDED = N_("Class {code} has ended; this page now works on its own.")
+
+
+def page_path(page: st.Page) -> str:
+    """The URL path a class publishes for a page: its file name (the home page is "home")."""
+    return page.url_path or "home"
+
+
+def page_spec(path: object) -> PageSpec | None:
+    return next((spec for spec in PAGES if spec.url_path == path), None)
+
+
+def run_page_hash() -> str:
+    """The page this run draws (Streamlit's hash of the page script; a fragment run carries the one its browser
+    asked with)."""
+    ctx = get_script_run_ctx()
+    return ctx.page_script_hash if ctx is not None else ""
+
+
+def follow_room(page: st.Page) -> None:
+    """Resume or join the class the URL names; for a following student, apply the teacher's view."""
+    role = current_role() or _from_url()
+    if role is not None:
+        role.page_hash = run_page_hash()
+        _keep_in_url(role)
+        if role.applied_version < 0 or (not role.is_teacher and role.following):
+            _apply_if_moved(role, page)
+    show_notice()
+    if role is not None and not role.is_teacher:
+        student_question(role)
+
+
+def _from_url() -> ClassRole | None:
+    """Teacher (the URL's key opens the room), student (room only, or a key that does not), or None."""
+    code, key = st.query_params.get(ROOM_PARAM), st.query_params.get(KEY_PARAM)
+    if not code or st.session_state.get(TRIED_KEY) == (code, key):
+        return None
+    st.session_state[TRIED_KEY] = (code, key)
+    try:
+        store = room_store()
+        if key:
+            try:
+                role = ClassRole(store.teacher_heartbeat(code, key).code, key=key)  # a teacher who reconnects
+                set_role(role)
+                return role
+            except WrongKey as exc:
+                notice_error(exc)  # a guessed or stale key: join as a student, without teacher controls
+        role = ClassRole(normalize_code(code))
+        role.student_id = store.join(role.code)
+    except RoomError as exc:
+        notice_error(exc, "error")
+        _leave_url()
+        return None
+    set_role(role)
+    return role
+
+
+def _keep_in_url(role: ClassRole) -> None:
+    """The room (and, for the teacher, the key) stay in the URL across page changes, so a reload resumes."""
+    if st.query_params.get(ROOM_PARAM) != role.code:
+        st.query_params[ROOM_PARAM] = role.code
+    if role.is_teacher and st.query_params.get(KEY_PARAM) != role.key:
+        st.query_params[KEY_PARAM] = role.key
+    elif not role.is_teacher and KEY_PARAM in st.query_params:
+        del st.query_params[KEY_PARAM]
+
+
+def _leave_url() -> None:
+    for param in (ROOM_PARAM, KEY_PARAM):
+        if param in st.query_params:
+            del st.query_params[param]
+
+
+def end_class(role: ClassRole, error: RoomError | None = None) -> None:
+    """Forget the class in this session (it ended, or the teacher ended it); the page goes on alone."""
+    set_role(None)
+    _leave_url()
+    if isinstance(error, RoomClosed | RoomNotFound) or error is None:
+        set_notice(ENDED, "info", code=role.code)
+    else:
+        notice_error(error)
+
+
+def _apply_if_moved(role: ClassRole, page: st.Page) -> None:
+    """Apply the room's state if its version moved since this session last did; switch to the teacher's page."""
+    try:
+        snapshot = room_store().snapshot(role.code)
+    except (RoomClosed, RoomNotFound) as exc:
+        end_class(role, exc)
+        return
+    except RoomError:
+        return  # the backend is away for a moment: keep the current view
+    if snapshot.version == role.applied_version:
+        return
+    registry.apply(snapshot.state, st.session_state, model_names())
+    role.applied_version = snapshot.version
+    spec = page_spec(snapshot.state.get(registry.PAGE))
+    if spec is not None and spec.url_path != page_path(page):
+        switch_to(role, spec.script)
+
+
+def switch_to(role: ClassRole, script: str) -> None:
+    """st.switch_page, keeping the room (and the teacher's key) and the language in the URL."""
+    params = {ROOM_PARAM: role.code, LANG_KEY: current_language()}
+    if role.is_teacher:
+        params[KEY_PARAM] = role.key
+    st.switch_page(script, query_params=params)

@@ -1,0 +1,91 @@
+"""This session's part in a class: the teacher (holding the room's key), a student, or none.
+
+Kept in st.session_state, so it lasts while the browser tab stays connected; the URL carries it too
+(?room=CODE, and &key=... for the teacher), so a reload or a second device resumes it. Messages about the
+class (a wrong code, the end of the class) wait in the session until shown, translated when shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import streamlit as st
+
+from services.rooms import RoomError, RoomStore, RoomUnavailable, shared_room_store
+
+from ..i18n import _, explain
+
+ROLE_KEY = "_class_role"
+NOTICE_KEY = "_class_notice"
+ROOM_PARAM, KEY_PARAM = "room", "key"
+
+
+@dataclass
+class ClassRole:
+    """A teacher has `key`; a student has `student_id`. Never shown to anyone but this session."""
+
+    code: str
+    key: str | None = field(default=None, repr=False)
+    student_id: str | None = field(default=None, repr=False)
+    following: bool = True  # a student following the teacher (False: exploring on their own)
+    applied_version: int = -1  # the room version whose view this session applied last
+    question_seen: tuple = ()  # (question id, revealed) this session last drew: an explorer reruns when it moves
+    heartbeat_at: float = 0.0  # monotonic time of the student's last heartbeat
+    page_hash: str = ""  # the page of this session's last full run (Streamlit's page script hash)
+    shared: dict = field(default_factory=dict, repr=False)  # teacher: model name → the model object shared under it
+    shared_errors: dict = field(default_factory=dict, repr=False)  # teacher: model name → why the room refused it
+    full_run_view: dict = field(default_factory=dict, repr=False)  # teacher: the view at the last full run
+    tick_view: dict = field(default_factory=dict, repr=False)  # teacher: the view at the last fragment run
+    pending: dict = field(default_factory=dict, repr=False)  # teacher: settings that run moved (registry.moved)
+    pending_since: float = 0.0  # teacher: monotonic time of that full run
+
+    @property
+    def is_teacher(self) -> bool:
+        return self.key is not None
+
+
+def current_role() -> ClassRole | None:
+    role = st.session_state.get(ROLE_KEY)
+    return role if isinstance(role, ClassRole) else None
+
+
+def set_role(role: ClassRole | None) -> None:
+    if role is None:
+        st.session_state.pop(ROLE_KEY, None)
+    else:
+        st.session_state[ROLE_KEY] = role
+
+
+def room_store() -> RoomStore:
+    """The server's room store; RoomUnavailable if its backend (Redis) cannot be reached."""
+    try:
+        return shared_room_store()
+    except RoomError:
+        raise
+    except Exception as exc:  # a broken deployment setting: a message, not a traceback
+        raise RoomUnavailable() from exc
+
+
+def set_notice(template: str, level: str = "warning", **params: object) -> None:
+    """Keep a message about the class (an English template marked with N_) to show until dismissed."""
+    st.session_state[NOTICE_KEY] = (level, template, params)
+
+
+def notice_error(error: Exception, level: str = "warning") -> None:
+    """Keep an error from services/rooms or model/ (its template and params) as the waiting message."""
+    set_notice(getattr(error, "template", None) or str(error), level, **getattr(error, "params", {}))
+
+
+def _dismiss() -> None:
+    st.session_state.pop(NOTICE_KEY, None)
+
+
+def show_notice() -> None:
+    """The waiting message at the top of the page, in this session's language, with a button that dismisses it."""
+    notice = st.session_state.get(NOTICE_KEY)
+    if notice is None:
+        return
+    level, template, params = notice
+    message_col, button_col = st.columns([6, 1], vertical_alignment="center")
+    getattr(message_col, level)(explain(RoomError(template, **params)), icon="🎓")
+    button_col.button(_("OK"), key="_class_notice_ok", on_click=_dismiss, width="stretch")

@@ -1,0 +1,32 @@
+"""The class's place in the sidebar: Start a class, or the teacher's or the student's panel."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ..i18n import _
+from ..navigation import PAGES
+from .follow import page_path, page_spec
+from .role import current_role
+from .student import student_sidebar
+from .teacher import start_class, teacher_sidebar
+
+
+def _script(page: st.Page) -> str:
+    spec = page_spec(page_path(page))
+    return spec.script if spec is not None else PAGES[0].script
+
+
+def classroom_sidebar(page: st.Page) -> None:
+    role = current_role()
+    with st.sidebar:
+        st.divider()
+        if role is None:
+            st.button(
+                _("Start a class"), on_click=start_class, width="stretch", key="_class_start", icon="🎓",
+                help=_("Students open a link or scan a QR code, and their screens follow yours."),
+            )  # fmt: skip
+        elif role.is_teacher:
+            teacher_sidebar(role, page_path(page))
+        else:
+            student_sidebar(role, _script(page))

@@ -1,0 +1,175 @@
+"""A student's side of a class: follow the teacher or explore alone, and answer the teacher's question.
+
+The follow fragment's run waits (up to WAIT_FOR seconds) for the room's version to move, in this server's
+memory (services/rooms keeps it current, from pub/sub with Redis); when it moves, it reruns the app, whose
+early call (follow.py) applies the teacher's view. So a follower is told at once, and its browser starts a
+fragment run only every FOLLOW_EVERY seconds: each run makes the browser redraw the app, which on a page full
+of formulas cost a student's browser ~0.3 CPU-seconds per second at a 0.5 s poll (measured). The wait gives
+way at once to the student's own clicks (Streamlit's yield check); a change inside one of the page's own
+fragments waits for the end of the wait. It also keeps the student counted as connected.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import suppress
+
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_run_yield_check
+
+from services.rooms import RoomClosed, RoomError, RoomNotFound, RoomSnapshot
+
+from ..i18n import N_, _
+from .answers import answer_pills, distribution, prompt, reveal_line, your_answer_line
+from .role import ClassRole, current_role, notice_error, room_store, set_notice
+
+FOLLOW_EVERY = 3.0  # s: the browser's timer for the follow fragment
+WAIT_FOR = 2.7  # s a follower's fragment run waits for the room to change (under FOLLOW_EVERY)
+WAIT_SLICE = 0.25  # s between looks at whether the student has clicked something meanwhile
+LEFT = N_("You left class {code}; this page now works on its own.")
+HEARTBEAT_EVERY = 10.0  # s between student heartbeats (the room counts a student for 30 s after each)
+
+
+def _room_ended(role: ClassRole, error: RoomError) -> None:
+    from .follow import end_class  # follow.py draws this module's question at the top of the page
+
+    end_class(role, error)
+    st.rerun(scope="app")
+
+
+@st.fragment(run_every=FOLLOW_EVERY)
+def follow_tick(script: str) -> None:
+    """Rerun the app when the teacher's view (or the question) has changed; keep this student counted.
+    `script`: the page this session's last full run drew."""
+    role = current_role()
+    if role is None or role.is_teacher:
+        return
+    from .follow import run_page_hash, switch_to
+
+    if role.page_hash and run_page_hash() != role.page_hash:
+        # The browser's timer asked for this run before it had drawn the page the last full run switched to, so
+        # Streamlit runs it on the old page, and the browser clears the page it shows. Draw the right page again.
+        role.applied_version = -1
+        switch_to(role, script)
+    try:
+        store = room_store()
+        if time.monotonic() - role.heartbeat_at >= HEARTBEAT_EVERY:
+            store.student_heartbeat(role.code, role.student_id)
+            role.heartbeat_at = time.monotonic()
+        moved = _moved(store, role)
+        if not moved and role.following and _fragment_run():
+            moved = _wait_for_change(store, role)
+    except (RoomClosed, RoomNotFound) as exc:
+        _room_ended(role, exc)
+        return
+    except RoomError:
+        return  # the backend is away for a moment: try again next time
+    if moved:
+        st.rerun(scope="app")
+
+
+def _moved(store, role: ClassRole) -> bool:
+    """A follower: the room's version moved since the view was applied. An explorer: the question changed."""
+    if role.following:
+        return store.version(role.code) != role.applied_version
+    return _question_marker(store.snapshot(role.code)) != role.question_seen
+
+
+def _fragment_run() -> bool:
+    """This is a run of the fragment alone (in a full run of the app, the page must not wait)."""
+    ctx = get_script_run_ctx()
+    return bool(ctx is not None and ctx.fragment_ids_this_run)
+
+
+def _wait_for_change(store, role: ClassRole) -> bool:
+    """Wait up to WAIT_FOR seconds for the room to move; the student's own click ends the wait at once."""
+    give_way = get_run_yield_check()  # raises Streamlit's rerun or stop when a click asks for a new run
+    deadline = time.monotonic() + WAIT_FOR
+    while (left := deadline - time.monotonic()) > 0:
+        store.wait_for_change(role.code, role.applied_version, timeout=min(WAIT_SLICE, left))
+        if _moved(store, role):
+            return True
+        if give_way is not None:
+            give_way()
+    return False
+
+
+def _question_marker(snapshot: RoomSnapshot) -> tuple:
+    question = snapshot.question
+    return () if question is None else (question.id, snapshot.revealed is not None)
+
+
+def _explore(role: ClassRole) -> None:
+    role.following = False
+
+
+def _follow(role: ClassRole) -> None:
+    role.following = True
+    role.applied_version = -1  # apply the teacher's view now
+
+
+def _leave(role: ClassRole) -> None:
+    from .follow import end_class
+
+    with suppress(RoomError):  # leaving a class that has gone is not an error
+        room_store().leave(role.code, role.student_id)
+    end_class(role)
+    set_notice(LEFT, "info", code=role.code)
+
+
+def student_sidebar(role: ClassRole, script: str) -> None:
+    """The class's code, whether this student follows the teacher, and the buttons to change it."""
+    st.markdown(_("🎓 **Class {code}**").format(code=role.code))
+    if role.following:
+        st.caption(_("Your screen follows the teacher's."))
+        st.button(_("Explore on my own"), on_click=_explore, args=(role,), width="stretch", key="_class_explore")
+    else:
+        st.caption(_("You are exploring on your own; the teacher's changes wait until you follow again."))
+        st.button(
+            _("Follow the teacher"), on_click=_follow, args=(role,), type="primary", width="stretch",
+            key="_class_follow",
+        )  # fmt: skip
+    st.button(_("Leave the class"), on_click=_leave, args=(role,), width="stretch", key="_class_leave")
+    follow_tick(script)
+
+
+# ---- the teacher's question, at the top of the student's page ----------------------------------------------------
+
+
+def _send_answer(role: ClassRole, question_id: str, key: str) -> None:
+    choice = st.session_state.get(key)
+    if choice is None:
+        return
+    try:
+        room_store().answer(role.code, role.student_id, question_id, int(choice))
+    except RoomError as exc:
+        notice_error(exc)
+
+
+def student_question(role: ClassRole) -> None:
+    """The open question with big answer buttons; after the reveal, the answer beside the class's answers."""
+    try:
+        snapshot = room_store().snapshot(role.code)
+    except RoomError:
+        return
+    role.question_seen = _question_marker(snapshot)
+    question = snapshot.question
+    if question is None:
+        return
+    with st.container(border=True):
+        st.markdown(_("#### ❓ The teacher asks"))
+        st.markdown(prompt(question.kind, question.context))
+        key = f"_class_pick_{question.id}"
+        revealed = snapshot.revealed
+        choice = answer_pills(
+            question.kind, question.options, key, on_change=_send_answer, args=(role, question.id, key),
+            disabled=revealed is not None,
+        )  # fmt: skip
+        if revealed is None:
+            if choice is not None:
+                st.caption(_("Your answer is in. You can change it until the teacher reveals the answer."))
+            return
+        st.success(reveal_line(question.kind, question.options, revealed.answer))
+        st.markdown(your_answer_line(question.kind, question.options, choice, revealed.answer))
+        distribution(question.kind, question.options, revealed.counts.counts, revealed.answer, "student_answers")

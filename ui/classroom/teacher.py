@@ -1,0 +1,195 @@
+"""A teacher's side of a class: Start a class, the join link and QR code for the projector, the live count of
+students, End the class; and the publish fragment that sends the teacher's view to the room.
+
+The publish fragment sits in the sidebar with run_every, so it runs in every full run of the app and also
+between them: changes made inside a page's own fragments (the Attention page's layer and head) reach the
+class within PUBLISH_EVERY seconds. Publishing an unchanged view only keeps the room alive (its version
+stays, so no student reruns).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from contextlib import suppress
+
+import streamlit as st
+
+from model.checkpoint import checkpoint_bytes
+from services.rooms import InvalidState, RoomClosed, RoomError, RoomNotFound, RoomStore
+
+from ..i18n import N_, _, explain, ngettext
+from ..models import user_models
+from ..trace_cache import is_shared
+from . import registry
+from .join import join_link, qr_png
+from .role import ClassRole, current_role, notice_error, room_store, set_notice, set_role
+
+PUBLISH_EVERY = 0.5  # s between publishes (and heartbeats) of the teacher's view
+STALE_FOR = 10.0  # s after a full run during which the browser may still send values from before it
+FULL_RUN_KEY = "_class_full_run"  # set by the app's full run just before it calls the publisher
+SHOW_JOIN_KEY = "_class_show_join"  # open the join dialog in this run
+ENDED_BY_YOU = N_("You ended class {code}.")
+CODE_STYLE = "font-size:4.5rem;font-weight:700;letter-spacing:0.3em;line-height:1.1;font-family:monospace"
+
+
+def start_class() -> None:
+    """Create a room with this session as its teacher (the URL gets ?room=&key= on this run)."""
+    try:
+        ticket = room_store().create_room()
+    except RoomError as exc:
+        notice_error(exc, "error")
+        return
+    role = ClassRole(ticket.code, key=ticket.key)
+    role.applied_version = room_store().version(ticket.code)  # a new room has no view to apply
+    set_role(role)
+    st.session_state[SHOW_JOIN_KEY] = True
+
+
+def _end(role: ClassRole) -> None:
+    from .follow import end_class
+
+    with suppress(RoomError):  # already gone: the class is over either way
+        room_store().close(role.code, role.key)
+    end_class(role)
+    set_notice(ENDED_BY_YOU, "info", code=role.code)
+
+
+def _show_join() -> None:
+    st.session_state[SHOW_JOIN_KEY] = True
+
+
+def students_line(count: int) -> str:
+    return ngettext("**{n}** student connected", "**{n}** students connected", count).format(n=count)
+
+
+def teacher_sidebar(role: ClassRole, page: str) -> None:
+    """The class's code, the live count, and the buttons to show the join link again and to end the class."""
+    st.markdown(_("🎓 **Class {code}** · you are the teacher").format(code=role.code))
+    st.session_state[FULL_RUN_KEY] = True
+    publish_tick(page)
+    st.button(_("Show the join link"), on_click=_show_join, width="stretch", key="_class_show")
+    st.button(_("End the class"), on_click=_end, args=(role,), width="stretch", key="_class_end")
+    if st.session_state.pop(SHOW_JOIN_KEY, False):
+        link = join_link(st.context.url, page if page != "home" else "", role.code)
+        st.dialog(_("Join the class"), width="large")(_join_dialog)(role, link)
+
+
+def _join_dialog(role: ClassRole, link: str) -> None:
+    """Large enough for the back of a room: the QR code, the short code and the link (never the key)."""
+    st.markdown(_("Open this link or scan the code, on a laptop or a phone:"))
+    qr_col, text_col = st.columns([2, 3], vertical_alignment="center")
+    qr_col.image(qr_png(link), width=400, alt=_("QR code of the join link"))  # fits a 720-pixel-high projector
+    with text_col:
+        st.caption(_("Class code"))
+        st.markdown(f'<div style="{CODE_STYLE}">{role.code}</div>', unsafe_allow_html=True)
+        st.code(link, language=None, wrap_lines=True)
+        _dialog_count(role.code)
+
+
+@st.fragment(run_every=2.0)
+def _dialog_count(code: str) -> None:
+    try:
+        st.markdown(f"### {students_line(room_store().snapshot(code).student_count)}")
+    except RoomError as exc:
+        st.warning(explain(exc))
+
+
+@st.fragment(run_every=PUBLISH_EVERY)
+def publish_tick(page: str) -> None:
+    """Send this view (and models trained or uploaded here) to the room; show how many students are connected."""
+    full_run = st.session_state.pop(FULL_RUN_KEY, False)
+    role = current_role()
+    if role is None or not role.is_teacher:
+        return
+    try:
+        store = room_store()
+        _share_models(store, role)
+        refused = publish_view(store, role, _view(role, page, full_run))
+        snapshot = store.snapshot(role.code)
+    except (RoomClosed, RoomNotFound) as exc:
+        from .follow import end_class
+
+        end_class(role, exc)
+        st.rerun(scope="app")
+        return
+    except RoomError as exc:
+        st.warning(explain(exc))
+        return
+    for error in [*refused, *role.shared_errors.values()]:
+        st.warning(explain(error))
+    st.markdown(students_line(snapshot.student_count))
+
+
+def _view(role: ClassRole, page: str, full_run: bool) -> dict:
+    """This session's view; in the fragment runs after a full run, without the values that run moved away from
+    while the browser has not caught up (see registry.undo_stale)."""
+    state = registry.collect(st.session_state, page)
+    if full_run:
+        role.pending = registry.moved([role.full_run_view, role.tick_view], state)
+        role.pending_since, role.full_run_view = time.monotonic(), state
+        return state
+    role.tick_view = state
+    if role.pending and time.monotonic() - role.pending_since < STALE_FOR:
+        return registry.undo_stale(state, role.pending)
+    role.pending = {}
+    return state
+
+
+def publish_view(store: RoomStore, role: ClassRole, state: dict) -> list[InvalidState]:
+    """Publish the view `state`; a setting the room refuses (too long, say) is left out, and its error returned,
+    so the rest of the view still reaches the class."""
+    state = copy.deepcopy(state)
+    refused: list[InvalidState] = []
+    while True:
+        try:
+            store.publish(role.code, role.key, state)
+            return refused
+        except InvalidState as exc:
+            culprit = _culprit(state, exc, role.key)
+            if culprit is None:
+                raise
+            refused.append(exc)
+            _drop(state, culprit)
+
+
+def _culprit(state: dict, error: InvalidState, key: str) -> str | None:
+    """The setting to leave out: the one the error names, else one holding the key, else the largest."""
+    named = str(error.params.get("field", "")).split(".")
+    if named[0] == registry.EXTRA and len(named) > 1 and named[1] in state.get(registry.EXTRA, {}):
+        return ".".join(named[:2])
+    if named[0] in state and named[0] != registry.PAGE:
+        return named[0]
+    flat = {name: value for name, value in state.items() if name != registry.PAGE}
+    flat |= {f"{registry.EXTRA}.{k}": v for k, v in state.get(registry.EXTRA, {}).items()}
+    flat.pop(registry.EXTRA, None)
+    if not flat:
+        return None
+    holding_key = [name for name, value in flat.items() if key in json.dumps(value)]
+    return holding_key[0] if holding_key else max(flat, key=lambda name: len(json.dumps(flat[name])))
+
+
+def _drop(state: dict, name: str) -> None:
+    if name.startswith(f"{registry.EXTRA}."):
+        state[registry.EXTRA].pop(name.split(".", 1)[1], None)
+    else:
+        state.pop(name, None)
+
+
+def _share_models(store: RoomStore, role: ClassRole) -> None:
+    """Share with the room each model this teacher trained or uploaded (the one in use first), once per model."""
+    mine = user_models()
+    selected = st.session_state.get(registry.FIELDS["model"])
+    for name in sorted(mine, key=lambda n: n != selected):
+        loaded = mine[name]
+        if role.shared.get(name) is loaded.model or is_shared(loaded):
+            continue
+        role.shared[name] = loaded.model  # tried once per model object, whatever the outcome
+        role.shared_errors.pop(name, None)
+        try:
+            store.share_model(role.code, role.key, name, *checkpoint_bytes(loaded))
+        except (RoomClosed, RoomNotFound):
+            raise
+        except RoomError as exc:
+            role.shared_errors[name] = exc

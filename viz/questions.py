@@ -1,0 +1,40 @@
+"""The class's answers to a question: one horizontal bar per option, the true answer green once revealed.
+
+Options read top to bottom in their own order (the y axis is numeric, so a repeated token keeps its bar).
+"""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from .matrix import FONT
+
+BAR = "#8a94a6"  # grey-blue: every option before the reveal
+MUTED = "#c9ced8"  # the wrong options after the reveal
+ANSWER = "#1a8f3c"  # the true answer (dark enough for a washed-out projector)
+
+
+def answers_figure(
+    labels: list[str], counts: list[int], *, answer: int | None, title: str, count_title: str, hover_name: str
+) -> go.Figure:
+    """How many chose each option; `answer` (an index) is drawn green, the others muted, once revealed."""
+    n = len(labels)
+    colors = [BAR] * n if answer is None else [ANSWER if i == answer else MUTED for i in range(n)]
+    top = max([*counts, 1])
+    return go.Figure(
+        go.Bar(
+            x=list(counts), y=list(range(n)), orientation="h", marker={"color": colors},
+            text=[str(c) for c in counts], textposition="outside", cliponaxis=False,
+            customdata=labels, hovertemplate=f"%{{customdata}}<br>{hover_name}: %{{x}}<extra></extra>",
+        ),
+        layout={
+            "title": {"text": title}, "font": FONT, "height": 90 + 34 * n, "showlegend": False,
+            "margin": {"l": 16 + int(0.6 * FONT["size"] * max((len(t) for t in labels), default=3)), "r": 30,
+                       "t": 50, "b": 40},
+            "xaxis": {"title": {"text": count_title}, "range": [0, top * 1.15], "dtick": max(1, -(-top // 8)),
+                      "rangemode": "tozero"},
+            "yaxis": {"tickmode": "array", "tickvals": list(range(n)), "ticktext": labels,
+                      "range": [n - 0.5, -0.5], "showgrid": False},
+            "plot_bgcolor": "white", "paper_bgcolor": "white", "bargap": 0.25,
+        },
+    )  # fmt: skip
