@@ -22,16 +22,18 @@ st.markdown(
     )
 )
 
+status = st.container()  # Stop and the place in line or the progress bar, above the form: seen on a small screen
 settings = settings_form(architecture_choice())
 if settings is not None:
     start_job(*settings)
 
 job = current_job()
-stop_button(job)
 if job is None:
     st.info(_("Choose the settings above and press **▶ Start training**."))
 else:
-    progress_panel(job)
+    with status:
+        stop_button(job)
+        progress_panel(job)
     live_panel(job)
     if not job.running:
         result_panel(job)

@@ -7,11 +7,14 @@ import os
 
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 
 from model import TASKS
+from services.rooms import shared_room_store
+from ui.classroom.role import ROLE_KEY
 from ui.training.panels import name_problem
 
-from .training import figure, heatmap_z, open_train, set_run, start, texts
+from .training import figure, heatmap_z, open_train, set_run, start, texts, wait_for
 
 TRANSFORMER_KEYS = ("train_pos", "train_enc", "train_dec", "train_d", "train_heads", "train_norm")
 RNN_KEYS = ("train_cell", "train_score", "train_bidir", "train_hidden", "train_forcing")
@@ -201,3 +204,50 @@ def test_an_rnn_without_attention_says_so_instead_of_an_empty_figure(train_pool,
     assert at.session_state["user_models"]["my-translate-rnn"].config.score == "none"
     assert any(i.startswith(sentence) for i in texts(at.info))
     assert not [c for c in at.get("plotly_chart") if "train_timeline" in c.proto.id or "train_live" in c.proto.id]
+
+
+def test_start_right_after_stop_keeps_the_stopped_runs_model(train_pool):
+    at = open_train()
+    set_run(at, "reverse", 20000)
+    start(at)
+    first = at.session_state["train_job"]
+    wait_for(lambda: first.view().step > 0, what="the first run to train")
+    first.stop("stopped by you")  # as the Stop button does, without its wait: the worker may still be handing back
+    start(at)  # Start again at once: the stopped run's model is kept, then a new run goes in line
+    assert not at.exception and not at.error
+    second = at.session_state["train_job"]
+    assert second is not first and first.finished and first.result is not None
+    assert first.registered_as == "my-reverse" and second.name == "my-reverse-2"
+    assert at.session_state["user_models"]["my-reverse"].model is first.result.loaded.model
+
+
+def test_a_model_the_teacher_trains_in_class_reaches_the_rooms_students(train_pool):
+    teacher = open_train()
+    teacher.button(key="_class_start").click().run()
+    code = teacher.session_state[ROLE_KEY].code
+    set_run(teacher, "translate", 10, arch="rnn")
+    start(teacher)
+    job = teacher.session_state["train_job"]
+    assert job.join(120) and job.worker_pid != os.getpid()
+    teacher.run()  # the model lands in the teacher's list, and the next publish shares it with the room
+    teacher.run()
+    assert not teacher.exception
+    assert [m.name for m in shared_room_store().room_models(code)] == ["my-translate-rnn"]
+    student = AppTest.from_file("../../app.py", default_timeout=60)
+    student.query_params.update(lang="zh", room=code)
+    student.run()
+    assert not student.exception
+    assert "my-translate-rnn（老师共享）" in student.selectbox(key="model").options
+    shared = room_model_for(student, "my-translate-rnn")
+    assert shared.config.arch == "rnn" and shared.model is not job.result.loaded.model  # rebuilt from the room's bytes
+    for name, tensor in job.result.loaded.model.state_dict().items():
+        np.testing.assert_array_equal(shared.model.state_dict()[name].numpy(), tensor.numpy(), err_msg=name)
+
+
+def room_model_for(at, name: str):
+    """The room's model as the student's session loads it (the classroom's loader, from the room's bytes)."""
+    from ui.classroom.room_models import _load
+
+    code = at.session_state[ROLE_KEY].code
+    size = {m.name: m.size for m in shared_room_store().room_models(code)}[name]
+    return _load(code, name, size)

@@ -71,7 +71,7 @@ def test_sessions_wait_in_line_see_their_place_and_may_leave_it(train_pool, lang
     assert place_shown(third, lang, 1)  # moved up, shown on its next redraw
 
     first.button(key="train_stop").click().run()  # frees the worker: the third run starts on it
-    assert a.finished and a.result is not None
+    assert a.join(30) and a.result is not None  # Stop waits 2 s for the model; a loaded machine may take longer
     wait_for(lambda: training(c), what="the third run to start")
     third.run()
     assert not third.exception and not place_shown(third, lang, 1)
@@ -178,3 +178,32 @@ def test_the_place_in_line_and_the_wait_read_naturally(lang, want):
     at.query_params["lang"] = lang
     at.run()
     assert not at.exception and texts(at.markdown) == want
+
+
+def _progress_texts() -> None:
+    import streamlit as st
+
+    from services.training import JobView
+    from ui.training.panels import progress_text
+
+    for step, total, seconds, accuracies in [(248, 20000, 38.8, [(200, 0.382)]), (10, 40, 2.0, [])]:
+        st.text(progress_text(JobView("running", "", "", step, total, seconds, [(step, 0.5)], accuracies, 0)))
+
+
+@pytest.mark.parametrize(
+    ("lang", "want"),
+    [
+        # 38.8 s / 248 steps × 19 752 steps left = 3090 s ≈ 52 min; 2.0 s / 10 × 30 = 6 s
+        ("en", ["Step 248 of at most 20,000 · 38.8 s · at most 52 min left · held-out accuracy 38.2%",
+                "Step 10 of at most 40 · 2.0 s · at most 6 s left"]),
+        ("zh", ["第 248 步（最多 20,000 步）· 38.8 秒 · 最多还剩 52 分钟 · 留出集准确率 38.2%",
+                "第 10 步（最多 40 步）· 2.0 秒 · 最多还剩 6 秒"]),
+    ],
+)  # fmt: skip
+def test_the_progress_line_says_the_time_left_in_round_figures(lang, want):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_progress_texts, default_timeout=30)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception and texts(at.text) == want

@@ -22,7 +22,7 @@ from ..i18n import N_, _, explain
 from ..models import SHIPPED_NAME, add_user_model, user_models
 from ..navigation import TRAIN
 from .attention import live_attention
-from .queue import waiting_panel
+from .queue import about, waiting_panel
 
 JOB_KEY = "train_job"
 OWNER_KEY = "train_owner"  # this browser session's id as the pool's job owner
@@ -123,7 +123,7 @@ def progress_text(view) -> str:
     ]
     if 0 < view.step < view.total_steps and not view.finished:
         left = view.seconds / view.step * (view.total_steps - view.step)
-        parts.append(_("at most {seconds} s left").format(seconds=f"{left:.0f}"))
+        parts.append(_("at most {time} left").format(time=about(left)))
     if view.accuracies:
         parts.append(_("held-out accuracy {accuracy}").format(accuracy=f"{view.accuracies[-1][1]:.1%}"))
     return " · ".join(parts)
