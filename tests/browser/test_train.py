@@ -102,8 +102,8 @@ def test_chinese_train_page_timeline_plays_with_chinese_words(page, app_url):
     )
     assert page.get_by_text(re.compile(r"^第 30 步（最多 30 步）")).is_visible()
     assert page.get_by_text("训练完成：共 30 步").is_visible()
-    timeline = page.locator('[data-testid="stPlotlyChart"]').nth(2)
-    assert "第 30 步" in timeline.locator("text").all_text_contents()  # the slider's current value, painted
+    timeline = page.locator('[data-testid="stPlotlyChart"]').filter(has_text="▶ 播放")  # the one with a slider
+    timeline.locator("text", has_text=re.compile(r"^第 30 步$")).wait_for(timeout=10_000)  # its value, painted
     timeline.get_by_text("▶ 播放").click()
     page.wait_for_timeout(1_000)
     first = [t for t in timeline.locator("text").all_text_contents() if re.fullmatch(r"第 \d+ 步", t)]
