@@ -6,6 +6,7 @@ import streamlit as st
 
 from model import PRETRAINED, CheckpointError
 
+from .charts import chart_format_picker
 from .choices import shown_as
 from .classroom.room_models import room_model_names
 from .i18n import _, explain, ngettext
@@ -48,6 +49,7 @@ def render_sidebar() -> None:
             st.error(_("This model could not be loaded: {reason}").format(reason=explain(exc)))
             st.stop()
         st.caption(f"**{loaded.task.name}** — {_(loaded.task.description)}  \n" + describe(loaded.config))
+    chart_format_picker()
 
 
 def describe(c) -> str:

@@ -18,6 +18,7 @@ from model.archive import pack_archive
 from services.training import JobHandle, TrainingError, get_pool
 from viz.training import accuracy_figure, loss_figure
 
+from ..charts import chart_name, show_chart
 from ..i18n import N_, _, explain
 from ..models import SHIPPED_NAME, add_user_model, user_models
 from ..navigation import TRAIN
@@ -168,17 +169,19 @@ def _live(job: JobHandle) -> None:
         return
     left, right = st.columns(2)
     steps, losses = zip(*view.losses, strict=True)
-    left.plotly_chart(
-        loss_figure(steps, losses, title=_("Training loss"), x_title=_("step"), y_title=_("cross-entropy (log)"),
-                    hover_names=(_("step"), _("loss")), total_steps=view.total_steps, max_points=200),
-        key="train_loss_chart", config={"displayModeBar": False},
+    fig = loss_figure(
+        steps, losses, title=_("Training loss"), x_title=_("step"), y_title=_("cross-entropy (log)"),
+        hover_names=(_("step"), _("loss")), total_steps=view.total_steps, max_points=200,
     )  # fmt: skip
+    with left:
+        show_chart(fig, "train_loss_chart", name=chart_name("train", "loss", model=job.name), theme="streamlit")
     a_steps, accs = zip(*view.accuracies, strict=True) if view.accuracies else ((), ())
-    right.plotly_chart(
-        accuracy_figure(a_steps, accs, title=_("Held-out exact match"), x_title=_("step"), y_title=_("accuracy"),
-                        step_name=_("step"), goal=job.train_config.until, total_steps=view.total_steps),
-        key="train_acc_chart", config={"displayModeBar": False},
+    fig = accuracy_figure(
+        a_steps, accs, title=_("Held-out exact match"), x_title=_("step"), y_title=_("accuracy"),
+        step_name=_("step"), goal=job.train_config.until, total_steps=view.total_steps,
     )  # fmt: skip
+    with right:
+        show_chart(fig, "train_acc_chart", name=chart_name("train", "accuracy", model=job.name), theme="streamlit")
     if not view.finished:
         live_attention(job)
 
