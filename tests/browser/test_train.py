@@ -264,8 +264,8 @@ def test_an_rnn_run_shows_its_attention_and_lands_in_the_picker(page, app_url):
     page.wait_for_function(
         "document.querySelector('[data-testid=\"stApp\"]').getAttribute('data-test-script-state') === 'notRunning'"
     )
-    timeline = page.locator('[data-testid="stPlotlyChart"]').nth(2)
-    assert "Decoder · attention over the encoder states" in timeline.locator("text").all_text_contents()
+    timeline = page.locator('[data-testid="stPlotlyChart"]').filter(has_text="▶ Play")  # the one with a slider
+    timeline.locator("text", has_text="Decoder · attention over the encoder states").wait_for(timeout=10_000)
     assert timeline.locator("g.heatmaplayer image").count() == 1  # the weights, painted
     assert "my-translate-rnn (yours)" in picker_options(page)
     before = runs(page)
