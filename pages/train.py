@@ -5,6 +5,7 @@ import streamlit as st
 
 from ui.i18n import _
 from ui.navigation import require_entry
+from ui.presenter import controls, page_header
 from ui.training.attention import snapshot_panel
 from ui.training.panels import current_job, live_panel, progress_panel, result_panel, start_job, stop_button
 from ui.training.settings import architecture_choice, settings_form
@@ -12,18 +13,20 @@ from ui.training.upload import upload_panel
 
 require_entry()
 
-st.title(_("Train a model"))
-st.markdown(
+bar = page_header(
+    _("Train a model"),
     _(
         "Start from random weights and press **Start**: the loss falls, the held-out accuracy climbs, and the "
         "attention turns from noise into the pattern the task needs — the anti-diagonal of *reverse*, the "
         "crossing lines of *translate*. Train a Transformer, or an RNN encoder–decoder with attention to compare. "
         "The defaults train *reverse* in well under a minute on a laptop CPU."
-    )
+    ),
+    markdown=True,
 )
 
 status = st.container()  # Stop and the place in line or the progress bar, above the form: seen on a small screen
-settings = settings_form(architecture_choice())
+with controls(bar, _("Settings")):
+    settings = settings_form(architecture_choice())
 if settings is not None:
     start_job(*settings)
 
