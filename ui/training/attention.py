@@ -167,7 +167,6 @@ def snapshot_panel(job: JobHandle) -> None:
             ).format(source=job.probe[0], target=job.probe[1], every=snaps[1].step - snaps[0].step, n=len(snaps))
         )
         shown = snapshot_stepper(job, [s.step for s in snaps])
-        shown = snapshot_stepper(job, [s.step for s in snaps])
         left, right = st.columns([3, 2])
         fig = attention_timeline_figure(
             [s.weights[name][head] for s in snaps], [s.step for s in snaps], keys, queries,
