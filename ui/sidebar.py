@@ -66,18 +66,16 @@ def render_sidebar() -> None:
         except CheckpointError as exc:
             st.error(_("This model could not be loaded: {reason}").format(reason=explain(exc)))
             st.stop()
-        st.caption(f"**{loaded.task.name}** — {_(loaded.task.description)}  \n" + model_shape(loaded.config))
+        st.caption(f"**{loaded.task.name}** — {_(loaded.task.description)}  \n" + describe(loaded.config))
     chart_format_picker()
 
 
-def model_shape(c) -> str:
-    """One line on the model's make-up, for either family ("GRU · additive attention · d_hidden 64")."""
+def describe(c) -> str:
+    """One line on a model's shape, either family."""
     if c.arch == "rnn":
-        if c.bidirectional:
-            template = _("{cell}, bidirectional · {attention} · d_hidden {d}")
-        else:
-            template = _("{cell} · {attention} · d_hidden {d}")
-        return template.format(cell=_(CELL_NAMES[c.cell]), attention=_(SCORE_NAMES[c.score]), d=c.d_hidden)
+        template = _("RNN · bidirectional {cell} · attention: {score} · hidden {d}") if c.bidirectional else _(
+            "RNN · {cell} · attention: {score} · hidden {d}")  # fmt: skip
+        return template.format(cell=_(CELL_NAMES[c.cell]), score=_(SCORE_NAMES[c.score]), d=c.d_hidden)
     shape = ngettext(
         "{enc}+{dec} layers · {heads} head · d_model {d} · positions: {positional} · {norm}",
         "{enc}+{dec} layers · {heads} heads · d_model {d} · positions: {positional} · {norm}",

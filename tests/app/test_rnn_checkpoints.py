@@ -128,7 +128,7 @@ def test_an_rnn_on_a_task_with_no_shipped_rnn_is_paired_with_that_tasks_transfor
     at.session_state["user_models"] = {"sort-lstm": mine}
     at.run()
     at.selectbox(key="model").set_value("sort-lstm").run()
-    assert at.sidebar.caption[0].value.endswith("· d_hidden 64") and "LSTM" in at.sidebar.caption[0].value
+    assert at.sidebar.caption[0].value.endswith("· hidden 64") and "bidirectional LSTM" in at.sidebar.caption[0].value
     at.switch_page("pages/rnn-vs-transformer.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert not at.info  # nothing is missing

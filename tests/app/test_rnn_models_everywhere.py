@@ -17,10 +17,11 @@ TRANSFORMER_ONLY = ["pages/attention.py", "pages/step-by-step.py", "pages/positi
                     "pages/inside-a-layer.py"]  # fmt: skip
 OTHER_PAGES = ["pages/home.py", "pages/train.py", "pages/rnn-vs-transformer.py"]
 WORDS = {
-    "en": {"notice": "** is a recurrent (RNN) model", "link": "RNN vs Transformer", "additive": "additive attention",
-           "none": "no attention"},
-    "zh": {"notice": "** 是循环神经网络（RNN）模型", "link": "RNN 与 Transformer", "additive": "加性注意力",
-           "none": "无注意力"},
+    "en": {"notice": "** is a recurrent (RNN) model", "link": "RNN vs Transformer",
+           "additive": "attention: additive (Bahdanau) · hidden 64",
+           "none": "attention: none (no attention) · hidden 64"},
+    "zh": {"notice": "** 是循环神经网络（RNN）模型", "link": "RNN 与 Transformer",
+           "additive": "注意力：加性（Bahdanau） · 隐藏维度 64", "none": "注意力：无（没有注意力） · 隐藏维度 64"},
 }  # fmt: skip
 
 
@@ -37,7 +38,7 @@ def test_every_page_with_an_rnn_model(lang, model):
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     score = "none" if model.endswith("noattn") else "additive"
-    assert at.sidebar.caption[0].value.endswith(f"GRU · {words[score]} · d_hidden 64")
+    assert at.sidebar.caption[0].value.endswith(f"RNN · GRU · {words[score]}")
     for page in TRANSFORMER_ONLY:
         at.switch_page(page).run()
         assert not at.exception, (page, [e.value for e in at.exception])

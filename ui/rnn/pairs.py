@@ -13,7 +13,7 @@ from model.pretrained import PRETRAINED_ARCH
 from ..i18n import _
 from ..inputs import fit_to_limit
 from ..models import shared_model
-from ..sidebar import model_shape
+from ..sidebar import describe as model_shape
 from ..tokens import md_escape, source_tokens, token_chips
 from ..trace_cache import cached_run
 
