@@ -128,7 +128,8 @@ def test_an_rnn_on_a_task_with_no_shipped_rnn_is_paired_with_that_tasks_transfor
     at.session_state["user_models"] = {"sort-lstm": mine}
     at.run()
     at.selectbox(key="model").set_value("sort-lstm").run()
-    assert at.sidebar.caption[0].value.endswith("· hidden 64") and "bidirectional LSTM" in at.sidebar.caption[0].value
+    caption = at.sidebar.caption[0].value
+    assert caption.endswith(" 64") and ("bidirectional LSTM" in caption or "双向 LSTM" in caption)
     at.switch_page("pages/rnn-vs-transformer.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert not at.info  # nothing is missing
