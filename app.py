@@ -7,6 +7,7 @@ from ui.classroom.follow import follow_room
 from ui.classroom.sidebar import classroom_sidebar
 from ui.language import language_switch
 from ui.navigation import app_pages, run_page
+from ui.presenter import presenter_view
 from ui.sidebar import render_sidebar
 from ui.training.panels import stop_training_if_left
 
@@ -20,6 +21,7 @@ st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
 language_switch()
 navigation = st.navigation(app_pages())
 follow_room(navigation)  # a class: before any widget, so a student's view can be set to the teacher's
+presenter_view()  # after follow_room: a class follows the teacher's presenter view too
 stop_training_if_left(navigation.url_path)
 render_sidebar()
 classroom_sidebar(navigation)

@@ -9,6 +9,7 @@ and in which language the formulas speak. Matrices print at most
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -55,8 +56,11 @@ def scores(q_sym: str, k_sym: str, Q, K, S, digits=2, highlight_row=None, size=6
     return _chain(rf"{q_sym}\,{{{k_sym}}}^{{\top}}", rf"{q}\,{m(np.asarray(K).T)}", s, split=split)
 
 
-def scaling(S, scaled, d_k: int, temperature: float, scale: bool, digits=2, highlight_row=None, size=6) -> str:
-    r"""QKᵀ / (√d_k · τ) with the divisor spelled out (τ only when it is not 1, √d_k only when on)."""
+def scaling(
+    S, scaled, d_k: int, temperature: float, scale: bool, digits=2, highlight_row=None, size=6, split: bool = False
+) -> str:
+    r"""QKᵀ / (√d_k · τ) with the divisor spelled out (τ only when it is not 1, √d_k only when on); split puts
+    the result on a line of its own (for a narrow column)."""
     m = _m(digits, size)
     syms, nums = [], []
     if scale:
@@ -67,11 +71,15 @@ def scaling(S, scaled, d_k: int, temperature: float, scale: bool, digits=2, high
         nums.append(number(temperature, 2))
     dot = r" \cdot "
     before, after = m(S, highlight_row=highlight_row), m(scaled, highlight_row=highlight_row)
-    return rf"\frac{{Q K^{{\top}}}}{{{dot.join(syms)}}} = \frac{{1}}{{{dot.join(nums)}}}\,{before} = {after}"
+    lhs = rf"\frac{{Q K^{{\top}}}}{{{dot.join(syms)}}}"
+    return _chain(lhs, rf"\frac{{1}}{{{dot.join(nums)}}}\,{before}", after, split=split)
 
 
-def masking(scaled, masked, *, allowed: str, otherwise: str, digits=2, highlight_row=None, size=6) -> str:
-    r"""masked_ij = scaled_ij where allowed, −∞ elsewhere: the rule, then the matrices before → after.
+def masking(
+    scaled, masked, *, allowed: str, otherwise: str, digits=2, highlight_row=None, size=6, stacked: bool = False
+) -> str:
+    r"""masked_ij = scaled_ij where allowed, −∞ elsewhere: the rule, then the matrices before → after (stacked:
+    before ↓ after, one above the other, for a narrow column).
 
     allowed is the condition's words with {i} and {j} where the indices go ("if {i} may attend to {j}");
     otherwise the other case's ("otherwise")."""
@@ -81,26 +89,69 @@ def masking(scaled, masked, *, allowed: str, otherwise: str, digits=2, highlight
         rf"\operatorname{{mask}}(s)_{{ij}} = \begin{{cases}} s_{{ij}} & {condition} \\"
         rf" -\infty & {text(otherwise, max_chars=None)} \end{{cases}}"
     )
-    change = rf"{m(scaled, highlight_row=highlight_row)} \;\longrightarrow\; {m(masked, highlight_row=highlight_row)}"
+    arrow = r" \\ \big\downarrow \\ " if stacked else r" \;\longrightarrow\; "
+    change = m(scaled, highlight_row=highlight_row) + arrow + m(masked, highlight_row=highlight_row)
     return rf"\begin{{gathered}}{rule} \\[1em] {change}\end{{gathered}}"
 
 
-def softmax_lines(query: int, query_tex: str, steps, *, every_entry: str, digits: int = 3) -> list[str]:
+@dataclass(frozen=True)
+class Notation:
+    """The letters a softmax row and a weighted sum are written with: the Transformer's (row i, keys j, scores s,
+    weights α, values v, output z) by default; an RNN decoder writes step t over encoder states i (e, a, h, c)."""
+
+    row: str = "i"  # the row followed (a query; a decoder step)
+    key: str = "j"  # what the sum runs over (keys; encoder states)
+    score: str = "s"
+    weight: str = r"\alpha"
+    value: str = "v"
+    out: str = "z"
+
+    def exp(self, x: str) -> str:
+        r"""e^{x}, or \exp(x) when the scores are themselves called e."""
+        return rf"\exp\left({x}\right)" if self.score == "e" else f"e^{{{x}}}"
+
+
+TRANSFORMER = Notation()
+RNN = Notation(row="t", key="i", score="e", weight="a", value="h", out="c")
+
+
+def softmax_lines(
+    query: int,
+    query_tex: str,
+    steps,
+    *,
+    every_entry: str,
+    digits: int = 3,
+    notation: Notation = TRANSFORMER,
+    max_cols: int = ROW_LIMIT,
+    stacked: bool = False,
+) -> list[str]:
     """One row's softmax line by line: row, max, shift, exp, sum, divide (steps: SoftmaxSteps).
 
     query is the 0-based row; it prints as i = query + 1 next to the token's name. every_entry is the
-    words before "≤ 0" on the shifted row ("every entry").
+    words before "≤ 0" on the shifted row ("every entry"). Rows longer than max_cols are elided with ⋯.
+    stacked puts the shifted row's remark and the weights' sum under their rows, for a narrower column.
     """
-    row = partial(bmatrix, digits=digits, max_cols=ROW_LIMIT)
+    n = notation
+    row = partial(bmatrix, digits=digits, max_cols=max_cols)
     total = number(steps.total, digits)
+    s_row, cell = f"{n.score}_{n.row}", f"{n.score}_{{{n.row}{n.key}}}"
+    remark = rf"({text(every_entry, max_chars=None)} \le 0)"
+    weights_sum = rf"\textstyle\sum_{n.key} {n.weight}_{{{n.row}{n.key}}} = {number(steps.weights_sum, digits)}"
+    shifted = rf"{s_row} - m = {row(steps.shifted)}"
+    weights = rf"{n.weight}_{n.row} = \frac{{{n.exp(f'{s_row} - m')}}}{{{total}}} = {row(steps.weights)}"
+    if stacked:
+        shifted_line = rf"\begin{{gathered}}{shifted} \\ {remark}\end{{gathered}}"
+        weights_line = rf"\begin{{gathered}}{weights} \\ {weights_sum}\end{{gathered}}"
+    else:
+        shifted_line, weights_line = rf"{shifted} \quad {remark}", rf"{weights}, \qquad {weights_sum}"
     return [
-        rf"i = {query + 1}\;\left({query_tex}\right): \qquad s_i = {row(steps.row)}",
-        rf"m = \max_j s_{{ij}} = {number(steps.max, digits)}",
-        rf"s_i - m = {row(steps.shifted)} \quad ({text(every_entry, max_chars=None)} \le 0)",
-        rf"e^{{s_i - m}} = {row(steps.exps)}",
-        rf"\textstyle\sum_j e^{{s_{{ij}} - m}} = {total}",
-        rf"\alpha_i = \frac{{e^{{s_i - m}}}}{{{total}}} = {row(steps.weights)}, \qquad "
-        rf"\textstyle\sum_j \alpha_{{ij}} = {number(steps.weights_sum, digits)}",
+        rf"{n.row} = {query + 1}\;\left({query_tex}\right): \qquad {s_row} = {row(steps.row)}",
+        rf"m = \max_{n.key} {cell} = {number(steps.max, digits)}",
+        shifted_line,
+        rf"{n.exp(f'{s_row} - m')} = {row(steps.exps)}",
+        rf"\textstyle\sum_{n.key} {n.exp(f'{cell} - m')} = {total}",
+        weights_line,
     ]
 
 
@@ -114,7 +165,9 @@ def weighted_sum(weights, V, Z, digits=2, highlight_row=None, size=6, split=None
 TERMS_PER_LINE = 2  # weighted vectors per line of the contribution sum: four did not fit a 1400 px window
 
 
-def contribution_sum(query: int, weights_row, V, key_labels: list[str], z_row, digits: int = 2) -> str:
+def contribution_sum(
+    query: int, weights_row, V, key_labels: list[str], z_row, digits: int = 2, notation: Notation = TRANSFORMER
+) -> str:
     r"""z_i = Σ_j α_ij v_j = 0.12·[v_the] + ... = [z_i] (at most 4 terms, else the first two, ⋯, the last),
     aligned on "=" with TERMS_PER_LINE terms per line, so it stays inside a projector-sized page."""
     vec = partial(bmatrix, digits=digits, max_cols=4)
@@ -126,9 +179,10 @@ def contribution_sum(query: int, weights_row, V, key_labels: list[str], z_row, d
             terms.append(r"\cdots")
         terms.append(rf"{number(weights_row[j], digits)}\,\underbrace{{{vec(V[j])}}}_{{{text(key_labels[j])}}}")
     lines = [" + ".join(terms[k : k + TERMS_PER_LINE]) for k in range(0, len(terms), TERMS_PER_LINE)]
-    i = query + 1
+    i, sym = query + 1, notation
     return (
-        rf"\begin{{aligned}}z_{{{i}}} &= \sum_j \alpha_{{{i}j}}\, v_j \\ &= {lines[0]}"
+        rf"\begin{{aligned}}{sym.out}_{{{i}}} &= \sum_{sym.key} {sym.weight}_{{{i}{sym.key}}}\, {sym.value}_{sym.key}"
+        rf" \\ &= {lines[0]}"
         + "".join(rf" \\ &\quad + {line}" for line in lines[1:])
         + rf" \\ &= {vec(z_row)}\end{{aligned}}"
     )
@@ -154,10 +208,14 @@ def output_projection(concat, W_O, b_O, out, with_bias: bool, *, out_name: str, 
     )
 
 
-def residual(R, out, resid, *, out_name: str, digits=2, size=6, split=None) -> str:
-    """x + out = [x] + [out] = [resid]; out_name is the attention output's name ("out")."""
+def residual(R, out, resid, *, out_name: str, digits=2, size=6, split=None, wrap_terms: bool = False) -> str:
+    """x + out = [x] + [out] = [resid]; out_name is the attention output's name ("out"). wrap_terms (with split)
+    puts "+ [out]" on a line of its own, for a narrow column."""
     m = _m(digits, size)
-    return _chain(rf"x + {text(out_name, max_chars=None)}", rf"{m(R)} + {m(out)}", m(resid), split=split)
+    lhs = rf"x + {text(out_name, max_chars=None)}"
+    if wrap_terms and split:
+        return rf"\begin{{aligned}}{lhs} &= {m(R)} \\ &\quad + {m(out)} \\ &= {m(resid)}\end{{aligned}}"
+    return _chain(lhs, rf"{m(R)} + {m(out)}", m(resid), split=split)
 
 
 def layer_norm_lines(query: int, query_tex: str, row, steps, eps: float, digits: int = 3) -> list[str]:
