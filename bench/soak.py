@@ -12,6 +12,10 @@ drops the expired sessions it was keeping for reconnection.
 Prints the server process's RSS (and its children's: training workers) after a warm-up, after the work and after
 the sessions expired; the connected-session count (Streamlit's /_stcore/metrics); and the CPU the server and its
 workers used in a quiet 10 s at the end (≈ 0 when no job is left running). Goal: RSS growth ≤ 50 MB.
+
+With --trim (needs gdb), the server is then made to call glibc's malloc_trim(0) and its RSS read once more: what
+that gives back was freed memory glibc kept for reuse (model/allocator.py keeps up to 256 MB per arena on
+purpose), not memory the app still holds. --env KEY=VALUE sets the server's environment (e.g. MALLOC_ARENA_MAX=2).
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ import argparse
 import os
 import random
 import re
+import shutil
+import subprocess
 import sys
 import threading
 import time
@@ -62,6 +68,15 @@ def connected_sessions(url: str) -> int:
     return int(float(re.search(r"^active_sessions (\S+)", text, re.M).group(1)))
 
 
+def malloc_trim(pid: int) -> str:
+    """Make the process call glibc's malloc_trim(0) through gdb; gdb's last line (its return value, $1 = 1 when
+    memory was given back)."""
+    out = subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "call (int) malloc_trim(0)"], capture_output=True,
+                         text=True, timeout=120)  # fmt: skip
+    lines = [line for line in out.stdout.splitlines() if line.startswith("$")]
+    return lines[-1] if lines else (out.stderr.strip().splitlines() or ["gdb said nothing"])[-1]
+
+
 def explore(url: str, edits: int, seed: int, failures: list) -> None:
     rng = random.Random(seed)
     try:
@@ -100,11 +115,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--train-steps", type=int, default=200)
     parser.add_argument("--ttl", type=int, default=120, help="server.disconnectedSessionTTL (Streamlit's default)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="more `streamlit run` options")
+    parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE", help="the server's environment")
+    parser.add_argument("--trim", action="store_true", help="at the end, the server calls malloc_trim(0) (gdb)")
     options = parser.parse_args(argv)
+    if options.trim and shutil.which("gdb") is None:
+        parser.error("--trim needs gdb")
+    env = dict(item.split("=", 1) for item in options.env)
 
     server_options = ("--server.disconnectedSessionTTL", str(options.ttl), *server_flags(options.set))
-    print(f"server options: {' '.join(server_options)}")
-    with streamlit_process(timeout=300, options=server_options) as (url, proc):
+    print(f"server options: {' '.join(server_options)}; environment: {env or '(as is)'}")
+    with streamlit_process(timeout=300, env=env, options=server_options) as (url, proc):
         server = psutil.Process(proc.pid)
         session, _ = open_attention(url, timeout=300)  # warm-up: imports, the model, one edit
         edit_input(session, random.Random(0))
@@ -142,6 +162,11 @@ def main(argv: list[str] | None = None) -> None:
         time.sleep(10.0)
         cpu1 = cpu_seconds(server)
         after, sessions_after = memory(server), connected_sessions(url)
+        trimmed = None
+        if options.trim:
+            said = malloc_trim(proc.pid)
+            time.sleep(2.0)
+            trimmed = memory(server)
 
     print(f"\nSoak: {options.edits} edits in {options.sessions} sessions, {options.trainings} training runs "
           f"({options.abandon} abandoned after 3 s, the rest {options.train_steps} steps) in {work_seconds:.0f} s; "
@@ -156,8 +181,12 @@ def main(argv: list[str] | None = None) -> None:
     print(f"| all sessions closed | {after_work[0]:.0f} | {after_work[1]:.0f} ({after_work[2]}) | "
           f"{sessions_after_work} |")  # fmt: skip
     print(f"| after the TTL ({options.ttl} s) | {after[0]:.0f} | {after[1]:.0f} ({after[2]}) | {sessions_after} |")
+    if trimmed is not None:
+        print(f"| after malloc_trim(0) ({said}) | {trimmed[0]:.0f} | {trimmed[1]:.0f} ({trimmed[2]}) | – |")
     print(f"\nServer RSS growth: {after[0] - before[0]:+.0f} MB (goal ≤ 50 MB); CPU in a quiet 10 s at the end: "
           f"server {(cpu1[0] - cpu0[0]) / 10:.2f} cores, workers {(cpu1[1] - cpu0[1]) / 10:.2f} cores")  # fmt: skip
+    if trimmed is not None:
+        print(f"Server RSS growth after malloc_trim(0): {trimmed[0] - before[0]:+.0f} MB")
 
 
 if __name__ == "__main__":
