@@ -9,7 +9,10 @@ the Train page, two at a time, each in a session of its own that closes when its
 gone; after Streamlit's `server.disconnectedSessionTTL` (+5 s) one more session opens and closes, so Streamlit
 drops the expired sessions it was keeping for reconnection.
 
-Prints the server process's RSS (and its children's: training workers) after a warm-up, after the work and after
+The work runs in --rounds equal parts one after another (500 edits and 20 runs in 2 rounds: 250 and 10 each), so
+growth that repeats with each round (a leak) can be told from a one-time cost. The warm-up visits every page the
+work uses and trains once (imports, the model, the pool's worker), so first-use costs are not counted as growth.
+Prints the server process's RSS (and its children's: training workers) after the warm-up, after each round and after
 the sessions expired; the connected-session count (Streamlit's /_stcore/metrics); and the CPU the server and its
 workers used in a quiet 10 s at the end (≈ 0 when no job is left running). Goal: RSS growth ≤ 50 MB.
 
@@ -30,6 +33,7 @@ import sys
 import threading
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -106,13 +110,73 @@ def train(url: str, runs: int, abandon: int, steps: int, finished: list, failure
             failures.append(f"training {i}: {exc!r}")
 
 
+@dataclass
+class Round:
+    """What one part of the work did and the server's memory at its end."""
+
+    seconds: float
+    finished: int
+    failures: list[str]
+    peak: tuple[float, float, int]
+    end: tuple[float, float, int]
+    sessions: int
+    loads: tuple[float, float]
+
+
+def share(total: int, parts: int, i: int) -> int:
+    """Part i of `total` cut into `parts` nearly equal parts."""
+    return total // parts + (i < total % parts)
+
+
+def work(url: str, server: psutil.Process, edits: int, trainings: int, abandon: int, options, seed: int) -> Round:
+    """`edits` edits in --sessions explorers and `trainings` runs in two trainer threads, at once; then the RSS."""
+    failures: list[str] = []
+    finished: list[float] = []
+    started = time.monotonic()
+    sessions = options.sessions
+    per_session = [edits // sessions + (i < edits % sessions) for i in range(sessions)]
+    threads = [threading.Thread(target=explore, args=(url, n, seed + i, failures)) for i, n in enumerate(per_session)]
+    half, abandon = trainings // 2, min(abandon, trainings)
+    for runs, dropped in ((trainings - half, abandon - abandon // 2), (half, abandon // 2)):
+        threads.append(threading.Thread(target=train, args=(url, runs, dropped, options.train_steps, finished,
+                                                            failures)))  # fmt: skip
+    for t in threads:
+        t.start()
+    peak, loads = memory(server), [os.getloadavg()[0]]
+    while any(t.is_alive() for t in threads):
+        time.sleep(2.0)
+        peak = max(peak, memory(server))
+        loads.append(os.getloadavg()[0])
+    seconds = time.monotonic() - started
+    time.sleep(3.0)
+    return Round(seconds, len(finished), failures, peak, memory(server), connected_sessions(url),
+                 (min(loads), max(loads)))  # fmt: skip
+
+
+def warm_up(url: str, steps: int) -> None:
+    """Every page the work uses, once: an edit on /attention and a short training run on /train."""
+    session, _ = open_attention(url, timeout=300)
+    edit_input(session, random.Random(0))
+    session.close()
+    session, _ = open_train(url, timeout=300)
+    started = time.monotonic()
+    start_training(session, steps=steps)
+    wait_training(session, started, timeout=900)
+    session.close()
+
+
+def row(when: str, mb: tuple[float, float, int], sessions: object) -> str:
+    return f"| {when} | {mb[0]:.0f} | {mb[1]:.0f} ({mb[2]}) | {sessions} |"
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--edits", type=int, default=500)
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--trainings", type=int, default=20)
-    parser.add_argument("--abandon", type=int, default=5)
+    parser.add_argument("--abandon", type=int, default=5, help="training runs whose tab closes 3 s after Start")
     parser.add_argument("--train-steps", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=2, help="the work in this many equal parts, one after another")
     parser.add_argument("--ttl", type=int, default=120, help="server.disconnectedSessionTTL (Streamlit's default)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="more `streamlit run` options")
     parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE", help="the server's environment")
@@ -120,39 +184,21 @@ def main(argv: list[str] | None = None) -> None:
     options = parser.parse_args(argv)
     if options.trim and shutil.which("gdb") is None:
         parser.error("--trim needs gdb")
+    if options.rounds < 1:
+        parser.error("--rounds must be at least 1")
     env = dict(item.split("=", 1) for item in options.env)
 
     server_options = ("--server.disconnectedSessionTTL", str(options.ttl), *server_flags(options.set))
     print(f"server options: {' '.join(server_options)}; environment: {env or '(as is)'}")
+    rounds: list[Round] = []
     with streamlit_process(timeout=300, env=env, options=server_options) as (url, proc):
         server = psutil.Process(proc.pid)
-        session, _ = open_attention(url, timeout=300)  # warm-up: imports, the model, one edit
-        edit_input(session, random.Random(0))
-        session.close()
+        warm_up(url, steps=options.train_steps)
         time.sleep(3.0)
         before = memory(server)
-
-        failures: list[str] = []
-        finished: list[float] = []
-        started = time.monotonic()
-        per_session = [options.edits // options.sessions + (i < options.edits % options.sessions)
-                       for i in range(options.sessions)]  # fmt: skip
-        threads = [threading.Thread(target=explore, args=(url, n, i + 1, failures)) for i, n in enumerate(per_session)]
-        half = options.trainings // 2
-        for runs, abandon in ((options.trainings - half, options.abandon - options.abandon // 2),
-                              (half, options.abandon // 2)):  # fmt: skip
-            threads.append(threading.Thread(target=train, args=(url, runs, abandon, options.train_steps, finished,
-                                                                failures)))  # fmt: skip
-        for t in threads:
-            t.start()
-        peak, loads = memory(server), [os.getloadavg()[0]]
-        while any(t.is_alive() for t in threads):
-            time.sleep(2.0)
-            peak = max(peak, memory(server))
-            loads.append(os.getloadavg()[0])
-        work_seconds = time.monotonic() - started
-        time.sleep(3.0)
-        after_work, sessions_after_work = memory(server), connected_sessions(url)
+        for i in range(options.rounds):
+            parts = (share(total, options.rounds, i) for total in (options.edits, options.trainings, options.abandon))
+            rounds.append(work(url, server, *parts, options, seed=1 + i * options.sessions))
 
         time.sleep(options.ttl + 5)
         probe, _ = open_attention(url)  # a session's disconnect makes Streamlit drop the expired ones
@@ -168,23 +214,28 @@ def main(argv: list[str] | None = None) -> None:
             time.sleep(2.0)
             trimmed = memory(server)
 
-    print(f"\nSoak: {options.edits} edits in {options.sessions} sessions, {options.trainings} training runs "
-          f"({options.abandon} abandoned after 3 s, the rest {options.train_steps} steps) in {work_seconds:.0f} s; "
-          f"{len(finished)} runs finished, {len(failures)} failures; machine load average during the work "
-          f"{min(loads):.1f}–{max(loads):.1f}")  # fmt: skip
+    failures = [f for r in rounds for f in r.failures]
+    low, high = min(r.loads[0] for r in rounds), max(r.loads[1] for r in rounds)
+    print(f"\nSoak: {options.edits} edits in {options.sessions} sessions at a time, {options.trainings} training runs "
+          f"({options.abandon} abandoned after 3 s, the rest {options.train_steps} steps) in {options.rounds} rounds, "
+          f"{sum(r.seconds for r in rounds):.0f} s of work; {sum(r.finished for r in rounds)} runs finished, "
+          f"{len(failures)} failures; machine load average during the work {low:.1f}–{high:.1f}")  # fmt: skip
     for failure in failures[:10]:
         print("  failure:", failure)
     print("| when | server RSS MB | workers RSS MB (count) | connected sessions |")
     print("| --- | --- | --- | --- |")
-    print(f"| after warm-up | {before[0]:.0f} | {before[1]:.0f} ({before[2]}) | 0 |")
-    print(f"| peak during the work | {peak[0]:.0f} | {peak[1]:.0f} ({peak[2]}) | – |")
-    print(f"| all sessions closed | {after_work[0]:.0f} | {after_work[1]:.0f} ({after_work[2]}) | "
-          f"{sessions_after_work} |")  # fmt: skip
-    print(f"| after the TTL ({options.ttl} s) | {after[0]:.0f} | {after[1]:.0f} ({after[2]}) | {sessions_after} |")
+    print(row("after the warm-up", before, 0))
+    for i, r in enumerate(rounds, 1):
+        print(row(f"round {i}: peak", r.peak, "–"))
+        print(row(f"round {i}: its sessions closed", r.end, r.sessions))
+    print(row(f"after the TTL ({options.ttl} s)", after, sessions_after))
     if trimmed is not None:
-        print(f"| after malloc_trim(0) ({said}) | {trimmed[0]:.0f} | {trimmed[1]:.0f} ({trimmed[2]}) | – |")
-    print(f"\nServer RSS growth: {after[0] - before[0]:+.0f} MB (goal ≤ 50 MB); CPU in a quiet 10 s at the end: "
-          f"server {(cpu1[0] - cpu0[0]) / 10:.2f} cores, workers {(cpu1[1] - cpu0[1]) / 10:.2f} cores")  # fmt: skip
+        print(row(f"after malloc_trim(0) ({said})", trimmed, "–"))
+    ends = [before[0]] + [r.end[0] for r in rounds]
+    growth = ", ".join(f"round {i}: {ends[i] - ends[i - 1]:+.0f} MB" for i in range(1, len(ends)))
+    quiet = f"server {(cpu1[0] - cpu0[0]) / 10:.2f} cores, workers {(cpu1[1] - cpu0[1]) / 10:.2f} cores"
+    print(f"\nServer RSS growth: {after[0] - before[0]:+.0f} MB (goal ≤ 50 MB; {growth}); CPU in a quiet 10 s at "
+          f"the end: {quiet}")  # fmt: skip
     if trimmed is not None:
         print(f"Server RSS growth after malloc_trim(0): {trimmed[0] - before[0]:+.0f} MB")
 
