@@ -18,7 +18,9 @@ workers used in a quiet 10 s at the end (≈ 0 when no job is left running). Goa
 
 With --trim (needs gdb), the server is then made to call glibc's malloc_trim(0) and its RSS read once more: what
 that gives back was freed memory glibc kept for reuse (model/allocator.py keeps up to 256 MB per arena on
-purpose), not memory the app still holds. --env KEY=VALUE sets the server's environment (e.g. MALLOC_ARENA_MAX=2).
+purpose), not memory the app still holds. With --collect as well, the server first runs Python's gc.collect(): what
+that frees was garbage in reference cycles that Python's own GC had not reached yet (Streamlit's collection after
+every run is off: .streamlit/config.toml). --env KEY=VALUE sets the server's environment (e.g. MALLOC_ARENA_MAX=2).
 """
 
 from __future__ import annotations
@@ -72,11 +74,15 @@ def connected_sessions(url: str) -> int:
     return int(float(re.search(r"^active_sessions (\S+)", text, re.M).group(1)))
 
 
-def malloc_trim(pid: int) -> str:
-    """Make the process call glibc's malloc_trim(0) through gdb; gdb's last line (its return value, $1 = 1 when
-    memory was given back)."""
-    out = subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex", "call (int) malloc_trim(0)"], capture_output=True,
-                         text=True, timeout=120)  # fmt: skip
+def in_server(pid: int, collect: bool) -> str:
+    """Through gdb, make the server call Python's gc.collect() (under the GIL; with `collect`) and then glibc's
+    malloc_trim(0); gdb's last value line ($N = 1 when malloc_trim gave memory back)."""
+    commands = ["call (int) malloc_trim(0)"]
+    if collect:
+        commands = ["call (int) PyGILState_Ensure()", 'call (int) PyRun_SimpleString("import gc; gc.collect()")',
+                    "call (void) PyGILState_Release($1)", *commands]  # fmt: skip
+    args = [part for command in commands for part in ("-ex", command)]
+    out = subprocess.run(["gdb", "-p", str(pid), "-batch", *args], capture_output=True, text=True, timeout=120)
     lines = [line for line in out.stdout.splitlines() if line.startswith("$")]
     return lines[-1] if lines else (out.stderr.strip().splitlines() or ["gdb said nothing"])[-1]
 
@@ -181,6 +187,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="more `streamlit run` options")
     parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE", help="the server's environment")
     parser.add_argument("--trim", action="store_true", help="at the end, the server calls malloc_trim(0) (gdb)")
+    parser.add_argument("--collect", action="store_true", help="with --trim: gc.collect() first (gdb)")
     options = parser.parse_args(argv)
     if options.trim and shutil.which("gdb") is None:
         parser.error("--trim needs gdb")
@@ -210,7 +217,7 @@ def main(argv: list[str] | None = None) -> None:
         after, sessions_after = memory(server), connected_sessions(url)
         trimmed = None
         if options.trim:
-            said = malloc_trim(proc.pid)
+            said = in_server(proc.pid, options.collect)
             time.sleep(2.0)
             trimmed = memory(server)
 
@@ -230,14 +237,15 @@ def main(argv: list[str] | None = None) -> None:
         print(row(f"round {i}: its sessions closed", r.end, r.sessions))
     print(row(f"after the TTL ({options.ttl} s)", after, sessions_after))
     if trimmed is not None:
-        print(row(f"after malloc_trim(0) ({said})", trimmed, "–"))
+        what = "gc.collect() and malloc_trim(0)" if options.collect else "malloc_trim(0)"
+        print(row(f"after {what} ({said})", trimmed, "–"))
     ends = [before[0]] + [r.end[0] for r in rounds]
     growth = ", ".join(f"round {i}: {ends[i] - ends[i - 1]:+.0f} MB" for i in range(1, len(ends)))
     quiet = f"server {(cpu1[0] - cpu0[0]) / 10:.2f} cores, workers {(cpu1[1] - cpu0[1]) / 10:.2f} cores"
     print(f"\nServer RSS growth: {after[0] - before[0]:+.0f} MB (goal ≤ 50 MB; {growth}); CPU in a quiet 10 s at "
           f"the end: {quiet}")  # fmt: skip
     if trimmed is not None:
-        print(f"Server RSS growth after malloc_trim(0): {trimmed[0] - before[0]:+.0f} MB")
+        print(f"Server RSS growth after {what}: {trimmed[0] - before[0]:+.0f} MB")
 
 
 if __name__ == "__main__":
