@@ -17,7 +17,7 @@ from .schema import FORMAT, LANGUAGES, LIMITS, PAGE_STATE, Limits
 from .shipped import DEFAULT_LESSON, shipped_file, shipped_lessons
 
 __all__ = [
-    "DEFAULT_LESSON", "add_slide", "view_state", "FORMAT", "LANGUAGES", "LIBRARY", "LIMITS", "PAGE_STATE", "Lesson", "LessonError",
-    "LessonLibrary", "Limits", "Slide", "check_lesson", "in_language", "parse_lesson", "shipped_file",
-    "shipped_lessons",
+    "DEFAULT_LESSON", "FORMAT", "LANGUAGES", "LIBRARY", "LIMITS", "PAGE_STATE", "Lesson", "LessonError",
+    "LessonLibrary", "Limits", "Slide", "add_slide", "check_lesson", "in_language", "parse_lesson", "shipped_file",
+    "shipped_lessons", "view_state",
 ]  # fmt: skip

@@ -47,7 +47,9 @@ class LessonError(LabError):
     NOT_TEXT_FIELD = N_("“{field}” must be text.")
     TOO_LONG = N_("“{field}” is too long: {length} characters, at most {limit}.")
     BAD_CHARACTERS = N_("“{field}” holds control characters or characters that are not valid text.")
-    NO_LANGUAGE = N_("“{field}” needs its text in both English (“en”) and Chinese (“zh”); “{language}” is missing or empty.")
+    NO_LANGUAGE = N_(
+        "“{field}” needs its text in both English (“en”) and Chinese (“zh”); “{language}” is missing or empty."
+    )
     UNKNOWN_LANGUAGE = N_("“{field}” holds the language “{language}”; a lesson is written in “en” and “zh”.")
 
     def __init__(self, template: str, *, slide: int | None = None, **params: object) -> None:
