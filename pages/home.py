@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui.i18n import N_, _
-from ui.navigation import ATTENTION, INSIDE_A_LAYER, POSITIONAL, STEP_BY_STEP, TRAIN, require_entry
+from ui.navigation import ATTENTION, INSIDE_A_LAYER, LESSON, POSITIONAL, STEP_BY_STEP, TRAIN, require_entry
 
 require_entry()
 
@@ -19,6 +19,9 @@ SECTIONS = [
     (INSIDE_A_LAYER, N_(
         "The residual stream, what attention and the feed-forward block each add, LayerNorm statistics.")),
     (TRAIN, N_("Train a model from random weights in seconds and watch a head's attention form.")),
+    (LESSON, N_(
+        "A ready lesson in 14 slides, from why attention to a recap, each with a live view; download it, edit it, "
+        "upload your own, or build one from the views you add.")),
 ]  # fmt: skip
 
 st.title("Attention Lab")

@@ -43,7 +43,8 @@ ATTENTION = PageSpec("pages/attention.py", N_("Attention"), "🔦")
 POSITIONAL = PageSpec("pages/positional-encoding.py", N_("Positional encoding"), "〰️")
 TRAIN = PageSpec("pages/train.py", N_("Train"), "🏋️")
 INSIDE_A_LAYER = PageSpec("pages/inside-a-layer.py", N_("Inside a layer"), "🔬")
-PAGES = (HOME, STEP_BY_STEP, ATTENTION, POSITIONAL, TRAIN, INSIDE_A_LAYER)
+LESSON = PageSpec("pages/lesson.py", N_("Lesson"), "🎓")
+PAGES = (HOME, STEP_BY_STEP, ATTENTION, POSITIONAL, TRAIN, INSIDE_A_LAYER, LESSON)
 
 
 def app_pages() -> list[st.Page]:

@@ -117,6 +117,13 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str]) -> No
         format_func=shown_as({None: _("All tokens")} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
         help=_("Keep only the lines from this token in the head view."),
     )  # fmt: skip
+    focused_charts(weights, kind, layer, head, token, queries, keys)
+
+
+def focused_charts(weights, kind: str, layer: int, head: int, token: int | None, queries, keys) -> None:
+    """One head large beside its layer's head view (`token`: the one query whose lines the head view keeps, or
+    None). The Attention page draws it under its pickers; a lesson slide draws it for the slide's settings."""
+    n_heads = weights.shape[1]
     query_title, key_title = hover_names(*AXES[kind])
     left, right = st.columns([3, 2])
     with left:
