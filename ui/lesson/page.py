@@ -60,7 +60,7 @@ def lesson_page() -> None:
         st.warning(
             _("That lesson is not on this server (it may have been uploaded to another one); here is the shipped one.")
         )
-    pick_col, files_col = st.columns([3, 2])
+    pick_col, files_col = st.columns([3, 2], vertical_alignment="bottom")
     with pick_col:
         lesson_picker(lesson_id, lang)
     slide_no = slide_buttons(SLIDE_KEY, len(lesson.slides), lambda: slide_picker(lesson, lang))
@@ -71,5 +71,5 @@ def lesson_page() -> None:
         st.markdown(inert_markdown(words(slide.text, lang)))
         open_button(slide, lang)
         live_view(slide)
-    with files_col, st.expander(_("Download, upload")):
+    with files_col, st.popover(_("Download, upload"), width="stretch"):
         files_panel(lesson_id, lesson)

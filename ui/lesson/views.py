@@ -126,20 +126,23 @@ def untrained(name: str) -> LoadedModel:
 
 
 def training_view(state: dict) -> None:
-    """Cross-attention before training (random weights) and after (the shipped model), on the same input."""
+    """Cross-attention before training (random weights) and after (the shipped model), on the same input and the
+    same decoder input (the correct output, teacher-forced)."""
     loaded = model_of(state)
     text = input_of(state, loaded)
+    target = loaded.task.target_for(text) or ""  # both decoders read the correct output: the same rows
     columns = st.columns(2)
     runs = [(columns[0], untrained(loaded.name), _("Random weights: before training"), "untrained"),
             (columns[1], loaded, _("Trained: {model}").format(model=loaded.name), "trained")]  # fmt: skip
     for column, model, title, key in runs:
-        trace = cached_run(model, text)
+        trace = cached_run(model, text, target)
         if trace is None:
             return
         with column:
             cross_attention_chart(trace, title, key)
-            st.caption(_("Output: “{output}”").format(output=md_plain(trace.prediction or "")))
-    st.caption(_("Cross-attention of the last decoder layer, mean over heads."))
+    st.caption(
+        _("Cross-attention of the last decoder layer, mean over heads; both decoders read the correct output.")
+    )
 
 
 VIEWS = {
