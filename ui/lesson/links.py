@@ -52,6 +52,8 @@ def url_params(slide: Slide, lang: str) -> dict[str, str]:
     """The query parameters the slide's page shows for these settings, and lang=."""
     params = {LANG_KEY: lang}
     for name, value in slide.state.items():
+        if name == "model":
+            continue  # bound to the sidebar's picker on this page too: the picker writes it (from the session)
         if (shown := url_value(name, value)) is not None:
             params[session_key(name)] = shown
     return params
