@@ -20,8 +20,12 @@ VIEWS = [
     "/train",
     *(f"/step-by-step?step={n}" for n in range(1, 9)),
     "/step-by-step?step=5&source=model",
+    *(f"/lesson?slide={n}" for n in (1, 2, 8, 12, 13)),
 ]
-ENGLISH_VIEWS = ["/", "/attention?summaries=true", "/positional-encoding?no_pe=true", "/step-by-step?step=5", "/train"]
+ENGLISH_VIEWS = [
+    "/", "/attention?summaries=true", "/positional-encoding?no_pe=true", "/step-by-step?step=5", "/train",
+    "/lesson?slide=1", "/lesson?slide=13",
+]  # fmt: skip
 
 
 def visible_texts(page, app_url: str, view: str, lang: str) -> list[str]:
