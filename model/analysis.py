@@ -73,14 +73,16 @@ def head_peak(weights) -> np.ndarray:
 
 
 def head_mean(weights) -> np.ndarray:
-    """Average of the heads: (..., H, Lq, Lk) → (..., Lq, Lk); rows still sum to 1."""
-    return _tensor(weights).mean(-3).float().numpy()
+    """Average of the heads: (..., H, Lq, Lk) → (..., Lq, Lk); rows still sum to 1. Heads whose weights are NaN
+    (switched off, model.knockout) are left out; a layer with every head off is NaN."""
+    return _tensor(weights).nanmean(-3).float().numpy()
 
 
 def attention_rollout(weights, residual: float = 0.5) -> np.ndarray:
     """Attention rollout (Abnar & Zuidema, 2020) over a stack of self-attention layers.
 
-    weights (L, H, S, S): each layer's heads are averaged, the residual path is added as
+    weights (L, H, S, S): each layer's heads are averaged (heads switched off, NaN, left out; a layer with every
+    head off mixes nothing and passes the residual path alone), the residual path is added as
     `residual`·I + (1 − residual)·A with rows renormalised, and the layers are multiplied from the
     bottom up. Entry [i, j] is how much of input token j reaches position i at the top: (S, S).
     """
@@ -89,7 +91,7 @@ def attention_rollout(weights, residual: float = 0.5) -> np.ndarray:
         raise ValueError(f"rollout needs self-attention weights (L, H, S, S), got shape {tuple(w.shape)}.")
     eye = torch.eye(w.shape[-1], dtype=w.dtype)
     rollout = eye
-    for layer in w.mean(1):  # (S, S) per layer, bottom first
+    for layer in w.nanmean(1).nan_to_num(0.0):  # (S, S) per layer, bottom first
         mixed = residual * eye + (1.0 - residual) * layer
         mixed = mixed / mixed.sum(-1, keepdim=True)
         rollout = mixed @ rollout

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from ui.attention.knockout import knockout_section
 from ui.attention.view import attention_section
 from ui.classroom.ask import question_panel
 from ui.i18n import _
@@ -10,6 +11,7 @@ from ui.models import selected_model
 from ui.navigation import require_entry
 from ui.tokens import show_tokens, source_tokens, token_chips
 from ui.trace_cache import cached_run
+from ui.trace_download import trace_downloads
 
 require_entry()
 
@@ -53,5 +55,10 @@ else:
     )
     st.caption(_("The decoder input is your target (teacher forcing); clear it to see the model's own output."))
 
-attention_section(trace)
+knockout = knockout_section(loaded, text, target, trace)
+attention_section(trace, knockout)
 question_panel(loaded, text, target, trace)
+if knockout:
+    trace_downloads(knockout.off, "attention", heads_off=knockout.code, off_word=knockout.word)
+else:
+    trace_downloads(trace, "attention")

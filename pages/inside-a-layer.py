@@ -8,6 +8,7 @@ from ui.layers.view import choose_stack, ffn_section, layernorm_section, stream_
 from ui.models import selected_model
 from ui.navigation import require_entry
 from ui.trace_cache import cached_run
+from ui.trace_download import trace_downloads
 
 require_entry()
 
@@ -29,3 +30,4 @@ if trace is not None:
     layernorm_section(analysis, tokens)
     st.subheader(_("Feed-forward"))
     ffn_section(analysis, tokens)
+    trace_downloads(trace, "inside-a-layer")

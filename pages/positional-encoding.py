@@ -9,6 +9,7 @@ from ui.navigation import require_entry
 from ui.positional.view import ablation_section, model_encoding, sinusoidal_lab
 from ui.tokens import source_tokens
 from ui.trace_cache import cached_run
+from ui.trace_download import trace_downloads
 
 require_entry()
 
@@ -32,6 +33,7 @@ if trace is None:
     st.stop()
 source_tokens(trace)
 model_encoding(loaded, trace)
+trace_downloads(trace, "positional-encoding")
 
 st.header(_("What breaks without it"))
 st.caption(

@@ -1,13 +1,15 @@
-"""Regenerate the README's screenshots (docs/*.png) from the real app in headless Chromium.
+"""Regenerate the READMEs' screenshots from the real app in headless Chromium: English in docs/*.png,
+简体中文 in docs/zh/*.png.
 
-    python scripts/screenshots.py
+    python scripts/screenshots.py [--lang en|zh]
 
 Starts `streamlit run app.py` on a free port, opens each page in a state worth showing, and saves one
-PNG per page. The Train page trains a small model first (about 10 s).
+PNG per page and language. The Train page trains a small model first (about 10 s).
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from pathlib import Path
@@ -16,11 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.browser.harness import chromium, new_page, open_page, runs, streamlit_server, wait_settled  # noqa: E402
+from ui.i18n import translations  # noqa: E402
 
 DOCS = ROOT / "docs"
 VIEWPORT = (1400, 1250)
 # (file name, URL path and query): each page in a state that shows what it is for
 VIEWS = [
+    ("home.png", "/"),
     ("attention.png", "/attention?layer=2"),
     ("step-by-step.png", "/step-by-step?step=5"),
     ("positional-encoding.png", "/positional-encoding"),
@@ -28,35 +32,54 @@ VIEWS = [
 ]
 
 
-def train_page(page, url: str) -> None:
+def out_dir(lang: str) -> Path:
+    return DOCS if lang == "en" else DOCS / lang
+
+
+def with_lang(path: str, lang: str) -> str:
+    return f"{path}{'&' if '?' in path else '?'}lang={lang}"
+
+
+def train_page(page, url: str, lang: str) -> None:
     """The Train page after a short translate run, with its curves and attention timeline."""
-    open_page(page, url)
+    t = translations(lang).gettext
+    open_page(page, with_lang(url, lang))
     before = runs(page)
-    page.locator('[data-testid="stSidebarNavLink"]:has(span[label="Train"])').click()
+    page.locator(f'[data-testid="stSidebarNavLink"]:has(span[label="{t("Train")}"])').click()
     wait_settled(page, before)
-    page.get_by_label("Task").click()
+    page.get_by_label(t("Task")).click()
     page.get_by_role("option", name="translate", exact=True).click()
-    page.get_by_text("after a number of steps").click()
-    page.get_by_label("Steps (most)").fill("300")
-    page.get_by_role("button", name="▶ Start training").click()
-    page.get_by_text(re.compile("is now in the sidebar")).wait_for(timeout=120_000)
+    page.get_by_text(t("after a number of steps")).click()
+    page.get_by_label(t("Steps (most)")).fill("300")
+    page.get_by_role("button", name=t("▶ Start training")).click()
+    finished = t(
+        "Finished after {steps} steps in {seconds} s; held-out exact match {accuracy}. "
+        "**{name}** is now in the sidebar's model list — for you only."
+    )
+    done = finished.split("{name}")[1].strip("* ")  # the words after the model's name
+    page.get_by_text(re.compile(re.escape(done[:12]))).first.wait_for(timeout=120_000)
     wait_settled(page, None)
 
 
 def main() -> None:
-    DOCS.mkdir(exist_ok=True)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lang", choices=["en", "zh"], action="append", help="default: both")
+    languages = parser.parse_args().lang or ["en", "zh"]
     with streamlit_server() as url, chromium() as browser:
-        for name, path in VIEWS:
+        for lang in languages:
+            folder = out_dir(lang)
+            folder.mkdir(parents=True, exist_ok=True)
+            for name, path in VIEWS:
+                page = new_page(browser, viewport=VIEWPORT)
+                open_page(page, url + with_lang(path, lang))
+                page.screenshot(path=folder / name)
+                page.context.close()
+                print(f"wrote {(folder / name).relative_to(ROOT)}")
             page = new_page(browser, viewport=VIEWPORT)
-            open_page(page, f"{url}{path}")
-            page.screenshot(path=DOCS / name)
+            train_page(page, url, lang)
+            page.screenshot(path=folder / "train.png")
             page.context.close()
-            print(f"wrote docs/{name}")
-        page = new_page(browser, viewport=VIEWPORT)
-        train_page(page, url)
-        page.screenshot(path=DOCS / "train.png")
-        page.context.close()
-        print("wrote docs/train.png")
+            print(f"wrote {(folder / 'train.png').relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Set up and run every test: Python packages, Chromium with CJK and emoji fonts, redis-server, ruff, pytest.
+# Set up and run every test: Python packages, Chromium with CJK and emoji fonts, redis-server, haproxy, ruff, pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 # Debian packages the tests start for real: Chromium (browser tests) with the fonts that draw Chinese and the
-# page icons, redis-server (rooms across servers).
+# page icons, redis-server (rooms across servers), haproxy (the load balancer of deploy/).
 missing=()
-for package in chromium fonts-noto-cjk fonts-noto-color-emoji redis-server; do
+for package in chromium fonts-noto-cjk fonts-noto-color-emoji redis-server haproxy; do
   dpkg -s "$package" >/dev/null 2>&1 || missing+=("$package")
 done
 if [ ${#missing[@]} -gt 0 ]; then

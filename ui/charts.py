@@ -1,16 +1,74 @@
-"""Draw a plotly figure the same way on every page: full width, PNG export at 2× for slides."""
+"""Draw a plotly figure the same way on every page: full width, and plotly's own camera button in the modebar
+downloading it for a slide, at 1920×1080, under a file name that says what it shows.
+
+plotly.js has one image button per chart, whose format the chart config sets (toImageButtonOptions); a button per
+format would need JavaScript callbacks, which st.plotly_chart's JSON config cannot carry. So one choice in the
+sidebar ("Chart downloads: PNG | SVG") sets the format of every chart's button. The figure is laid out at 960×540
+and exported at scale 2: a 1920×1080 PNG, or an SVG of width 1920 and height 1080 (viewBox 960×540), with text at a
+size that reads on a slide.
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from model.export import file_stem
+
+from .i18n import N_, _, current_language
+from .models import selected_model_name
+
+FORMAT_KEY = "chart_format"
+FORMATS = ("png", "svg")
+SLIDE = {"width": 960, "height": 540, "scale": 2}  # → 1920 × 1080 px
 CHART_CONFIG = {
     "displaylogo": False,
-    "toImageButtonOptions": {"format": "png", "scale": 2},
     "modeBarButtonsToRemove": ["select2d", "lasso2d", "autoScale2d"],
 }
+PLOTLY_LOCALES = {"zh": "zh-CN"}  # session language → plotly.js locale of the modebar's words
+PLOTLY_WORDS = (  # what plotly.js itself writes on our charts (modebar tooltips, download notices), by its English
+    N_("Download plot as a PNG"), N_("Download plot"), N_("Zoom"), N_("Pan"), N_("Zoom in"), N_("Zoom out"),
+    N_("Reset axes"), N_("Preparing image - this may take a few seconds"), N_("Image download succeeded"),
+    N_("Sorry, there was a problem downloading your image!"), N_("Double-click to zoom back out"),
+)  # fmt: skip
 
 
-def show_chart(fig, key: str) -> None:
-    """st.plotly_chart with a stable key and the lab's chart config."""
-    st.plotly_chart(fig, key=key, width="stretch", config=CHART_CONFIG, theme=None)
+def chart_format() -> str:
+    """The format the camera buttons download in: "png" (default) or "svg"."""
+    chosen = st.session_state.get(FORMAT_KEY)
+    return chosen if chosen in FORMATS else FORMATS[0]
+
+
+def chart_format_picker() -> None:
+    """The sidebar's "Chart downloads: PNG | SVG" choice, for every chart of every page (labels are the same in
+    every language)."""
+    st.sidebar.segmented_control(
+        _("Chart downloads"), FORMATS, format_func=str.upper, default=FORMATS[0], required=True, key=FORMAT_KEY,
+        help=_("The camera button at the top right of every chart downloads it at 1920×1080 in this format."),
+    )  # fmt: skip
+
+
+def chart_name(page: str, *shows: object, layer: int | None = None, head: int | None = None, model=None) -> str:
+    """A download's file name (no extension) from what the chart shows: page, model (the sidebar's unless given),
+    what, then layer and head 1-based as on screen: chart_name("attention", "cross", layer=1, head=2) →
+    "attention_translate_cross_L2_H3"."""
+    where = [f"L{layer + 1}"] if layer is not None else []
+    where += [f"H{head + 1}"] if head is not None else []
+    return file_stem(page, selected_model_name() if model is None else model, *shows, *where)
+
+
+def chart_config(name: str) -> dict:
+    """The lab's plotly config with the camera button set to this session's format, slide size and file name, and
+    plotly's own words (modebar, download notices) in the session's language."""
+    config = {**CHART_CONFIG, "toImageButtonOptions": {"format": chart_format(), "filename": name, **SLIDE}}
+    locale = PLOTLY_LOCALES.get(current_language())
+    if locale is not None:
+        config["locale"] = locale
+        config["locales"] = {locale: {"dictionary": {word: _(word) for word in PLOTLY_WORDS}}}
+    return config
+
+
+def show_chart(fig, key: str | None, *, name: str | None = None, theme: str | None = None) -> None:
+    """st.plotly_chart with a stable key and the lab's chart config; `name` (chart_name) names its download. Every
+    chart of the lab passes one; without it, the download is named after the model and the chart's key."""
+    name = name if name is not None else chart_name(key or "chart")
+    st.plotly_chart(fig, key=key, width="stretch", config=chart_config(name), theme=theme)

@@ -6,10 +6,12 @@ import streamlit as st
 
 from model import PRETRAINED, CheckpointError
 
+from .charts import chart_format_picker
 from .choices import shown_as
 from .classroom.room_models import room_model_names
 from .i18n import _, explain, ngettext
 from .models import DEFAULT_MODEL, NORM_NAMES, POSITIONAL_NAMES, model_names, selected_model, user_models
+from .tokens import md_escape
 
 
 def _label(name: str) -> str:
@@ -20,15 +22,32 @@ def _label(name: str) -> str:
     return _("{name} (yours)").format(name=name)
 
 
+def _say_if_the_link_names_an_unknown_model(names: list[str], labels: dict[str, str]) -> None:
+    """A link's ?model= that this session does not have (mistyped, or a model trained in another session) opens
+    the default model: say so on the page, once, rather than show another model without a word."""
+    asked = st.query_params.get("model")
+    if "model" in st.session_state or not asked or asked in names or asked in labels.values():
+        return
+    shown = asked if len(asked) <= 40 else asked[:39] + "…"
+    st.warning(
+        _(
+            "This link asks for the model “{name}”, which is not here (a model trained in the browser stays in "
+            "the session that trained it); showing **{default}** instead."
+        ).format(name=md_escape(shown), default=DEFAULT_MODEL)
+    )
+
+
 def render_sidebar() -> None:
     """Model picker plus a one-line description of the chosen model."""
     names = model_names()
+    labels = {name: _label(name) for name in names}
+    _say_if_the_link_names_an_unknown_model(names, labels)
     with st.sidebar:
         st.selectbox(
             _("Model"),
             names,
             index=names.index(DEFAULT_MODEL),
-            format_func=shown_as({name: _label(name) for name in names}),
+            format_func=shown_as(labels),
             key="model",
             bind="query-params",
             help=_("Shipped models are trained by this repository's own command; models you train appear here too."),
@@ -51,3 +70,4 @@ def render_sidebar() -> None:
                 positional=_(POSITIONAL_NAMES[c.positional]), norm=_(NORM_NAMES[c.norm]),
             )
         )  # fmt: skip
+    chart_format_picker()

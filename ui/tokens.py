@@ -27,9 +27,16 @@ def token_chips(tokens: list[str]) -> str:
     return " ".join(chips)
 
 
+MAX_SHOWN_CHARS = 32  # a word longer than this is named by its start: a 2000-character word would bury the message
+
+
+def shortened(word: str) -> str:
+    return word if len(word) <= MAX_SHOWN_CHARS else word[: MAX_SHOWN_CHARS - 1] + "…"
+
+
 def quoted_list(words: list[str]) -> str:
-    """Words as typed (escaped), each in quotes, joined the way the reader's language lists things."""
-    return pgettext("list separator", ", ").join(f"“{md_escape(word)}”" for word in words)
+    """Words as typed (escaped, long ones cut), each in quotes, joined the way the reader's language lists things."""
+    return pgettext("list separator", ", ").join(f"“{md_escape(shortened(word))}”" for word in words)
 
 
 def show_tokens(label: str, tokens: list[str], unknown: list[str], unknown_note: str) -> None:

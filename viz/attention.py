@@ -59,8 +59,10 @@ def overview_figure(
     hover_names: tuple[str, str, str],
     width_px: int = 1200,
     role: str = "attention-overview",
+    off_label: str = "off",
 ) -> go.Figure:
-    """Every head of every layer in one heatmap trace; layer names down the left, head names on top."""
+    """Every head of every layer in one heatmap trace; layer names down the left, head names on top. A head whose
+    weights are all NaN (switched off) is drawn as an empty dashed tile marked `off_label`."""
     w = float32(weights)  # (L, H, Lq, Lk)
     n_layers, n_heads, n_q, n_k = w.shape
     g = tile_gap(n_k)
@@ -81,6 +83,12 @@ def overview_figure(
     tile_px = min(240.0, width_px / n_heads)
     height = int(90 + n_layers * tile_px * n_q / n_k)
     n_rows, n_cols = trace["z"].shape
+    off = [  # top-left cell of each switched-off head's tile
+        (layer * (n_q + g), head * (n_k + g))
+        for layer in range(n_layers)
+        for head in range(n_heads)
+        if np.isnan(w[layer, head]).all()
+    ]
     return go.Figure(
         {
             "data": [trace],
@@ -108,9 +116,24 @@ def overview_figure(
                 "font": FONT,
                 "plot_bgcolor": "rgba(0,0,0,0)",
                 "meta": role,
+                "shapes": [_off_tile(row, col, n_q, n_k) for row, col in off],
+                "annotations": [_off_label(row, col, n_q, n_k, off_label) for row, col in off],
             },
         }
     )
+
+
+def _off_tile(row: int, col: int, n_q: int, n_k: int) -> dict:
+    """A dashed grey frame over the tile of a head switched off."""
+    return {
+        "type": "rect", "xref": "x", "yref": "y", "x0": col - 0.5, "x1": col + n_k - 0.5, "y0": row - 0.5,
+        "y1": row + n_q - 0.5, "line": {"color": "#999", "width": 1, "dash": "dash"}, "fillcolor": "rgba(0,0,0,0.04)",
+    }  # fmt: skip
+
+
+def _off_label(row: int, col: int, n_q: int, n_k: int, text: str) -> dict:
+    return {"x": col + (n_k - 1) / 2, "y": row + (n_q - 1) / 2, "text": text, "showarrow": False,
+            "font": {"size": 16, "color": "#666"}}  # fmt: skip
 
 
 def head_figure(

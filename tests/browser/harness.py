@@ -142,12 +142,19 @@ def free_port() -> int:
 @contextmanager
 def streamlit_server(timeout: float = 60.0, env: dict | None = None):
     """Run `streamlit run app.py` headless on a free port; yield its base URL; stop it afterwards."""
+    with streamlit_process(timeout, env) as (url, _proc):
+        yield url
+
+
+@contextmanager
+def streamlit_process(timeout: float = 60.0, env: dict | None = None, options: tuple[str, ...] = ()):
+    """As streamlit_server, yielding (base URL, the server's Popen); `options` are more `streamlit run` flags."""
     port = free_port()
     log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)  # noqa: SIM115
     cmd = [
         sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
         "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
-        "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+        "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none", *options,
     ]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
@@ -166,7 +173,7 @@ def streamlit_server(timeout: float = 60.0, env: dict | None = None):
                 raise RuntimeError(f"streamlit did not become healthy in {timeout} s")
             time.sleep(0.1)
         SERVER_LOGS[url] = Path(log.name)
-        yield url
+        yield url, proc
     finally:
         SERVER_LOGS.pop(url, None)
         proc.terminate()

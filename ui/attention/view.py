@@ -12,16 +12,19 @@ only the focused part. The model is never run again for those (the trace is cach
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
+import numpy as np
 import streamlit as st
 
 from model import Trace
 from model.analysis import attention_layers, attention_rollout, attention_tokens, head_entropy, head_mean, head_peak
+from model.knockout import blank_heads_off
 from viz.attention import head_figure, overview_figure
 from viz.head_view import head_view_figure
-from viz.matrix import matrix_figure
+from viz.matrix import SIGNED_SCALE, matrix_figure
 
-from ..charts import show_chart
+from ..charts import chart_name, show_chart
 from ..choices import shown_as, translated_options
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
@@ -56,6 +59,10 @@ SUMMARIES = {
     "rollout": N_("Attention rollout (encoder)"),
 }  # fmt: skip
 keep_on_language_switch("token")
+PAGE = "attention"  # first word of every chart's file name
+
+if TYPE_CHECKING:
+    from .knockout import Knockout
 
 
 def hover_names(*names: str) -> tuple[str, ...]:
@@ -80,31 +87,41 @@ def numbered(tokens: list[str]) -> list[str]:
 
 
 @st.fragment
-def attention_section(trace: Trace) -> None:
-    """Kind picker, the every-layer × every-head overview, the focused head, then per-head summaries."""
+def attention_section(trace: Trace, knockout: Knockout | None = None) -> None:
+    """Kind picker, the every-layer × every-head overview, the focused head, then per-head summaries; with heads
+    switched off (knockout), drawn from the run with them off, each off head shown as "off"."""
     kind = st.radio(
         _("Attention kind"), list(KINDS), format_func=translated_options("kind", KINDS), key="kind",
         bind="query-params", horizontal=True, help=_(KIND_HELP),
     )  # fmt: skip
-    weights = attention_layers(trace, kind)  # (L, H, Lq, Lk)
+    heads_off, off = (knockout.heads_off, [knockout.word]) if knockout else (frozenset(), [])
+    trace = knockout.off if knockout else trace
+    weights = blank_heads_off(attention_layers(trace, kind), kind, heads_off)  # (L, H, Lq, Lk), off heads NaN
     queries, keys = attention_tokens(trace, kind)
     n_layers, n_heads = weights.shape[:2]
     layers, heads = [layer_name(i) for i in range(n_layers)], [head_name(h) for h in range(n_heads)]
     fig = overview_figure(
         weights, title=_("{kind}: every layer and head (rows = queries, columns = keys)").format(kind=_(KINDS[kind])),
         layer_names=layers, head_names=heads, query_tokens=queries, key_tokens=keys, hover_names=hover_names(*HOVER),
+        off_label=_("off"),
     )  # fmt: skip
-    show_chart(fig, "overview")
-    focus_section(weights, kind, queries, keys)
+    show_chart(fig, "overview", name=chart_name(PAGE, kind, "overview", *off))
+    focus_section(weights, kind, queries, keys, knockout.change(kind) if knockout else None, off)
     box = st.expander(_(SUMMARIES_LABEL), key="summaries", on_change="rerun", bind="query-params")
     if box.open:  # lazy: built and painted only when opened
         with box:
-            summaries(trace, weights, kind, layers, heads, queries, keys)
+            summaries(trace, weights, kind, layers, heads, queries, keys, heads_off, off)
+
+
+def is_off(weights) -> bool:
+    """A head switched off: its weights are left out (NaN, model.knockout.blank_heads_off)."""
+    return bool(np.isnan(weights).all())
 
 
 @st.fragment
-def focus_section(weights, kind: str, queries: list[str], keys: list[str]) -> None:
-    """Layer / head / token pickers, the chosen head large, and the layer's head view."""
+def focus_section(weights, kind: str, queries: list[str], keys: list[str], change=None, off=()) -> None:
+    """Layer / head / token pickers, the chosen head large, and the layer's head view; with heads switched off, the
+    focused head's change (with them off − every head on) under it. `off`: the file-name words of the knockout."""
     n_layers, n_heads = weights.shape[:2]
     pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
     # options show as 1, 2, … so a shared link reads ?layer=2&head=3
@@ -117,35 +134,61 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str]) -> No
         format_func=shown_as({None: _("All tokens")} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
         help=_("Keep only the lines from this token in the head view."),
     )  # fmt: skip
-    focused_charts(weights, kind, layer, head, token, queries, keys)
+    focused_charts(weights, kind, layer, head, token, queries, keys, change, off)
 
 
-def focused_charts(weights, kind: str, layer: int, head: int, token: int | None, queries, keys) -> None:
+def focused_charts(
+    weights, kind: str, layer: int, head: int, token: int | None, queries, keys, change=None, off=()
+) -> None:
     """One head large beside its layer's head view (`token`: the one query whose lines the head view keeps, or
-    None). The Attention page draws it under its pickers; a lesson slide draws it for the slide's settings."""
+    None), and with heads switched off the focused head's change. The Attention page draws it under its pickers;
+    a lesson slide draws it for the slide's settings."""
     n_heads = weights.shape[1]
     query_title, key_title = hover_names(*AXES[kind])
     left, right = st.columns([3, 2])
     with left:
-        fig = head_figure(
-            weights[layer, head], title=f"{layer_name(layer)} · {head_name(head)}",
-            query_tokens=numbered(queries), key_tokens=numbered(keys),
-            query_title=query_title, key_title=key_title, hover_names=hover_names(*HOVER),
-        )  # fmt: skip
-        show_chart(fig, "focused")
+        if is_off(weights[layer, head]):
+            st.info(_("{layer} · {head} is switched off: it hands on zeros, so it has no weights to draw.").format(
+                layer=layer_name(layer), head=head_name(head)))  # fmt: skip
+        else:
+            fig = head_figure(
+                weights[layer, head], title=f"{layer_name(layer)} · {head_name(head)}",
+                query_tokens=numbered(queries), key_tokens=numbered(keys),
+                query_title=query_title, key_title=key_title, hover_names=hover_names(*HOVER),
+            )  # fmt: skip
+            show_chart(fig, "focused", name=chart_name(PAGE, kind, *off, layer=layer, head=head))
+            if change is not None:
+                change_chart(change[layer, head], kind, layer, head, numbered(queries), numbered(keys), off)
     with right:
+        names = [_("{head} (off)").format(head=head_name(h)) if is_off(weights[layer, h]) else head_name(h)
+                 for h in range(n_heads)]  # fmt: skip
         fig = head_view_figure(
             weights[layer], title=_("Head view · {layer}").format(layer=layer_name(layer)),
-            query_tokens=queries, key_tokens=keys, head_names=[head_name(h) for h in range(n_heads)],
+            query_tokens=queries, key_tokens=keys, head_names=names,
             query_title=_("Query"), key_title=_("Key"), focus=token,
         )  # fmt: skip
-        show_chart(fig, "head_view")
+        show_chart(fig, "head_view", name=chart_name(PAGE, kind, "head-view", *off, layer=layer))
         st.caption(_("Line thickness = weight. Click a head in the legend to hide it; double-click to show only it."))
 
 
-def summaries(trace: Trace, weights, kind: str, layers: list[str], heads: list[str], queries, keys) -> None:
+def change_chart(change, kind: str, layer: int, head: int, queries: list[str], keys: list[str], off) -> None:
+    """The focused head's weights with the heads off minus with every head on (red: more, blue: less)."""
+    query_title, key_title = hover_names(*AXES[kind])
+    fig = matrix_figure(
+        change, title=_("{layer} · {head}: weight with the heads off − with every head on").format(
+            layer=layer_name(layer), head=head_name(head)),
+        x_title=key_title, y_title=query_title, x_labels=keys, y_labels=queries,
+        hover_names=hover_names(N_("query"), N_("key"), N_("change")), colorscale=SIGNED_SCALE + "_r",
+        zmin=None, zmax=None, zmid=0.0, height=420, role="attention-change",
+    )  # fmt: skip
+    show_chart(fig, "focused_change", name=chart_name(PAGE, kind, "change", *off, layer=layer, head=head))
+
+
+def summaries(
+    trace: Trace, weights, kind: str, layers: list[str], heads: list[str], queries, keys, heads_off=frozenset(), off=()
+) -> None:
     """Per-head entropy and peak weight, each layer's mean over heads, and the encoder's attention rollout
-    (one at a time: only the chosen one is built and painted)."""
+    (one at a time: only the chosen one is built and painted). Heads switched off (NaN in `weights`) are left out."""
     chosen = st.segmented_control(
         _("Summary"), list(SUMMARIES), default="entropy", required=True, key="more", bind="query-params",
         format_func=translated_options("more", SUMMARIES), label_visibility="collapsed",
@@ -159,7 +202,7 @@ def summaries(trace: Trace, weights, kind: str, layers: list[str], heads: list[s
             colorscale="Purples", zmin=0.0, zmax=math.log(max(2, len(keys))), cell_text=True, height=height,
             role="head-entropy",
         )  # fmt: skip
-        show_chart(fig, "entropy")
+        show_chart(fig, "entropy", name=chart_name(PAGE, kind, "entropy", *off))
     elif chosen == "peak":
         fig = matrix_figure(
             head_peak(weights), title=_("Mean of each row's largest weight: 1 = every query looks at one token"),
@@ -167,16 +210,16 @@ def summaries(trace: Trace, weights, kind: str, layers: list[str], heads: list[s
             hover_names=hover_names(N_("layer"), N_("head"), N_("max weight")),
             cell_text=True, height=height, role="head-peak",
         )  # fmt: skip
-        show_chart(fig, "peak")
+        show_chart(fig, "peak", name=chart_name(PAGE, kind, "peak", *off))
     elif chosen == "mean":
         fig = overview_figure(  # layers side by side, as the overview puts heads
             head_mean(weights)[None],
             title=_("{kind}: the mean of the {n} heads of each layer").format(kind=_(KINDS[kind]), n=len(heads)),
             layer_names=[_("Mean")], head_names=layers, query_tokens=queries, key_tokens=keys,
-            hover_names=hover_names(*HOVER),
+            hover_names=hover_names(*HOVER), off_label=_("off"),
             role="head-mean",
         )  # fmt: skip
-        show_chart(fig, "head_mean")
+        show_chart(fig, "head_mean", name=chart_name(PAGE, kind, "mean", *off))
     elif chosen == "rollout":
         st.caption(
             _(
@@ -186,9 +229,10 @@ def summaries(trace: Trace, weights, kind: str, layers: list[str], heads: list[s
             )
         )
         source = numbered(trace.tokens("src"))
+        encoder = blank_heads_off(attention_layers(trace, "encoder"), "encoder", heads_off)
         fig = matrix_figure(
-            attention_rollout(attention_layers(trace, "encoder")), title=_("Encoder attention rollout"),
+            attention_rollout(encoder), title=_("Encoder attention rollout"),
             x_title=_("Input token"), y_title=_("Position at the top"), x_labels=source, y_labels=source,
             hover_names=hover_names(N_("position"), N_("input token"), N_("share")), height=560, role="rollout",
         )  # fmt: skip
-        show_chart(fig, "rollout")
+        show_chart(fig, "rollout", name=chart_name(PAGE, "encoder", "rollout", *off))

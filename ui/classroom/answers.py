@@ -6,14 +6,14 @@ numbers and tokens), so a teacher in Chinese and a student in English each read 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
 from model.questions import ATTEND, FLATTER, NEXT, SAME, SHARPER, UNSCALED
 from viz.questions import answers_figure
 
-from ..charts import show_chart
+from ..charts import chart_name, show_chart
 from ..i18n import N_, _, ngettext
 from ..tokens import md_escape
 
@@ -84,15 +84,23 @@ def answer_count(total: int) -> str:
     return ngettext("{n} answer", "{n} answers", total).format(n=total)
 
 
-def distribution(kind: str, options: Sequence[str], counts: Sequence[int], answer: int | None, key: str) -> None:
-    """The bar chart of the answers, with the count; the true answer green when `answer` is given."""
+def distribution(
+    kind: str, options: Sequence[str], counts: Sequence[int], answer: int | None, key: str, context: Mapping
+) -> None:
+    """The bar chart of the answers, with the count; the true answer green when `answer` is given. The question's
+    `context` (attention kind, layer, head) names its download."""
     total = sum(counts)
     labels = [("✓ " if i == answer else "") + plain_label(kind, o) for i, o in enumerate(options)]
     fig = answers_figure(
         labels, list(counts), answer=answer,
         title=answer_count(total), count_title=_("answers"), hover_name=_("answers"),
     )  # fmt: skip
-    show_chart(fig, key)
+    layer, head = context.get("layer"), context.get("head")
+    name = chart_name(
+        "answers", kind, str(context.get("attention") or ""), layer=layer if isinstance(layer, int) else None,
+        head=head if isinstance(head, int) else None,
+    )  # fmt: skip
+    show_chart(fig, key, name=name)
 
 
 def reveal_line(kind: str, options: Sequence[str], answer: int) -> str:

@@ -279,7 +279,7 @@ def _live_counts(question: dict, code: str, key: str) -> None:
     if counts is None or counts.question_id != question["id"]:
         st.info(_("This question is no longer open."))
         return
-    distribution(question["kind"], question["options"], counts.counts, None, "class_answers_live")
+    distribution(question["kind"], question["options"], counts.counts, None, "class_answers_live", question["context"])
 
 
 def _reveal_to_class(question: dict, role: ClassRole) -> None:
@@ -306,7 +306,8 @@ def _class_reveal(question: dict, role: ClassRole) -> None:
     st.success(reveal_line(question["kind"], question["options"], question["answer"]))
     st.caption(evidence_line(question["kind"], question["evidence"]))
     if counts is not None and counts.question_id == question["id"]:
-        distribution(question["kind"], question["options"], counts.counts, question["answer"], "class_answers")
+        kind, options, context = question["kind"], question["options"], question["context"]
+        distribution(kind, options, counts.counts, question["answer"], "class_answers", context)
     st.button(_("Ask another question"), on_click=_clear_class_question, args=(role,), key="_q_again")
 
 
@@ -325,5 +326,5 @@ def _solo_question(question: dict) -> None:
     st.markdown(your_answer_line(kind, options, choice, question["answer"]))
     st.caption(evidence_line(kind, question["evidence"]))
     counts = [int(i == choice) for i in range(len(options))]
-    distribution(kind, options, counts, question["answer"], "solo_answers")
+    distribution(kind, options, counts, question["answer"], "solo_answers", question["context"])
     st.button(_("Ask another question"), on_click=_close, key="_q_again")

@@ -35,6 +35,7 @@ EXTRAS = (
     "wt_temperature", "wt_scale_off", "wt_mask_off",  # ui/walkthrough/state.py: ablations
     "wt_mask_kind", "mask",  # ui/walkthrough/example.py: the worked example's mask (the key is "mask" since i18n)
     "token", "summaries",  # ui/attention/view.py: isolated query token, summaries open
+    "heads_off_code",  # ui/attention/knockout.py: the heads switched off, as the link code "e1.3,c2.1"
     "layer_stack", "layer_ln", "layer_ffn",  # ui/layers/view.py
     "d_model", "length", "no_pe",  # ui/positional/view.py
 )  # fmt: skip

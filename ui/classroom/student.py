@@ -172,4 +172,5 @@ def student_question(role: ClassRole) -> None:
             return
         st.success(reveal_line(question.kind, question.options, revealed.answer))
         st.markdown(your_answer_line(question.kind, question.options, choice, revealed.answer))
-        distribution(question.kind, question.options, revealed.counts.counts, revealed.answer, "student_answers")
+        counts = revealed.counts.counts
+        distribution(question.kind, question.options, counts, revealed.answer, "student_answers", question.context)

@@ -8,6 +8,7 @@ from model import Trace
 from model.analysis_layers import LayerAnalysis, analyse_layers
 from viz.layers import ffn_figure, layernorm_stats_figure, row_heatmap
 
+from ..charts import chart_name, show_chart
 from ..choices import shown_as, translated_options
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
@@ -30,8 +31,8 @@ LN_INPUT = {  # norm placement → what the LayerNorm reads
         "the output's mean and spread are set by γ and β, not by the input."
     ),
 }
-CHART = {"config": {"displayModeBar": False}}
 keep_on_language_switch("layer_ln", "layer_ffn")
+PAGE = "inside-a-layer"  # first word of every chart's file name
 
 
 def sublayer_label(name: str) -> str:
@@ -40,6 +41,7 @@ def sublayer_label(name: str) -> str:
 
 
 def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
+    """The encoder or decoder stack's numbers (model.analysis_layers) and the tokens along its positions."""
     stack = st.radio(
         _("Stack"), list(STACKS), horizontal=True, key="layer_stack",
         format_func=translated_options("layer_stack", STACKS),
@@ -57,15 +59,13 @@ def stream_section(a: LayerAnalysis, tokens: list[str]) -> None:
     rows = [_("input (embedding + position)")] + [
         _("after {sublayer}").format(sublayer=sublayer_label(n)) for n in a.sublayers
     ]
-    st.plotly_chart(
-        row_heatmap(a.stream_norms, rows, tokens, title=_("Residual stream: ‖x‖ at each position"),
-                    x_title=_("token"), value_name="‖x‖"), key="layer_stream", **CHART,
-    )  # fmt: skip
-    st.plotly_chart(
-        row_heatmap(a.update_ratios, [sublayer_label(n) for n in a.sublayers], tokens,
-                    title=_("What each sublayer adds: ‖sublayer(x)‖ / ‖x‖"), x_title=_("token"),
-                    value_name=_("ratio"), colorscale="Oranges", text_format="%.2f"), key="layer_updates", **CHART,
-    )  # fmt: skip
+    fig = row_heatmap(a.stream_norms, rows, tokens, title=_("Residual stream: ‖x‖ at each position"),
+                      x_title=_("token"), value_name="‖x‖")  # fmt: skip
+    show_chart(fig, "layer_stream", name=chart_name(PAGE, a.stack, "residual-stream"), theme="streamlit")
+    fig = row_heatmap(a.update_ratios, [sublayer_label(n) for n in a.sublayers], tokens,
+                      title=_("What each sublayer adds: ‖sublayer(x)‖ / ‖x‖"), x_title=_("token"),
+                      value_name=_("ratio"), colorscale="Oranges", text_format="%.2f")  # fmt: skip
+    show_chart(fig, "layer_updates", name=chart_name(PAGE, a.stack, "sublayer-updates"), theme="streamlit")
 
 
 @st.fragment
@@ -76,11 +76,11 @@ def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
     left.caption(_(LN_INPUT[a.norm]))
     series = [(_("input mean"), a.ln_in_mean[i]), (_("input std"), a.ln_in_std[i]),
               (_("output mean"), a.ln_out_mean[i]), (_("output std"), a.ln_out_std[i])]  # fmt: skip
-    right.plotly_chart(
-        layernorm_stats_figure(series, tokens,
-                               title=_("LayerNorm of {sublayer}").format(sublayer=sublayer_label(a.sublayers[i])),
-                               x_title=_("token"), y_title=_("over d_model")), key="layer_ln_chart", **CHART,
-    )  # fmt: skip
+    fig = layernorm_stats_figure(series, tokens,
+                                 title=_("LayerNorm of {sublayer}").format(sublayer=sublayer_label(a.sublayers[i])),
+                                 x_title=_("token"), y_title=_("over d_model"))  # fmt: skip
+    with right:
+        show_chart(fig, "layer_ln_chart", name=chart_name(PAGE, a.sublayers[i], "layernorm"), theme="streamlit")
 
 
 @st.fragment
@@ -89,11 +89,9 @@ def ffn_section(a: LayerAnalysis, tokens: list[str]) -> None:
     labels = {k: _("Layer {n}").format(n=k + 1) for k in range(a.n_layers)}
     layer = left.selectbox(_("Feed-forward of layer"), range(a.n_layers), key="layer_ffn", format_func=shown_as(labels))
     hidden = a.ffn_hidden[layer]
-    st.plotly_chart(
-        ffn_figure(hidden, a.ffn_active[layer], tokens,
-                   title=_("FFN hidden units, layer {n} (ReLU)").format(n=layer + 1),
-                   unit_title=_("hidden unit (of {n})").format(n=hidden.shape[1]), token_title=_("token"),
-                   active_title=_("units firing (> 0)"), value_name=_("activation"),
-                   hover=(_("unit"), _("token"), _("activation")), count_hover=_("{n} units fire")),
-        key="layer_ffn_chart", **CHART,
-    )  # fmt: skip
+    fig = ffn_figure(hidden, a.ffn_active[layer], tokens,
+                     title=_("FFN hidden units, layer {n} (ReLU)").format(n=layer + 1),
+                     unit_title=_("hidden unit (of {n})").format(n=hidden.shape[1]), token_title=_("token"),
+                     active_title=_("units firing (> 0)"), value_name=_("activation"),
+                     hover=(_("unit"), _("token"), _("activation")), count_hover=_("{n} units fire"))  # fmt: skip
+    show_chart(fig, "layer_ffn_chart", name=chart_name(PAGE, a.stack, "ffn", layer=layer), theme="streamlit")

@@ -140,9 +140,7 @@ def training_view(state: dict) -> None:
             return
         with column:
             cross_attention_chart(trace, title, key)
-    st.caption(
-        _("Cross-attention of the last decoder layer, mean over heads; both decoders read the correct output.")
-    )
+    st.caption(_("Cross-attention of the last decoder layer, mean over heads; both decoders read the correct output."))
 
 
 VIEWS = {

@@ -11,7 +11,7 @@ from viz.matrix import SIGNED_SCALE, matrix_figure
 from viz.positional import curves_figure, encoding_figure
 
 from ..attention.view import AXES, HOVER, hover_names, numbered
-from ..charts import show_chart
+from ..charts import chart_name, show_chart
 from ..choices import shown_as
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
@@ -23,6 +23,7 @@ from ..trace_cache import cached_run
 NO_POSITIONS = Ablation(positional=False)
 RUNS = {"with": N_("With positions"), "without": N_("Without positions")}  # figure role suffix → heading
 keep_on_language_switch("dims")
+PAGE = "positional-encoding"  # first word of every chart's file name
 
 
 def dimension_name(d: int) -> str:
@@ -47,14 +48,14 @@ def sinusoidal_lab(default_d_model: int) -> None:
             table, dims, title=_("Low dimensions wave fast, high ones slowly"), position_title=_("Position"),
             value_title=_("Value"), names=[dimension_name(d) for d in dims],
         )  # fmt: skip
-        show_chart(fig, "pe_curves")
+        show_chart(fig, "pe_curves", name=chart_name(PAGE, "sinusoidal-curves", f"d{d_model}", model=""))
     with similarity_col:
         fig = matrix_figure(
             position_similarity(table), title=_("Dot product PE[i] · PE[j]: near positions look alike"),
             x_title=_("Position j"), y_title=_("Position i"), colorscale=SIGNED_SCALE, zmin=None, zmax=None, zmid=0.0,
             cell_text=False, height=380, role="pe-similarity",
         )  # fmt: skip
-        show_chart(fig, "pe_similarity")
+        show_chart(fig, "pe_similarity", name=chart_name(PAGE, "sinusoidal-similarity", f"d{d_model}", model=""))
 
 
 def pe_table_chart(d_model: int, length: int):
@@ -64,7 +65,7 @@ def pe_table_chart(d_model: int, length: int):
         table, title=f"PE[pos, 2i] = sin(pos / 10000^(2i/{d_model})), PE[pos, 2i+1] = cos(…)",
         position_title=_("Position"), dimension_title=_("Dimension"), height=420,
     )  # fmt: skip
-    show_chart(fig, "pe_table")
+    show_chart(fig, "pe_table", name=chart_name(PAGE, "sinusoidal", f"d{d_model}", f"{length}-positions", model=""))
     return table
 
 
@@ -81,7 +82,7 @@ def model_encoding(loaded: LoadedModel, trace: Trace) -> None:
         position_title=_("Source token"), dimension_title=_("Dimension"), position_labels=numbered(trace.tokens("src")),
         height=max(260, 90 + 26 * len(trace.tokens("src"))), role="model-pe",
     )  # fmt: skip
-    show_chart(fig, "model_pe")
+    show_chart(fig, "model_pe", name=chart_name(PAGE, "src.pos", model=loaded.name))
 
 
 def cross_attention_chart(trace: Trace, title: str, key: str) -> None:
@@ -94,7 +95,7 @@ def cross_attention_chart(trace: Trace, title: str, key: str) -> None:
         x_labels=numbered(keys), y_labels=numbered(queries), hover_names=hover_names(*HOVER), height=480,
         role=f"ablation-{key}",
     )  # fmt: skip
-    show_chart(fig, key)
+    show_chart(fig, key, name=chart_name(PAGE, "cross-attention-mean", f"{key}-positions", layer=len(weights) - 1))
 
 
 def ablation_section(loaded: LoadedModel, text: str, trace: Trace) -> None:

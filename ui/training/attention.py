@@ -6,6 +6,7 @@ import streamlit as st
 
 from viz.training import attention_heatmap_figure, attention_timeline_figure, before_after_figure
 
+from ..charts import chart_name, show_chart
 from ..choices import shown_as
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
@@ -85,15 +86,15 @@ def _live_attention(job: TrainingJob) -> None:
     keys, queries = _tokens(job, name)
     y_title, x_title = _axes(name)
     left, right = st.columns([3, 2])
-    left.plotly_chart(
-        attention_heatmap_figure(
-            last[name][head], keys, queries,
-            title=_("Forming now: {attention}, head {n}").format(attention=attention_label(name), n=head + 1),
-            x_title=x_title, y_title=y_title, weight_name=_("weight"),
-            subtitle=_("step {n}").format(n=snaps[-1].step),
-        ),
-        key="train_live_attn", config={"displayModeBar": False},
+    fig = attention_heatmap_figure(
+        last[name][head], keys, queries,
+        title=_("Forming now: {attention}, head {n}").format(attention=attention_label(name), n=head + 1),
+        x_title=x_title, y_title=y_title, weight_name=_("weight"), subtitle=_("step {n}").format(n=snaps[-1].step),
     )  # fmt: skip
+    with left:
+        show_chart(
+            fig, "train_live_attn", name=chart_name("train", name, "live", head=head, model=job.name), theme="streamlit"
+        )
     right.markdown(
         _(
             "Probe input `{source}`. Each row is an output position, each column an input token; dark = "
@@ -120,15 +121,19 @@ def snapshot_panel(job: TrainingJob) -> None:
             ).format(source=job.probe[0], target=job.probe[1], every=snaps[1].step - snaps[0].step, n=len(snaps))
         )
         left, right = st.columns([3, 2])
-        left.plotly_chart(
-            attention_timeline_figure(
-                [s.weights[name][head] for s in snaps], [s.step for s in snaps], keys, queries,
-                title=_("{attention}, head {n}").format(attention=attention_label(name), n=head + 1),
-                x_title=x_title, y_title=y_title, weight_name=_("weight"),
-                step_label=_("step {n}"), play_label=_("▶ Play"), pause_label=_("❚❚ Pause"),
-            ),
-            key="train_timeline", config={"displayModeBar": False},
+        fig = attention_timeline_figure(
+            [s.weights[name][head] for s in snaps], [s.step for s in snaps], keys, queries,
+            title=_("{attention}, head {n}").format(attention=attention_label(name), n=head + 1),
+            x_title=x_title, y_title=y_title, weight_name=_("weight"),
+            step_label=_("step {n}"), play_label=_("▶ Play"), pause_label=_("❚❚ Pause"),
         )  # fmt: skip
+        with left:
+            show_chart(
+                fig,
+                "train_timeline",
+                name=chart_name("train", name, "timeline", head=head, model=job.name),
+                theme="streamlit",
+            )
         right.markdown(
             _(
                 "**How to read it.** Each row is an output position asking *where should I look?*; each column is "
@@ -137,14 +142,17 @@ def snapshot_panel(job: TrainingJob) -> None:
                 "input), for *translate* lines that cross where an adjective moves behind its noun."
             )
         )
-        st.plotly_chart(
-            before_after_figure(
-                snaps[0].weights[name][head], snaps[-1].weights[name][head], keys, queries,
-                before_title=_("Before (step {n})").format(n=snaps[0].step),
-                after_title=_("After (step {n})").format(n=snaps[-1].step),
-                x_title=x_title, y_title=y_title, weight_name=_("weight"), height=520,
-            ),
-            key="train_before_after", config={"displayModeBar": False},
+        fig = before_after_figure(
+            snaps[0].weights[name][head], snaps[-1].weights[name][head], keys, queries,
+            before_title=_("Before (step {n})").format(n=snaps[0].step),
+            after_title=_("After (step {n})").format(n=snaps[-1].step),
+            x_title=x_title, y_title=y_title, weight_name=_("weight"), height=520,
         )  # fmt: skip
+        show_chart(
+            fig,
+            "train_before_after",
+            name=chart_name("train", name, "before-after", head=head, model=job.name),
+            theme="streamlit",
+        )
 
     panel()

@@ -15,6 +15,7 @@ from model.archive import pack_archive
 from model.train import TrainConfig, default_model_config
 from viz.training import accuracy_figure, loss_figure
 
+from ..charts import chart_name, show_chart
 from ..choices import translated_options
 from ..i18n import N_, _, explain
 from ..models import NORM_NAMES, POSITIONAL_NAMES, SHIPPED_NAME, add_user_model, user_models
@@ -162,17 +163,19 @@ def progress_panel(job: TrainingJob) -> None:
         st.progress(min(1.0, view.step / max(1, view.total_steps)), text=progress_text(view))
         left, right = st.columns(2)
         steps, losses = zip(*view.losses, strict=True) if view.losses else ((), ())
-        left.plotly_chart(
-            loss_figure(steps, losses, title=_("Training loss"), x_title=_("step"), y_title=_("cross-entropy (log)"),
-                        hover_names=(_("step"), _("loss")), total_steps=view.total_steps, max_points=200),
-            key="train_loss_chart", config={"displayModeBar": False},
+        fig = loss_figure(
+            steps, losses, title=_("Training loss"), x_title=_("step"), y_title=_("cross-entropy (log)"),
+            hover_names=(_("step"), _("loss")), total_steps=view.total_steps, max_points=200,
         )  # fmt: skip
+        with left:
+            show_chart(fig, "train_loss_chart", name=chart_name("train", "loss", model=job.name), theme="streamlit")
         a_steps, accs = zip(*view.accuracies, strict=True) if view.accuracies else ((), ())
-        right.plotly_chart(
-            accuracy_figure(a_steps, accs, title=_("Held-out exact match"), x_title=_("step"), y_title=_("accuracy"),
-                            step_name=_("step"), goal=job.train_config.until, total_steps=view.total_steps),
-            key="train_acc_chart", config={"displayModeBar": False},
+        fig = accuracy_figure(
+            a_steps, accs, title=_("Held-out exact match"), x_title=_("step"), y_title=_("accuracy"),
+            step_name=_("step"), goal=job.train_config.until, total_steps=view.total_steps,
         )  # fmt: skip
+        with right:
+            show_chart(fig, "train_acc_chart", name=chart_name("train", "accuracy", model=job.name), theme="streamlit")
         if view.status == "failed":
             st.error(_("Training failed: {error}").format(error=view.error))
         if view.finished and job.registered_as is None and job.result is not None:

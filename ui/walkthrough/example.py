@@ -75,16 +75,36 @@ def _dims(d: int) -> list[str]:
     return [str(i + 1) for i in range(d)]
 
 
+def _table(name: str, base: pd.DataFrame, problems: list[str], **kwargs) -> pd.DataFrame | None:
+    """The data editor of one table, or None with a message when the edits sent cannot be applied or change its
+    rows or columns (the tables have fixed rows: only a hand-made request sends such edits). The tables then start
+    again from the last valid values, which stay in use."""
+    try:
+        frame = st.data_editor(base, key=editor_key(name), **kwargs)
+    except (KeyError, IndexError, TypeError, ValueError):  # Streamlit applies edits naming cells that do not exist
+        frame = None
+    if frame is not None and frame.shape == base.shape and list(frame.columns) == list(base.columns):
+        return frame
+    problems.append(_("{matrix}: its rows and columns are fixed; the edit was undone.").format(matrix=name))
+    st.session_state[VERSION_KEY] = st.session_state.get(VERSION_KEY, 0) + 1  # fresh editors from the values
+    if frame is None:  # nothing was drawn: draw the table afresh
+        st.data_editor(base, key=editor_key(name), **kwargs)
+    return None
+
+
 def _edit_matrix(name: str, label: str, values: dict, problems: list[str]) -> None:
     """One weight matrix's editor; a valid table replaces values[name]."""
     d = values[name].shape[0]
     st.markdown(label)
-    frame = st.data_editor(
+    frame = _table(
+        name,
         as_text_frame(values[name], _dims(d), _dims(d)),
-        key=editor_key(name),
+        problems,
         width="stretch",
         column_config={"_index": st.column_config.Column(disabled=True)},
     )
+    if frame is None:
+        return
     parsed, bad = parse_matrix(frame, name)
     problems += bad
     if parsed is not None:
@@ -96,10 +116,12 @@ def _edit_x(values: dict, problems: list[str]) -> None:
     base = as_text_frame(values["X"], _dims(d), _dims(4))
     base.insert(0, "token", pd.array(values["tokens"], dtype="string"))
     st.markdown(_("**X** — one row per token (names editable)"))
-    frame = st.data_editor(
-        base, key=editor_key("X"), width="stretch", hide_index=True,
+    frame = _table(
+        "X", base, problems, width="stretch", hide_index=True,
         column_config={"token": st.column_config.TextColumn(_("token"))},
     )  # fmt: skip
+    if frame is None:
+        return
     tokens, bad_tokens = parse_tokens(frame["token"])
     parsed, bad = parse_matrix(frame, "X", _dims(d))
     problems += bad_tokens + bad

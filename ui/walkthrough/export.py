@@ -19,6 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from ..i18n import N_, _
+from ..trace_download import trace_downloads
 from .state import Walk
 
 WALK_KEY = "wt_walk"  # session: the Walk the download buttons export (tests call to_json on it)
@@ -116,3 +117,5 @@ def export_section(walk: Walk) -> None:
             _("⬇️ {matrix} as CSV").format(matrix=name), lambda: matrix_csv(walk, name), file_name=f"{name}.csv",
             mime="text/csv", width="stretch", on_click="ignore",
         )  # fmt: skip
+        if walk.trace is not None:  # the model source: the whole forward pass this block was read from
+            trace_downloads(walk.trace, "step-by-step", model=walk.notes.get("model"))

@@ -51,5 +51,5 @@ def model_walk(loaded: LoadedModel, text: str, kind: str, layer: int, head: int,
     notes = {"kind": kind, "layer": layer, "model": loaded.name, "pre_ln": pre_ln, "prediction": trace.prediction}
     return Walk(
         full, head, q_tokens, k_tokens, MODEL, ablations.temperature, ablations.scale,
-        has_bias=True, cross=kind == "cross", notes=notes,
+        has_bias=True, cross=kind == "cross", notes=notes, trace=trace,
     )  # fmt: skip

@@ -30,9 +30,9 @@ def _cell_problem(value) -> tuple[float | None, str | None]:
         return None, _("“{text}” is not a number.").format(text=shown)
     if math.isnan(x):
         return None, _("NaN (not a number) is not allowed; type a number.")
-    if math.isinf(x):
+    if math.isinf(x) and "inf" in raw.lower():
         return None, _("{text} is infinite; type a finite number.").format(text=shown)
-    if abs(x) > MAX_ABS_INPUT:
+    if abs(x) > MAX_ABS_INPUT:  # also a number too long for a float (1e309 reads as infinity)
         return None, _(
             "{text} is too large: keep |x| ≤ {limit}, or the products in Q Kᵀ could overflow to infinity."
         ).format(text=shown, limit=f"{MAX_ABS_INPUT:,.0f}")

@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import streamlit as st
 
+from model import Trace
 from model.walkthrough import select_head
 
-from ..i18n import N_, _
+from ..i18n import N_, _, current_language
 from ..language import keep_on_language_switch
+from ..navigation import ATTENTION
 from .links import translated_labels
 
 STEPS = {
@@ -53,6 +55,7 @@ class Walk:
     has_bias: bool  # the model's projections have biases; the worked example's do not
     cross: bool = False  # K, V come from the encoder output M
     notes: dict = field(default_factory=dict)  # what the page says about this source (mask, model, …)
+    trace: Trace | None = None  # the model source's trace (the whole forward pass), for its download
 
     @property
     def view(self) -> dict[str, np.ndarray]:
@@ -176,4 +179,9 @@ def ablation_controls() -> Ablations:
     )
     scale_off = s_col.toggle(_("Scaling off (no ÷√dₖ)"), key="wt_scale_off")
     mask_off = m_col.toggle(_("Mask off"), key="wt_mask_off", help=_("Let every query see every key."))
+    st.page_link(
+        ATTENTION.script, label=_("Switch a whole head off on the Attention page"), icon=ATTENTION.icon,
+        query_params={"lang": current_language()},
+        help=_("See the model's output and its other heads change when heads are switched off."),
+    )  # fmt: skip
     return Ablations(float(temperature), not scale_off, not mask_off)

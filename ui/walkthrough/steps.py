@@ -14,6 +14,7 @@ from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
 from viz.latex import text as tex_text
 
+from ..charts import chart_name, show_chart
 from ..i18n import _
 from .state import EXAMPLE, STEPS, Walk, md_plain
 
@@ -43,8 +44,16 @@ def formula(walk: Walk, latex: str) -> None:
     st.latex((r"\large " if walk.source == EXAMPLE else "") + latex)
 
 
-def chart(figure) -> None:
-    st.plotly_chart(figure, width="stretch", config={"displayModeBar": False})
+def chart(figure, walk: Walk, what: str, head: int | None = -1) -> None:
+    """A step's figure; its download is named after the source (example or model block), `what` and the head
+    (the walk's head unless given; None: no head)."""
+    head = walk.head if head == -1 else head
+    if walk.source == EXAMPLE:
+        name = chart_name("step-by-step", what, head=head, model="example")
+    else:
+        block = [walk.notes.get("kind", ""), f"L{int(walk.notes.get('layer', 0)) + 1}"]
+        name = chart_name("step-by-step", *block, what, head=head, model=walk.notes.get("model", ""))
+    show_chart(figure, None, name=name, theme="streamlit")
 
 
 def sym(name: str, walk: Walk) -> str:
@@ -98,7 +107,7 @@ def step_projections(walk: Walk, query: int) -> None:
     for col, name, tokens in zip(cols, "QKV", (walk.q_tokens, walk.k_tokens, walk.k_tokens), strict=True):
         with col:
             title = _("{matrix} (head {head})").format(matrix=name, head=walk.head + 1)
-            chart(fig.matrix_heatmap(v[name], tokens, dims(walk.d_k), title))
+            chart(fig.matrix_heatmap(v[name], tokens, dims(walk.d_k), title), walk, name)
 
 
 def step_scores(walk: Walk, query: int) -> None:
@@ -125,7 +134,7 @@ def step_scores(walk: Walk, query: int) -> None:
     )
     formula(walk, latex)
     chart(fig.matrix_heatmap(v["scores"], walk.q_tokens, walk.k_tokens, _("Q Kᵀ: queries (rows) × keys (columns)"),
-                             highlight_row=query))  # fmt: skip
+                             highlight_row=query), walk, "scores")  # fmt: skip
 
 
 @st.cache_data(show_spinner=False)
@@ -165,13 +174,14 @@ def step_scaling(walk: Walk, query: int) -> None:
     formula(walk, latex)
     left, right = st.columns([2, 3])
     with left:
-        chart(fig.matrix_heatmap(v["scaled"], walk.q_tokens, walk.k_tokens, _("Scaled scores"), highlight_row=query))
+        chart(fig.matrix_heatmap(v["scaled"], walk.q_tokens, walk.k_tokens, _("Scaled scores"), highlight_row=query),
+              walk, "scaled")  # fmt: skip
     with right:
         demo = _scaling_demo()
         chart(fig.scaling_demo_figure(
             demo, (_("std of q · k"), _("largest softmax weight")), _("d_k (random unit-variance q, k; 8 keys)"),
             (_("std of q · k  (≈ √d_k)"), _("largest weight, not scaled"), _("largest weight, ÷ √d_k")), walk.d_k,
-        ))  # fmt: skip
+        ), walk, f"why-scale-d_k{walk.d_k}", head=None)  # fmt: skip
         st.caption(_("Measured on 1,000 random queries against 8 random keys for each d_k (entries drawn from "
                      "N(0, 1)); the dashed line is this head's d_k = {d_k}. Without scaling the softmax saturates on "
                      "one key as d_k grows; with it, the weights stay spread out.").format(d_k=walk.d_k))  # fmt: skip
@@ -199,4 +209,4 @@ def step_mask(walk: Walk, query: int, mask_note: str) -> None:
     )  # fmt: skip
     formula(walk, latex)
     chart(fig.matrix_heatmap(v["masked"], walk.q_tokens, walk.k_tokens, _("Masked scores (grey = −∞)"),
-                             highlight_row=query, masked_label=MASKED))  # fmt: skip
+                             highlight_row=query, masked_label=MASKED), walk, "masked")  # fmt: skip

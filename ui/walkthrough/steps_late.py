@@ -50,9 +50,10 @@ def step_softmax(walk: Walk, query: int) -> None:
     with right:
         masked = np.isneginf(steps.row)
         title = _("α for “{token}” (sum = {total})").format(token=token, total=f"{steps.weights_sum:.6f}")
-        chart(fig.softmax_bars(steps.weights, masked, walk.k_tokens, title, _("weight α"), _("masked")))
+        chart(fig.softmax_bars(steps.weights, masked, walk.k_tokens, title, _("weight α"), _("masked")), walk,
+              f"softmax-row{query + 1}")  # fmt: skip
     chart(fig.matrix_heatmap(v["weights"], walk.q_tokens, walk.k_tokens, _("All rows: attention weights α"),
-                             weights=True, highlight_row=query))  # fmt: skip
+                             weights=True, highlight_row=query), walk, "weights")  # fmt: skip
 
 
 def step_weighted_sum(walk: Walk, query: int) -> None:
@@ -72,10 +73,11 @@ def step_weighted_sum(walk: Walk, query: int) -> None:
     with left:
         title = _("Contributions α_ij · v_j to z for “{token}”").format(token=walk.q_tokens[query])
         dim_labels = [f"z·{j}" for j in dims(walk.d_k)]
-        chart(fig.contribution_bars(contrib, v["Z"][query], walk.k_tokens, dim_labels, title, _("z (total)")))
+        chart(fig.contribution_bars(contrib, v["Z"][query], walk.k_tokens, dim_labels, title, _("z (total)")), walk,
+              f"contributions-row{query + 1}")  # fmt: skip
     with right:
         title = _("{matrix} (head {head})").format(matrix="Z", head=walk.head + 1)
-        chart(fig.matrix_heatmap(v["Z"], walk.q_tokens, dims(walk.d_k), title, highlight_row=query))
+        chart(fig.matrix_heatmap(v["Z"], walk.q_tokens, dims(walk.d_k), title, highlight_row=query), walk, "Z")
 
 
 def step_multi_head(walk: Walk, query: int) -> None:
@@ -96,7 +98,7 @@ def step_multi_head(walk: Walk, query: int) -> None:
     for h in range(H):
         with cols[h % len(cols)]:
             title = _("Head {head}: {matrix}").format(head=h + 1, matrix="Z" + str(h + 1).translate(SUPERSCRIPT))
-            chart(fig.matrix_heatmap(v["heads"][h], walk.q_tokens, dims(walk.d_k), title))
+            chart(fig.matrix_heatmap(v["heads"][h], walk.q_tokens, dims(walk.d_k), title), walk, "Z", head=h)
     formula(
         walk,
         tex.concat_heads(
@@ -109,7 +111,7 @@ def step_multi_head(walk: Walk, query: int) -> None:
     )  # fmt: skip
     formula(walk, latex)
     chart(fig.matrix_heatmap(v["out"], walk.q_tokens, dims(v["out"].shape[1]), _("Multi-head output = Concat · W_O"),
-                             highlight_row=query))  # fmt: skip
+                             highlight_row=query), walk, "out", head=None)  # fmt: skip
 
 
 def step_residual_norm(walk: Walk, query: int) -> None:
@@ -142,7 +144,7 @@ def step_residual_norm(walk: Walk, query: int) -> None:
     left, right = st.columns(2)
     with left:
         title = _("x + {out} (residual)").format(out=out)
-        chart(fig.matrix_heatmap(v["resid"], walk.q_tokens, dims(d), title, highlight_row=query))
+        chart(fig.matrix_heatmap(v["resid"], walk.q_tokens, dims(d), title, highlight_row=query), walk, "resid", None)
     with right:
         title = _("LayerNorm(x + {out}): the block's output").format(out=out)
-        chart(fig.matrix_heatmap(v["norm"], walk.q_tokens, dims(d), title, highlight_row=query))
+        chart(fig.matrix_heatmap(v["norm"], walk.q_tokens, dims(d), title, highlight_row=query), walk, "norm", None)

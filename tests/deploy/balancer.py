@@ -1,0 +1,162 @@
+"""The Debian HAProxy started for real with deploy/haproxy.cfg in front of local app servers, and its log read back.
+
+Only the process started here is ever stopped, by its own handle. Outside CI a missing haproxy skips the test
+with the reason; in CI (CI set) it fails it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from ..browser.harness import ROOT, free_port
+
+HAPROXY = "/usr/sbin/haproxy"
+CONFIG = ROOT / "deploy" / "haproxy.cfg"
+COOKIE = "ATTENTION_LAB_SERVER"
+_START_TIMEOUT = 15.0
+
+# One line of `option httplog` (the fields haproxy's configuration manual, section 8.2.3, lists).
+_LOG_LINE = re.compile(
+    r"^(?P<client>\S+) \[[^\]]+\] (?P<frontend>\S+) (?P<backend>[^/\s]+)/(?P<server>\S+) \S+ (?P<status>-?\d+) "
+    r"\+?\d+ (?P<request_cookie>\S+) (?P<response_cookie>\S+) (?P<termination>\S{4}) .*\"(?P<request>[^\"]*)\"$"
+)
+
+
+@dataclass(frozen=True)
+class Logged:
+    """One request as haproxy logged it: which server took it, and what the sticky cookie did."""
+
+    server: str  # "<NOSRV>" when none was chosen
+    status: int
+    request_cookie: str | None  # the server named by the cookie the browser sent, None without one
+    cookie_state: str  # what the browser's cookie did: N none sent, V valid (sent to its server), I invalid, D down
+    cookie_action: str  # what haproxy did with the cookie in the response: I inserted it, N nothing, ...
+    method: str
+    path: str
+
+    @property
+    def websocket(self) -> bool:
+        return self.path.startswith("/_stcore/stream")
+
+
+def parse_log_line(line: str) -> Logged | None:
+    """A request line of the log, or None for anything else (start-up notices)."""
+    match = _LOG_LINE.match(line.strip())
+    if not match:
+        return None
+    method, _, rest = match["request"].partition(" ")
+    cookie = match["request_cookie"]
+    return Logged(
+        server=match["server"],
+        status=int(match["status"]),
+        request_cookie=cookie.removeprefix(f"{COOKIE}=") if cookie != "-" else None,
+        cookie_state=match["termination"][2],
+        cookie_action=match["termination"][3],
+        method=method,
+        path=rest.rsplit(" ", 1)[0],
+    )
+
+
+@dataclass
+class Balancer:
+    """A running haproxy: its URL, its environment and the requests it has logged."""
+
+    url: str
+    servers: dict[str, str]  # name in the config (app1, app2) → the app server's own base URL
+    env: dict[str, str]
+    log: Path
+    process: subprocess.Popen
+
+    def requests(self, since: int = 0) -> list[Logged]:
+        """Every request logged, from the `since`-th on (pass len(requests()) taken earlier)."""
+        lines = self.log.read_text(errors="replace").splitlines()
+        return [r for r in map(parse_log_line, lines) if r is not None][since:]
+
+    def log_tail(self, chars: int = 4000) -> str:
+        return self.log.read_text(errors="replace")[-chars:]
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+
+
+def require_haproxy() -> str:
+    """The haproxy binary, or skip (fail in CI) with the reason."""
+    binary = HAPROXY if os.access(HAPROXY, os.X_OK) else shutil.which("haproxy")
+    if binary is None:
+        message = f"no haproxy at {HAPROXY} (apt-get install haproxy)"
+        if os.environ.get("CI"):
+            pytest.fail(f"the load-balancer test must run in CI: {message}")
+        pytest.skip(message)
+    return binary
+
+
+def config_env(port: int, servers: Mapping[str, str]) -> dict[str, str]:
+    """The variables deploy/haproxy.cfg reads: where to listen, and app1/app2 as host:port (from their URLs)."""
+    env = {"HAPROXY_BIND": f"127.0.0.1:{port}"}
+    for name, url in servers.items():
+        env[f"{name.upper()}_ADDR"] = url.removeprefix("http://").rstrip("/")
+    return env
+
+
+def check_config(binary: str, env: Mapping[str, str]) -> subprocess.CompletedProcess:
+    """`haproxy -c` on deploy/haproxy.cfg with exactly these variables (and PATH) set."""
+    return subprocess.run(
+        [binary, "-c", "-f", str(CONFIG)],
+        env={"PATH": os.environ.get("PATH", ""), **env},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+
+
+@contextmanager
+def haproxy(servers: Mapping[str, str], workdir: Path) -> Iterator[Balancer]:
+    """haproxy in the foreground with deploy/haproxy.cfg in front of `servers` (name → base URL), on a free
+    loopback port; yields once the app's health answers through it."""
+    binary = require_haproxy()
+    port = free_port()
+    env = config_env(port, servers)
+    log = workdir / f"haproxy-{port}.log"
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [binary, "-db", "-f", str(CONFIG)],
+            env={**os.environ, **env},
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    balancer = Balancer(f"http://127.0.0.1:{port}", dict(servers), env, log, process)
+    try:
+        deadline = time.monotonic() + _START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"haproxy exited with {process.returncode}:\n{balancer.log_tail()}")
+            try:
+                with urllib.request.urlopen(f"{balancer.url}/_stcore/health", timeout=1) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no answer through haproxy in {_START_TIMEOUT} s:\n{balancer.log_tail()}")
+            time.sleep(0.1)
+        yield balancer
+    finally:
+        balancer.stop()

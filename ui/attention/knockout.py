@@ -1,0 +1,183 @@
+"""Switch heads off on the Attention page: pick heads per attention kind and layer, see the model's output with and
+without them side by side, and the attention figures redrawn with them off.
+
+URL: ?off=e1.3,c2.1 (model.knockout's link code: kind letter, layer.head 1-based; the same in every language).
+The session keeps the code (OFF_KEY) and writes it to the URL on every run of the page; a link's code is read when
+the session starts. A code this model cannot use gets a message and leaves every head on, and stays as it was
+until a head is picked, so nothing typed is lost.
+
+Runs (each cached per session by ui.trace_cache): the outputs compared are the model's own greedy outputs with
+and without the heads; the figures with heads off come from a run whose decoder reads the same input as the page's
+trace (the typed target, or the output with every head on), so the two can be compared cell by cell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from model import Ablation, InputError, LoadedModel, Trace
+from model.analysis import attention_layers
+from model.knockout import (
+    HeadsOff,
+    attention_blocks,
+    every_head,
+    file_word,
+    format_heads_off,
+    parse_heads_off,
+    weight_change,
+)
+
+from ..i18n import _, explain
+from ..tokens import md_escape, token_chips
+from ..trace_cache import cached_run
+from .view import KINDS
+
+OFF_PARAM, OFF_KEY = "off", "heads_off_code"  # URL parameter; the session key of its value
+PILLS_KEY = "off_pills_{name}"  # one multi-select per attention block
+
+
+@dataclass(frozen=True)
+class Knockout:
+    """The runs of one input with some heads switched off, beside the run with every head on."""
+
+    heads_off: HeadsOff
+    code: str  # the link code, "e1.3,c2.1"
+    word: str  # the file-name word: "off-e1.3-c2.1", "off-all", "off-7-heads" (model.knockout.file_word)
+    intact: Trace  # the page's trace, every head on
+    off: Trace  # heads off, the decoder reading the same input as `intact`
+
+    def change(self, kind: str):
+        """(L, H, Lq, Lk) weights with heads off − with every head on; None when the runs read other tokens."""
+        if self.off.tokens("tgt") != self.intact.tokens("tgt"):
+            return None
+        return weight_change(attention_layers(self.off, kind), attention_layers(self.intact, kind))
+
+
+def _code() -> str:
+    if OFF_KEY not in st.session_state:
+        st.session_state[OFF_KEY] = st.query_params.get(OFF_PARAM, "")[:10_000]
+    return st.session_state[OFF_KEY]
+
+
+def heads_off_now(loaded: LoadedModel) -> HeadsOff:
+    """The heads switched off for this model (a message when the session's code does not fit it); keeps ?off= in
+    the URL in step."""
+    code = _code()
+    if code and st.query_params.get(OFF_PARAM) != code:
+        st.query_params[OFF_PARAM] = code
+    elif not code and OFF_PARAM in st.query_params:
+        del st.query_params[OFF_PARAM]
+    try:
+        return parse_heads_off(code, loaded.config)
+    except InputError as exc:
+        exc.params = {name: md_escape(str(value)) for name, value in exc.params.items()}  # the link's text as typed
+        st.warning(_("{reason} Every head stays on.").format(reason=explain(exc)), icon="⚠️")
+        return frozenset()
+
+
+def _valid(config) -> HeadsOff:
+    try:
+        return parse_heads_off(st.session_state.get(OFF_KEY, ""), config)
+    except InputError:
+        return frozenset()
+
+
+def _picked(config, block_name: str, key: str) -> None:
+    """A block's selection changed: the others stay as they were."""
+    chosen = st.session_state.get(key)
+    heads = chosen if isinstance(chosen, list) else [0] if chosen is True else []
+    kept = {pair for pair in _valid(config) if pair[0] != block_name}
+    st.session_state[OFF_KEY] = format_heads_off(frozenset(kept | {(block_name, h) for h in heads}), config)
+
+
+def _all_on() -> None:
+    st.session_state[OFF_KEY] = ""
+
+
+def knockout_controls(loaded: LoadedModel, heads_off: HeadsOff) -> None:
+    """Per attention kind, one row of head buttons per layer (or, for an RNN, one switch); a button to switch every
+    head back on."""
+    config, blocks = loaded.config, attention_blocks(loaded.config)
+    if not blocks:
+        st.info(_("This model has no attention, so it has no head to switch off."))
+        return
+    if config.arch == "rnn":
+        key = PILLS_KEY.format(name=blocks[0].name)
+        st.session_state[key] = (blocks[0].name, 0) in heads_off
+        st.toggle(
+            _("Switch the attention off: the decoder reads a zero context vector at every step"), key=key,
+            on_change=_picked, args=(config, blocks[0].name, key),
+        )  # fmt: skip
+        return
+    st.caption(
+        _(
+            "A head switched off hands on zeros instead of its weighted sum of values, as if it did not exist: "
+            "Wᴼ and everything after it see only the other heads."
+        )
+    )
+    st.caption(_("A link keeps the choice as `?off=c1.2`: e, d or c for the kind, then layer.head."))
+    columns = st.columns(len(KINDS))
+    for column, (kind, title) in zip(columns, KINDS.items(), strict=True):
+        column.markdown(f"**{_(title)}**")
+        for block in (b for b in blocks if b.kind == kind):
+            key = PILLS_KEY.format(name=block.name)
+            st.session_state[key] = sorted(h for name, h in heads_off if name == block.name)
+            column.pills(
+                _("Layer {n}").format(n=block.layer + 1), range(block.n_heads), selection_mode="multi", key=key,
+                format_func=lambda h: str(h + 1), on_change=_picked, args=(config, block.name, key),
+            )  # fmt: skip
+    st.button(_("Switch every head back on"), on_click=_all_on, disabled=not heads_off, key="off_all_on")
+
+
+def _output_line(label: str, prediction: str | None, expected: str | None) -> str:
+    """One output as token chips, marked correct or wrong when the task knows the right answer."""
+    tokens = token_chips((prediction or "").split()) or _("(empty)")
+    if expected is None:
+        line = _("**{label}:** {tokens}")
+    elif prediction == expected:
+        line = _("**{label}:** {tokens} :green[(correct)]")
+    else:
+        line = _("**{label}:** {tokens} :red[(wrong)]")
+    return line.format(label=label, tokens=tokens)
+
+
+def knockout_section(loaded: LoadedModel, text: str, target: str | None, trace: Trace) -> Knockout | None:
+    """The "Switch heads off" panel, then (with heads off) the two outputs side by side; returns the runs the
+    figures draw, or None when every head is on."""
+    heads_off = heads_off_now(loaded)
+    with st.expander(_("Switch heads off"), expanded=bool(heads_off)):
+        knockout_controls(loaded, heads_off)
+    if not heads_off:
+        return None
+    ablation = Ablation(heads_off=heads_off)
+    on_free = trace if not target else cached_run(loaded, text)
+    off_free = cached_run(loaded, text, ablation=ablation)
+    decoder_input = target or (trace.prediction or "")
+    off = cached_run(loaded, text, decoder_input, ablation) if decoder_input.strip() else off_free
+    if on_free is None or off_free is None or off is None:
+        return None
+    code = format_heads_off(heads_off, loaded.config)
+    expected = loaded.task.target_for(text)
+    with_col, without_col = st.columns(2)
+    with_col.markdown(_output_line(_("Every head on"), on_free.prediction, expected))
+    if loaded.config.arch == "rnn":  # one attention, one switch
+        label = _("Attention off")
+    elif heads_off >= every_head(loaded.config):
+        label = _("Every head off")
+    else:
+        label = _("Heads {heads} off").format(heads=code)
+    without_col.markdown(_output_line(label, off_free.prediction, expected))
+    if off_free.prediction == on_free.prediction:
+        without_col.caption(_("The same output: the other heads make up for the ones switched off."))
+    else:
+        without_col.caption(_("The output changed."))
+    if loaded.config.arch != "rnn":
+        st.caption(
+            _(
+                "The figures below are drawn with the heads off; switched-off heads show as “off”. The decoder reads "
+                "the same input as with every head on, so the two runs compare cell by cell."
+            )
+        )
+    return Knockout(heads_off, code, file_word(heads_off, loaded.config), trace, off)

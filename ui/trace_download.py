@@ -1,0 +1,46 @@
+"""Download every intermediate of the current input: NPZ (name → array, plus tokens) or a ZIP of CSVs with a README.
+
+The bytes are built only when a button is clicked (st.download_button with a callable `data`), so a rerun ships
+nothing to the browser. That callable runs outside the page's run, where the session's language is unknown, so the
+README's words are translated now and handed to it.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from model import Trace
+from model.export import README_MESSAGES, file_stem, to_csv_zip, to_npz
+
+from .i18n import _
+from .models import selected_model_name
+
+
+def trace_downloads(
+    trace: Trace, page: str, *, model: str | None = None, heads_off: str = "", off_word: str = ""
+) -> None:
+    """NPZ and CSV-ZIP buttons for `trace`, named after the page, the model (the sidebar's unless given) and the
+    heads switched off (`heads_off`: their link code, "e1.3,c2.1", written in the README; `off_word`: the file
+    name's word for them, model.knockout.file_word)."""
+    model = selected_model_name() if model is None else model
+    stem = file_stem("trace", page, model, off_word)
+    words = {msgid: _(msgid) for msgid in README_MESSAGES}
+    about = _("Model: {model}").format(model=model)
+    if heads_off:
+        about += "  \n" + _("Heads switched off: {heads} (the decoder reads the output with every head on).").format(
+            heads=heads_off
+        )
+    row = st.container(horizontal=True, vertical_alignment="center")
+    row.download_button(
+        _("⬇️ Trace as NPZ"), lambda: to_npz(trace), file_name=f"{stem}.npz", mime="application/octet-stream",
+        key=f"trace_npz_{page}", on_click="ignore",
+        help=_("Every intermediate by its name, plus tokens.src and tokens.tgt: numpy.load reads it."),
+    )  # fmt: skip
+    row.download_button(
+        _("⬇️ Trace as CSV (ZIP)"), lambda: to_csv_zip(trace, words, about), file_name=f"{stem}.zip",
+        mime="application/zip", key=f"trace_zip_{page}", on_click="ignore",
+        help=_("One CSV per matrix, rows and columns labelled with tokens, and a README of the names and shapes."),
+    )  # fmt: skip
+    row.caption(
+        _("Every intermediate of this input: {n} tensors, from the embeddings to the logits.").format(n=len(trace))
+    )
