@@ -7,7 +7,7 @@ import streamlit as st
 from services.lessons import Lesson, in_language, shipped_lessons
 
 from ..choices import shown_as
-from ..i18n import _, current_language
+from ..i18n import _, current_language, ngettext
 from ..language import keep_on_language_switch
 from .add import my_lesson_id
 from .files import files_panel
@@ -33,7 +33,10 @@ def lesson_picker(lesson_id: str, lang: str) -> None:
     for key, lesson in lessons.items():
         title = words(lesson.title, lang)
         if key == my_lesson_id():
-            labels[key] = _("{title} (built here, {n} slides)").format(title=title, n=len(lesson.slides))
+            n = len(lesson.slides)
+            labels[key] = ngettext("{title} (built here, {n} slide)", "{title} (built here, {n} slides)", n).format(
+                title=title, n=n
+            )
         elif key in own_lessons():
             labels[key] = _("{title} (uploaded)").format(title=title)
         else:
