@@ -8,6 +8,7 @@ from ui.classroom.sidebar import classroom_sidebar
 from ui.language import language_switch
 from ui.lesson.add import add_view_button
 from ui.navigation import app_pages, run_page
+from ui.presenter import presenter_view
 from ui.sidebar import render_sidebar
 from ui.training.panels import stop_training_if_left
 
@@ -21,6 +22,7 @@ st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
 language_switch()
 navigation = st.navigation(app_pages())
 follow_room(navigation)  # a class: before any widget, so a student's view can be set to the teacher's
+presenter_view()  # after follow_room: a class follows the teacher's presenter view too
 stop_training_if_left(navigation.url_path)
 render_sidebar()
 classroom_sidebar(navigation)

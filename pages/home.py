@@ -4,6 +4,7 @@ import streamlit as st
 
 from ui.i18n import N_, _
 from ui.navigation import ATTENTION, INSIDE_A_LAYER, LESSON, POSITIONAL, STEP_BY_STEP, TRAIN, require_entry
+from ui.presenter import page_header
 
 require_entry()
 
@@ -24,14 +25,16 @@ SECTIONS = [
         "upload your own, or build one from the views you add.")),
 ]  # fmt: skip
 
-st.title("Attention Lab")
-st.markdown(
+page_header(
+    "Attention Lab",
     _(
         "See every number a small Transformer computes. The models here are encoder–decoder Transformers "
         "laid out as in *Attention Is All You Need* (2017), trained in seconds on a CPU by this repository's "
         "own training command. Pick one in the sidebar; every page follows your choice and your input, and "
         "every view has its own link you can share."
-    )
+    ),
+    markdown=True,
+    keep=True,
 )
 
 columns = st.columns(2)

@@ -7,23 +7,28 @@ from ui.inputs import source_text
 from ui.layers.view import choose_stack, ffn_section, layernorm_section, stream_section
 from ui.models import selected_model
 from ui.navigation import require_entry
+from ui.presenter import controls, page_header
 from ui.trace_cache import cached_run
 from ui.trace_download import trace_downloads
 
 require_entry()
 
-st.title(_("Inside a layer"))
-st.markdown(
+bar = page_header(
+    _("Inside a layer"),
     _(
         "Every position carries one vector, the **residual stream**, through the layers. Each sublayer reads it "
         "and *adds* an update; LayerNorm keeps its scale in check; the feed-forward block lights up a few of its "
         "hidden units for each token."
-    )
+    ),
+    markdown=True,
 )
 loaded = selected_model()
-trace = cached_run(loaded, source_text(loaded=loaded))
+with controls(bar, _("Input")):
+    text = source_text(loaded=loaded)
+trace = cached_run(loaded, text)
 if trace is not None:
-    analysis, tokens = choose_stack(trace, loaded.config.norm)
+    with controls(bar, _("Stack")):
+        analysis, tokens = choose_stack(trace, loaded.config.norm)
     st.subheader(_("The residual stream"))
     stream_section(analysis, tokens)
     st.subheader("LayerNorm")

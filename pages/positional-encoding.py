@@ -7,18 +7,19 @@ from ui.inputs import fit_to_limit, source_text
 from ui.models import selected_model
 from ui.navigation import require_entry
 from ui.positional.view import ablation_section, model_encoding, sinusoidal_lab
+from ui.presenter import controls, page_header
 from ui.tokens import source_tokens
 from ui.trace_cache import cached_run
 from ui.trace_download import trace_downloads
 
 require_entry()
 
-st.title(_("Positional encoding"))
-st.caption(
+bar = page_header(
+    _("Positional encoding"),
     _(
         "Attention by itself ignores word order: it compares every token with every other token. "
         "A positional encoding, added to each token's embedding, tells the model where each token stands."
-    )
+    ),
 )
 
 loaded = selected_model()
@@ -27,7 +28,8 @@ st.header(_("The sinusoidal table"))
 sinusoidal_lab(min(256, max(8, loaded.config.d_model // 8 * 8)))  # the slider moves in steps of 8
 
 st.header(_("The encoding this model adds"))
-text = fit_to_limit(loaded, source_text())
+with controls(bar, _("Input")):
+    text = fit_to_limit(loaded, source_text())
 trace = cached_run(loaded, text)
 if trace is None:
     st.stop()

@@ -5,7 +5,8 @@ plotly.js has one image button per chart, whose format the chart config sets (to
 format would need JavaScript callbacks, which st.plotly_chart's JSON config cannot carry. So one choice in the
 sidebar ("Chart downloads: PNG | SVG") sets the format of every chart's button. The figure is laid out at 960×540
 and exported at scale 2: a 1920×1080 PNG, or an SVG of width 1920 and height 1080 (viewBox 960×540), with text at a
-size that reads on a slide.
+size that reads on a slide. In the presenter view every chart is restyled for a projector (viz.projector: larger
+fonts, dark labels, higher-contrast colour scales).
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from __future__ import annotations
 import streamlit as st
 
 from model.export import file_stem
+from viz.projector import projector_layout
 
 from .i18n import N_, _, current_language
 from .models import selected_model_name
+from .presenter.state import presenting
 
 FORMAT_KEY = "chart_format"
 FORMATS = ("png", "svg")
@@ -67,8 +70,21 @@ def chart_config(name: str) -> dict:
     return config
 
 
-def show_chart(fig, key: str | None, *, name: str | None = None, theme: str | None = None) -> None:
-    """st.plotly_chart with a stable key and the lab's chart config; `name` (chart_name) names its download. Every
-    chart of the lab passes one; without it, the download is named after the model and the chart's key."""
+def show_chart(
+    fig,
+    key: str | None = None,
+    *,
+    name: str | None = None,
+    theme: str | None = None,
+    present_height: int | None = None,
+    present_style: bool = True,
+    where=None,
+) -> None:
+    """st.plotly_chart with a stable key and the lab's chart config, in `where` (a container) or here; `name`
+    (chart_name) names its download. Every chart of the lab passes one; without it, the download is named after the
+    model and the chart's key. In the presenter view the figure gets the projector's styling (unless present_style
+    is False: a dense figure whose larger labels would collide) and at most present_height px of height."""
     name = name if name is not None else chart_name(key or "chart")
-    st.plotly_chart(fig, key=key, width="stretch", config=chart_config(name), theme=theme)
+    if presenting() and present_style:
+        fig = projector_layout(fig, max_height=present_height)
+    (where or st).plotly_chart(fig, key=key, width="stretch", config=chart_config(name), theme=theme)

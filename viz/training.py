@@ -117,10 +117,11 @@ def attention_timeline_figure(
     pause_label: str,
     weight_name: str,
     height: int = 560,
+    active: int | None = None,
 ) -> go.Figure:
     """One head's weights at every snapshot as animation frames, with a slider and Play/Pause buttons
     (played in the browser, so the animation is smooth on a projector). step_label is the slider's current
-    value with {n} where the step goes ("step {n}")."""
+    value with {n} where the step goes ("step {n}"). The figure opens on snapshot `active` (default: the last)."""
     # Frames carry only z: plotly merges them into the base trace (labels, hover, colours stay).
     frames = [
         {"name": str(s), "data": [{"type": "heatmap", "z": w.astype(np.float32)}]}
@@ -130,6 +131,7 @@ def attention_timeline_figure(
     slider_steps = [{"label": str(s), "method": "animate", "args": [[str(s)], jump]} for s in steps]
     play_args = {"frame": {"duration": 250, "redraw": True}, "fromcurrent": True, "transition": {"duration": 0}}
     prefix, _, suffix = step_label.partition("{n}")
+    shown = len(steps) - 1 if active is None else min(max(active, 0), len(steps) - 1)
     layout = {
         "title": {"text": title, "font": {"size": 20}},
         "xaxis": _token_axis(x_tokens, x_title),
@@ -147,14 +149,14 @@ def attention_timeline_figure(
             ],
         }],
         "sliders": [{
-            "active": len(steps) - 1, "x": 0.3, "y": -0.2, "len": 0.7, "xanchor": "left", "yanchor": "top",
+            "active": shown, "x": 0.3, "y": -0.2, "len": 0.7, "xanchor": "left", "yanchor": "top",
             "currentvalue": {"prefix": prefix, "suffix": suffix, "font": {"size": 18}, "xanchor": "right"},
             "pad": {"t": 30},
             "steps": slider_steps,
         }],
     }  # fmt: skip
-    last = weights[-1] if len(weights) else np.zeros((len(y_tokens), len(x_tokens)), np.float32)
-    return go.Figure({"data": [_heatmap(last, x_tokens, y_tokens, weight_name)], "layout": layout, "frames": frames})
+    first = weights[shown] if len(weights) else np.zeros((len(y_tokens), len(x_tokens)), np.float32)
+    return go.Figure({"data": [_heatmap(first, x_tokens, y_tokens, weight_name)], "layout": layout, "frames": frames})
 
 
 def attention_heatmap_figure(

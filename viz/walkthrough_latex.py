@@ -55,8 +55,11 @@ def scores(q_sym: str, k_sym: str, Q, K, S, digits=2, highlight_row=None, size=6
     return _chain(rf"{q_sym}\,{{{k_sym}}}^{{\top}}", rf"{q}\,{m(np.asarray(K).T)}", s, split=split)
 
 
-def scaling(S, scaled, d_k: int, temperature: float, scale: bool, digits=2, highlight_row=None, size=6) -> str:
-    r"""QKᵀ / (√d_k · τ) with the divisor spelled out (τ only when it is not 1, √d_k only when on)."""
+def scaling(
+    S, scaled, d_k: int, temperature: float, scale: bool, digits=2, highlight_row=None, size=6, split: bool = False
+) -> str:
+    r"""QKᵀ / (√d_k · τ) with the divisor spelled out (τ only when it is not 1, √d_k only when on); split puts
+    the result on a line of its own (for a narrow column)."""
     m = _m(digits, size)
     syms, nums = [], []
     if scale:
@@ -67,11 +70,15 @@ def scaling(S, scaled, d_k: int, temperature: float, scale: bool, digits=2, high
         nums.append(number(temperature, 2))
     dot = r" \cdot "
     before, after = m(S, highlight_row=highlight_row), m(scaled, highlight_row=highlight_row)
-    return rf"\frac{{Q K^{{\top}}}}{{{dot.join(syms)}}} = \frac{{1}}{{{dot.join(nums)}}}\,{before} = {after}"
+    lhs = rf"\frac{{Q K^{{\top}}}}{{{dot.join(syms)}}}"
+    return _chain(lhs, rf"\frac{{1}}{{{dot.join(nums)}}}\,{before}", after, split=split)
 
 
-def masking(scaled, masked, *, allowed: str, otherwise: str, digits=2, highlight_row=None, size=6) -> str:
-    r"""masked_ij = scaled_ij where allowed, −∞ elsewhere: the rule, then the matrices before → after.
+def masking(
+    scaled, masked, *, allowed: str, otherwise: str, digits=2, highlight_row=None, size=6, stacked: bool = False
+) -> str:
+    r"""masked_ij = scaled_ij where allowed, −∞ elsewhere: the rule, then the matrices before → after (stacked:
+    before ↓ after, one above the other, for a narrow column).
 
     allowed is the condition's words with {i} and {j} where the indices go ("if {i} may attend to {j}");
     otherwise the other case's ("otherwise")."""
@@ -81,7 +88,8 @@ def masking(scaled, masked, *, allowed: str, otherwise: str, digits=2, highlight
         rf"\operatorname{{mask}}(s)_{{ij}} = \begin{{cases}} s_{{ij}} & {condition} \\"
         rf" -\infty & {text(otherwise, max_chars=None)} \end{{cases}}"
     )
-    change = rf"{m(scaled, highlight_row=highlight_row)} \;\longrightarrow\; {m(masked, highlight_row=highlight_row)}"
+    arrow = r" \\ \big\downarrow \\ " if stacked else r" \;\longrightarrow\; "
+    change = m(scaled, highlight_row=highlight_row) + arrow + m(masked, highlight_row=highlight_row)
     return rf"\begin{{gathered}}{rule} \\[1em] {change}\end{{gathered}}"
 
 
@@ -154,10 +162,14 @@ def output_projection(concat, W_O, b_O, out, with_bias: bool, *, out_name: str, 
     )
 
 
-def residual(R, out, resid, *, out_name: str, digits=2, size=6, split=None) -> str:
-    """x + out = [x] + [out] = [resid]; out_name is the attention output's name ("out")."""
+def residual(R, out, resid, *, out_name: str, digits=2, size=6, split=None, wrap_terms: bool = False) -> str:
+    """x + out = [x] + [out] = [resid]; out_name is the attention output's name ("out"). wrap_terms (with split)
+    puts "+ [out]" on a line of its own, for a narrow column."""
     m = _m(digits, size)
-    return _chain(rf"x + {text(out_name, max_chars=None)}", rf"{m(R)} + {m(out)}", m(resid), split=split)
+    lhs = rf"x + {text(out_name, max_chars=None)}"
+    if wrap_terms and split:
+        return rf"\begin{{aligned}}{lhs} &= {m(R)} \\ &\quad + {m(out)} \\ &= {m(resid)}\end{{aligned}}"
+    return _chain(lhs, rf"{m(R)} + {m(out)}", m(resid), split=split)
 
 
 def layer_norm_lines(query: int, query_tex: str, row, steps, eps: float, digits: int = 3) -> list[str]:

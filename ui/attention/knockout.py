@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from model import Ablation, InputError, LoadedModel, Trace
 from model.analysis import attention_layers
@@ -30,6 +31,7 @@ from model.knockout import (
 )
 
 from ..i18n import _, explain
+from ..presenter import controls, presenting
 from ..tokens import md_escape, token_chips
 from ..trace_cache import cached_run
 from .view import KINDS
@@ -143,11 +145,14 @@ def _output_line(label: str, prediction: str | None, expected: str | None) -> st
     return line.format(label=label, tokens=tokens)
 
 
-def knockout_section(loaded: LoadedModel, text: str, target: str | None, trace: Trace) -> Knockout | None:
-    """The "Switch heads off" panel, then (with heads off) the two outputs side by side; returns the runs the
-    figures draw, or None when every head is on."""
+def knockout_section(
+    loaded: LoadedModel, text: str, target: str | None, trace: Trace, bar: DeltaGenerator | None = None
+) -> Knockout | None:
+    """The "Switch heads off" panel (in the presenter view a popover in `bar`, page_header's bar), then (with heads
+    off) the two outputs side by side; returns the runs the figures draw, or None when every head is on."""
     heads_off = heads_off_now(loaded)
-    with st.expander(_("Switch heads off"), expanded=bool(heads_off)):
+    label = _("Switch heads off")
+    with controls(bar, label) if presenting() else st.expander(label, expanded=bool(heads_off)):
         knockout_controls(loaded, heads_off)
     if not heads_off:
         return None

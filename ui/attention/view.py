@@ -28,6 +28,7 @@ from ..charts import chart_name, show_chart
 from ..choices import shown_as, translated_options
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
+from ..presenter import controls, in_order, presenting
 
 # URL (Streamlit writes a bound choice as its shown label; every link also carries lang=):
 #   ?kind=   Encoder self-attention | Decoder masked self-attention | Cross-attention      (lang=en)
@@ -59,6 +60,7 @@ SUMMARIES = {
     "rollout": N_("Attention rollout (encoder)"),
 }  # fmt: skip
 keep_on_language_switch("token")
+FOCUS_PRESENT_HEIGHT = 400  # px: the focused head in the presenter view, above the fold of a 1280×720 projector
 PAGE = "attention"  # first word of every chart's file name
 
 if TYPE_CHECKING:
@@ -90,10 +92,11 @@ def numbered(tokens: list[str]) -> list[str]:
 def attention_section(trace: Trace, knockout: Knockout | None = None) -> None:
     """Kind picker, the every-layer × every-head overview, the focused head, then per-head summaries; with heads
     switched off (knockout), drawn from the run with them off, each off head shown as "off"."""
-    kind = st.radio(
-        _("Attention kind"), list(KINDS), format_func=translated_options("kind", KINDS), key="kind",
-        bind="query-params", horizontal=True, help=_(KIND_HELP),
-    )  # fmt: skip
+    with controls(label=_("Attention kind")):
+        kind = st.radio(
+            _("Attention kind"), list(KINDS), format_func=translated_options("kind", KINDS), key="kind",
+            bind="query-params", horizontal=True, help=_(KIND_HELP),
+        )  # fmt: skip
     heads_off, off = (knockout.heads_off, [knockout.word]) if knockout else (frozenset(), [])
     trace = knockout.off if knockout else trace
     weights = blank_heads_off(attention_layers(trace, kind), kind, heads_off)  # (L, H, Lq, Lk), off heads NaN
@@ -105,8 +108,11 @@ def attention_section(trace: Trace, knockout: Knockout | None = None) -> None:
         layer_names=layers, head_names=heads, query_tokens=queries, key_tokens=keys, hover_names=hover_names(*HOVER),
         off_label=_("off"),
     )  # fmt: skip
-    show_chart(fig, "overview", name=chart_name(PAGE, kind, "overview", *off))
-    focus_section(weights, kind, queries, keys, knockout.change(kind) if knockout else None, off)
+    overview_box, focus_box = in_order((1, 0))  # presenter view: the focused head first, above the fold
+    with overview_box:
+        show_chart(fig, "overview", name=chart_name(PAGE, kind, "overview", *off))
+    with focus_box:
+        focus_section(weights, kind, queries, keys, knockout.change(kind) if knockout else None, off)
     box = st.expander(_(SUMMARIES_LABEL), key="summaries", on_change="rerun", bind="query-params")
     if box.open:  # lazy: built and painted only when opened
         with box:
@@ -123,29 +129,33 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str], chang
     """Layer / head / token pickers, the chosen head large, and the layer's head view; with heads switched off, the
     focused head's change (with them off − every head on) under it. `off`: the file-name words of the knockout."""
     n_layers, n_heads = weights.shape[:2]
-    pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
-    # options show as 1, 2, … so a shared link reads ?layer=2&head=3
-    layer = pick_layer.selectbox(_("Layer"), range(n_layers), format_func=one_based, key="layer", bind="query-params")
-    head = pick_head.radio(
-        _("Head"), range(n_heads), format_func=one_based, key="head", bind="query-params", horizontal=True
-    )
-    token = pick_token.selectbox(
-        _("Isolate one query token"), [None, *range(len(queries))], key="token",
-        format_func=shown_as({None: _("All tokens")} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
-        help=_("Keep only the lines from this token in the head view."),
-    )  # fmt: skip
-    focused_charts(weights, kind, layer, head, token, queries, keys, change, off)
+    pickers, columns = st.container(), st.columns([3, 2])
+    with controls(columns[1] if presenting() else pickers, _("Layer, head, token")):  # presenter: beside the head
+        pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
+        # options show as 1, 2, … so a shared link reads ?layer=2&head=3
+        layer = pick_layer.selectbox(
+            _("Layer"), range(n_layers), format_func=one_based, key="layer", bind="query-params"
+        )
+        head = pick_head.radio(
+            _("Head"), range(n_heads), format_func=one_based, key="head", bind="query-params", horizontal=True
+        )
+        token = pick_token.selectbox(
+            _("Isolate one query token"), [None, *range(len(queries))], key="token",
+            format_func=shown_as({None: _("All tokens")} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
+            help=_("Keep only the lines from this token in the head view."),
+        )  # fmt: skip
+    focused_charts(weights, kind, layer, head, token, queries, keys, change, off, columns=columns)
 
 
 def focused_charts(
-    weights, kind: str, layer: int, head: int, token: int | None, queries, keys, change=None, off=()
+    weights, kind: str, layer: int, head: int, token: int | None, queries, keys, change=None, off=(), *, columns=None
 ) -> None:
     """One head large beside its layer's head view (`token`: the one query whose lines the head view keeps, or
-    None), and with heads switched off the focused head's change. The Attention page draws it under its pickers;
-    a lesson slide draws it for the slide's settings."""
+    None), and with heads switched off the focused head's change; in `columns` (left, right) when given, else in two
+    new columns. The Attention page draws it under its pickers; a lesson slide draws it for the slide's settings."""
     n_heads = weights.shape[1]
+    left, right = columns if columns is not None else st.columns([3, 2])
     query_title, key_title = hover_names(*AXES[kind])
-    left, right = st.columns([3, 2])
     with left:
         if is_off(weights[layer, head]):
             st.info(_("{layer} · {head} is switched off: it hands on zeros, so it has no weights to draw.").format(
@@ -156,7 +166,8 @@ def focused_charts(
                 query_tokens=numbered(queries), key_tokens=numbered(keys),
                 query_title=query_title, key_title=key_title, hover_names=hover_names(*HOVER),
             )  # fmt: skip
-            show_chart(fig, "focused", name=chart_name(PAGE, kind, *off, layer=layer, head=head))
+            show_chart(fig, "focused", name=chart_name(PAGE, kind, *off, layer=layer, head=head),
+                       present_height=FOCUS_PRESENT_HEIGHT)  # fmt: skip
             if change is not None:
                 change_chart(change[layer, head], kind, layer, head, numbered(queries), numbered(keys), off)
     with right:

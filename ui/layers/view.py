@@ -12,6 +12,7 @@ from ..charts import chart_name, show_chart
 from ..choices import shown_as, translated_options
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
+from ..presenter import controls
 
 KIND_NAMES = {  # "L{n} {kind}" labels of the sublayers
     "self_attn": N_("L{n} self-attention"),
@@ -72,7 +73,8 @@ def stream_section(a: LayerAnalysis, tokens: list[str]) -> None:
 def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
     left, right = st.columns([1, 2])
     labels = dict(enumerate(map(sublayer_label, a.sublayers)))
-    i = left.selectbox(_("LayerNorm of"), range(len(a.sublayers)), format_func=shown_as(labels), key="layer_ln")
+    with controls(left, _("LayerNorm of")):
+        i = st.selectbox(_("LayerNorm of"), range(len(a.sublayers)), format_func=shown_as(labels), key="layer_ln")
     left.caption(_(LN_INPUT[a.norm]))
     series = [(_("input mean"), a.ln_in_mean[i]), (_("input std"), a.ln_in_std[i]),
               (_("output mean"), a.ln_out_mean[i]), (_("output std"), a.ln_out_std[i])]  # fmt: skip
@@ -87,7 +89,10 @@ def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
 def ffn_section(a: LayerAnalysis, tokens: list[str]) -> None:
     left, _right = st.columns([1, 2])
     labels = {k: _("Layer {n}").format(n=k + 1) for k in range(a.n_layers)}
-    layer = left.selectbox(_("Feed-forward of layer"), range(a.n_layers), key="layer_ffn", format_func=shown_as(labels))
+    with controls(left, _("Feed-forward of layer")):
+        layer = st.selectbox(
+            _("Feed-forward of layer"), range(a.n_layers), key="layer_ffn", format_func=shown_as(labels)
+        )
     hidden = a.ffn_hidden[layer]
     fig = ffn_figure(hidden, a.ffn_active[layer], tokens,
                      title=_("FFN hidden units, layer {n} (ReLU)").format(n=layer + 1),

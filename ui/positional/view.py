@@ -16,6 +16,7 @@ from ..choices import shown_as
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..models import POSITIONAL_NAMES
+from ..presenter import controls, presenting
 from ..tokens import token_chips
 from ..trace_cache import cached_run
 
@@ -33,15 +34,18 @@ def dimension_name(d: int) -> str:
 @st.fragment
 def sinusoidal_lab(default_d_model: int) -> None:
     """The 2017 table for any size: heatmap, chosen dimensions as curves, position·position similarity."""
-    size_col, length_col = st.columns(2)
-    d_model = size_col.slider("d_model", 8, 256, default_d_model, step=8, key="d_model", bind="query-params")
-    length = length_col.slider(_("Positions"), 4, 128, 50, key="length", bind="query-params")
+    row = st.container(horizontal=True) if presenting() else None  # presenter view: both popovers in one row
+    with controls(row, _("Table size")):
+        size_col, length_col = st.columns(2)
+        d_model = size_col.slider("d_model", 8, 256, default_d_model, step=8, key="d_model", bind="query-params")
+        length = length_col.slider(_("Positions"), 4, 128, 50, key="length", bind="query-params")
     table = pe_table_chart(d_model, length)
-    dims = st.multiselect(
-        _("Dimensions to plot"), range(d_model), default=[d for d in (0, 1, 6, 7, 20) if d < d_model],
-        format_func=shown_as({d: dimension_name(d) for d in range(d_model)}), key="dims", max_selections=8,
-        placeholder=_("Choose dimensions"),
-    )  # fmt: skip
+    with controls(row, _("Dimensions to plot")):
+        dims = st.multiselect(
+            _("Dimensions to plot"), range(d_model), default=[d for d in (0, 1, 6, 7, 20) if d < d_model],
+            format_func=shown_as({d: dimension_name(d) for d in range(d_model)}), key="dims", max_selections=8,
+            placeholder=_("Choose dimensions"),
+        )  # fmt: skip
     curves_col, similarity_col = st.columns(2)
     with curves_col:
         fig = curves_figure(

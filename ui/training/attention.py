@@ -10,6 +10,7 @@ from ..charts import chart_name, show_chart
 from ..choices import shown_as
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
+from ..presenter import StepLabels, step_buttons
 from .job import TrainingJob, sharpest_head
 
 LABELS = {  # stack.kind → how an attention of layer {n} is named
@@ -23,6 +24,7 @@ AXES = {  # stack.kind → (query axis, key axis) words
     "decoder.cross_attn": (N_("output so far (query)"), N_("input token (key)")),
 }
 keep_on_language_switch("snap_attn", "snap_head")
+SNAP_KEY, SNAP_JOB_KEY = "snap_index", "_snap_job"  # the snapshot shown, and the job it belongs to
 
 
 def _parts(name: str) -> tuple[str, int, str]:
@@ -103,6 +105,25 @@ def _live_attention(job: TrainingJob) -> None:
     )
 
 
+def snapshot_stepper(job: TrainingJob, steps: list[int]) -> int:
+    """◀ / ▶ through the snapshots (Page Up / Down and ← / → in the presenter view); a new job starts at its last
+    snapshot. Returns the index of the snapshot to show."""
+    if st.session_state.get(SNAP_JOB_KEY) != id(job) or st.session_state.get(SNAP_KEY) not in range(len(steps)):
+        st.session_state[SNAP_JOB_KEY], st.session_state[SNAP_KEY] = id(job), len(steps) - 1
+    labels = StepLabels(
+        _("◀ Earlier"), _("Later ▶"),
+        _("The previous snapshot (Page Up or ← in the presenter view)"),
+        _("The next snapshot (Page Down or → in the presenter view)"),
+    )  # fmt: skip
+
+    def where_we_are() -> None:
+        i = st.session_state[SNAP_KEY]
+        st.caption(_("Snapshot {i} of {n} · step {step}").format(i=i + 1, n=len(steps), step=steps[i]))
+
+    step_buttons(SNAP_KEY, range(len(steps)), labels, button_key="snap", middle=where_we_are, clicker_always=False)
+    return int(st.session_state[SNAP_KEY])
+
+
 def snapshot_panel(job: TrainingJob) -> None:
     """Timeline (slider + Play, played in the browser) and before/after for the chosen head."""
     snaps = job.snapshot_list()
@@ -120,12 +141,13 @@ def snapshot_panel(job: TrainingJob) -> None:
                 "{n} snapshots. Press ▶ Play, or drag the slider."
             ).format(source=job.probe[0], target=job.probe[1], every=snaps[1].step - snaps[0].step, n=len(snaps))
         )
+        shown = snapshot_stepper(job, [s.step for s in snaps])
         left, right = st.columns([3, 2])
         fig = attention_timeline_figure(
             [s.weights[name][head] for s in snaps], [s.step for s in snaps], keys, queries,
             title=_("{attention}, head {n}").format(attention=attention_label(name), n=head + 1),
             x_title=x_title, y_title=y_title, weight_name=_("weight"),
-            step_label=_("step {n}"), play_label=_("▶ Play"), pause_label=_("❚❚ Pause"),
+            step_label=_("step {n}"), play_label=_("▶ Play"), pause_label=_("❚❚ Pause"), active=shown,
         )  # fmt: skip
         with left:
             show_chart(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ..i18n import _
+from ..presenter import stage
 from .example import MASK_LABELS
 from .state import Walk
 from .steps import header, step_mask, step_projections, step_scaling, step_scores
@@ -30,10 +31,12 @@ def model_mask_note() -> str:
 
 
 def show_step(step: int, walk: Walk, query: int, mask_note: str) -> None:
-    """Step `step` (1–8) of `walk` in a bordered box, following query row `query` (0-based)."""
+    """Step `step` (1–8) of `walk` in a bordered box, following query row `query` (0-based); in the presenter view
+    its formulas and figures stand side by side on the stage."""
     with st.container(border=True):
         header(step, walk)
-        if step == 4:
-            step_mask(walk, query, mask_note)
-        else:
-            RENDERERS[step](walk, query)
+        with stage():
+            if step == 4:
+                step_mask(walk, query, mask_note)
+            else:
+                RENDERERS[step](walk, query)

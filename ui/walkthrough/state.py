@@ -22,6 +22,8 @@ from model.walkthrough import select_head
 from ..i18n import N_, _, current_language
 from ..language import keep_on_language_switch
 from ..navigation import ATTENTION
+from ..presenter import StepLabels, presenting
+from ..presenter import step_buttons as presenter_steps
 from .links import translated_labels
 
 STEPS = {
@@ -68,8 +70,15 @@ class Walk:
 
     @property
     def split(self) -> bool | None:
-        """Long formulas of the model source go one "= …" per line; the example's wrap when too wide."""
-        return True if self.source != EXAMPLE else None
+        """Long formulas of the model source go one "= …" per line; the example's wrap when too wide (and always in
+        the presenter view, where formulas share the width with the figures)."""
+        return True if self.source != EXAMPLE or presenting() else None
+
+    @property
+    def narrow(self) -> bool:
+        """Formulas laid out for a narrow column: the presenter view's stage, with the example's short matrices
+        (stacking the model's 9-row matrices would push them below a projector's fold)."""
+        return self.source == EXAMPLE and presenting()
 
     @property
     def n_heads(self) -> int:
@@ -78,10 +87,6 @@ class Walk:
     @property
     def d_k(self) -> int:
         return self.full["Q"].shape[-1]
-
-
-def _go(delta: int) -> None:
-    st.session_state[STEP_KEY] = min(max(int(st.session_state.get(STEP_KEY, 1)) + delta, 1), len(STEPS))
 
 
 def step_picker() -> int:
@@ -99,21 +104,15 @@ def step_picker() -> int:
     return int(step)
 
 
-def step_buttons(middle: Callable[[], int]) -> int:
-    """◀ Previous and Next ▶ (also Page Up / Page Down) either side of `middle` (e.g. the query picker)."""
-    prev_col, mid_col, next_col = st.columns([2, 5, 2], vertical_alignment="center")
-    current = int(st.session_state.get(STEP_KEY, 1))
-    # PageUp / PageDown: what a presenter's clicker sends.
-    prev_col.button(
-        _("◀ Previous"), on_click=_go, args=(-1,), disabled=current <= 1, width="stretch", key="wt_prev",
-        shortcut="PageUp", help=_("Previous step (Page Up, or a presenter clicker's back button)"),
+def step_buttons(middle: Callable[[], int], bar=None, fold=None) -> int:
+    """◀ Previous and Next ▶ (also Page Up / Page Down; ← / → in the presenter view) either side of `middle` (the
+    query picker); in the presenter view the buttons go into `bar` and `middle` into `fold` (ui.presenter)."""
+    labels = StepLabels(
+        _("◀ Previous"), _("Next ▶"),
+        _("Previous step (Page Up, or a presenter clicker's back button)"),
+        _("Next step (Page Down, or a presenter clicker's forward button)"),
     )  # fmt: skip
-    next_col.button(
-        _("Next ▶"), on_click=_go, args=(1,), disabled=current >= len(STEPS), width="stretch", key="wt_next",
-        shortcut="PageDown", help=_("Next step (Page Down, or a presenter clicker's forward button)"),
-    )  # fmt: skip
-    with mid_col:
-        return middle()
+    return presenter_steps(STEP_KEY, list(STEPS), labels, button_key="wt", where=bar, middle=middle, fold=fold)
 
 
 def source_picker() -> str:

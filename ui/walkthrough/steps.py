@@ -5,6 +5,8 @@ Each step: a formula with the real numbers (viz.walkthrough_latex), a figure, tw
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import numpy as np
 import streamlit as st
 
@@ -16,9 +18,11 @@ from viz.latex import text as tex_text
 
 from ..charts import chart_name, show_chart
 from ..i18n import _
+from ..presenter import presenting, slot, stage_columns
 from .state import EXAMPLE, STEPS, Walk, md_plain
 
 MASKED = "−∞"
+PRESENT_HEIGHT = 440  # px: a step's figure beside its formula, above the fold of a 1280×720 projector
 FULL_STOPS = ("。", "！", "？", "：", "；")  # a Chinese sentence after one of these needs no space
 
 
@@ -40,20 +44,25 @@ def say(*sentences: str) -> None:
 
 
 def formula(walk: Walk, latex: str) -> None:
-    """A formula; the worked example's small matrices one size up, for a projector's back row."""
-    st.latex((r"\large " if walk.source == EXAMPLE else "") + latex)
+    """A formula; the worked example's small matrices one size up, for a projector's back row. (In the presenter
+    view formulas go to the stage's left column, sized by its CSS instead.)"""
+    with slot("formula"):
+        st.latex((r"\large " if walk.source == EXAMPLE and not presenting() else "") + latex)
 
 
-def chart(figure, walk: Walk, what: str, head: int | None = -1) -> None:
+def chart(figure, walk: Walk, what: str, head: int | None = -1, beside: bool = True) -> None:
     """A step's figure; its download is named after the source (example or model block), `what` and the head
-    (the walk's head unless given; None: no head)."""
+    (the walk's head unless given; None: no head). In the presenter view's stage it goes in the right column beside
+    the formula, short enough to fit there and restyled for the projector (beside=False: where it stands, under the
+    prose, as in the normal view: the scaling demo's two panels are too dense for larger labels)."""
     head = walk.head if head == -1 else head
     if walk.source == EXAMPLE:
         name = chart_name("step-by-step", what, head=head, model="example")
     else:
         block = [walk.notes.get("kind", ""), f"L{int(walk.notes.get('layer', 0)) + 1}"]
         name = chart_name("step-by-step", *block, what, head=head, model=walk.notes.get("model", ""))
-    show_chart(figure, None, name=name, theme="streamlit")
+    with slot("figure") if beside else nullcontext():
+        show_chart(figure, None, name=name, theme="streamlit", present_height=PRESENT_HEIGHT, present_style=beside)
 
 
 def sym(name: str, walk: Walk) -> str:
@@ -103,7 +112,7 @@ def step_projections(walk: Walk, query: int) -> None:
         formula(walk, latex)
     if bias:
         st.caption(_("The model's projections also add a learned bias b (a row added to every token)."))
-    cols = st.columns(3)
+    cols = stage_columns(3)
     for col, name, tokens in zip(cols, "QKV", (walk.q_tokens, walk.k_tokens, walk.k_tokens), strict=True):
         with col:
             title = _("{matrix} (head {head})").format(matrix=name, head=walk.head + 1)
@@ -169,10 +178,17 @@ def step_scaling(walk: Walk, query: int) -> None:
     if not walk.scale:
         st.warning(_("Scaling is switched off: the scores are divided only by τ = {tau}.").format(**numbers))
     latex = tex.scaling(
-        v["scores"], v["scaled"], walk.d_k, walk.temperature, walk.scale, highlight_row=query, size=walk.size
+        v["scores"],
+        v["scaled"],
+        walk.d_k,
+        walk.temperature,
+        walk.scale,
+        highlight_row=query,
+        size=walk.size,
+        split=walk.narrow,
     )
     formula(walk, latex)
-    left, right = st.columns([2, 3])
+    left, right = stage_columns([2, 3])
     with left:
         chart(fig.matrix_heatmap(v["scaled"], walk.q_tokens, walk.k_tokens, _("Scaled scores"), highlight_row=query),
               walk, "scaled")  # fmt: skip
@@ -181,7 +197,7 @@ def step_scaling(walk: Walk, query: int) -> None:
         chart(fig.scaling_demo_figure(
             demo, (_("std of q · k"), _("largest softmax weight")), _("d_k (random unit-variance q, k; 8 keys)"),
             (_("std of q · k  (≈ √d_k)"), _("largest weight, not scaled"), _("largest weight, ÷ √d_k")), walk.d_k,
-        ), walk, f"why-scale-d_k{walk.d_k}", head=None)  # fmt: skip
+        ), walk, f"why-scale-d_k{walk.d_k}", head=None, beside=False)  # fmt: skip
         st.caption(_("Measured on 1,000 random queries against 8 random keys for each d_k (entries drawn from "
                      "N(0, 1)); the dashed line is this head's d_k = {d_k}. Without scaling the softmax saturates on "
                      "one key as d_k grows; with it, the weights stay spread out.").format(d_k=walk.d_k))  # fmt: skip
@@ -205,7 +221,7 @@ def step_mask(walk: Walk, query: int, mask_note: str) -> None:
                   "**Attention** above, with **Mask off** switched off, to see cells become −∞."))  # fmt: skip
     latex = tex.masking(
         v["scaled"], v["masked"], allowed=_("if {i} may attend to {j}"), otherwise=_("otherwise"),
-        highlight_row=query, size=walk.size,
+        highlight_row=query, size=walk.size, stacked=walk.narrow,
     )  # fmt: skip
     formula(walk, latex)
     chart(fig.matrix_heatmap(v["masked"], walk.q_tokens, walk.k_tokens, _("Masked scores (grey = −∞)"),

@@ -11,6 +11,7 @@ from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
 
 from ..i18n import _, pgettext
+from ..presenter import stage_columns
 from .state import MODEL, Walk, md_plain
 from .steps import MASKED, chart, dims, formula, q_tex, say
 
@@ -45,7 +46,7 @@ def step_softmax(walk: Walk, query: int) -> None:
         "e^(s − m)": [f"{x:.4f}" for x in steps.exps],
         "α = e^(s − m) / Σ": [f"{x:.4f}" for x in steps.weights],
     })  # fmt: skip
-    left, right = st.columns([3, 2])
+    left, right = stage_columns([3, 2])
     left.table(table, hide_index=True, border="horizontal")  # a static table: st.dataframe's grid took ~300 ms to paint
     with right:
         masked = np.isneginf(steps.row)
@@ -69,7 +70,7 @@ def step_weighted_sum(walk: Walk, query: int) -> None:
     )
     formula(walk, tex.weighted_sum(v["weights"], v["V"], v["Z"], highlight_row=query, size=walk.size, split=walk.split))
     formula(walk, tex.contribution_sum(query, row, v["V"], walk.k_tokens, v["Z"][query]))
-    left, right = st.columns([3, 2])
+    left, right = stage_columns([3, 2])
     with left:
         title = _("Contributions α_ij · v_j to z for “{token}”").format(token=walk.q_tokens[query])
         dim_labels = [f"z·{j}" for j in dims(walk.d_k)]
@@ -94,7 +95,7 @@ def step_multi_head(walk: Walk, query: int) -> None:
             "different relation. Their outputs are concatenated back to d_model columns and mixed by W_O."
         ).format(n=H)
     say(runs, _("Switch the head above to see steps 1–6 for another head.") if H > 1 else "")
-    cols = st.columns(min(H, 4))
+    cols = stage_columns(min(H, 4))
     for h in range(H):
         with cols[h % len(cols)]:
             title = _("Head {head}: {matrix}").format(head=h + 1, matrix="Z" + str(h + 1).translate(SUPERSCRIPT))
@@ -130,7 +131,9 @@ def step_residual_norm(walk: Walk, query: int) -> None:
     if pre_ln:
         st.info(_("This model is pre-LN: the LayerNorm came *before* attention (X is LayerNorm(x)); the residual "
                   "sum below is the block's output."))  # fmt: skip
-    formula(walk, tex.residual(v["R"], v["out"], v["resid"], out_name=out, size=walk.size, split=walk.split))
+    latex = tex.residual(v["R"], v["out"], v["resid"], out_name=out, size=walk.size, split=walk.split,
+                         wrap_terms=walk.narrow)  # fmt: skip
+    formula(walk, latex)
     if not pre_ln:
         ln = layer_norm_steps(v["resid"][query], v["ln_gamma"], v["ln_beta"], float(v["ln_eps"]))
         for line in tex.layer_norm_lines(query, q_tex(walk, query), v["resid"][query], ln, float(v["ln_eps"])):
@@ -141,7 +144,7 @@ def step_residual_norm(walk: Walk, query: int) -> None:
             st.caption(_("γ ranges over [{g_min}, {g_max}], β over [{b_min}, {b_max}].").format(
                 **{k: f"{x:.2f}" for k, x in ranges.items()}))  # fmt: skip
     d = v["resid"].shape[1]
-    left, right = st.columns(2)
+    left, right = stage_columns(2)
     with left:
         title = _("x + {out} (residual)").format(out=out)
         chart(fig.matrix_heatmap(v["resid"], walk.q_tokens, dims(d), title, highlight_row=query), walk, "resid", None)
