@@ -146,8 +146,10 @@ def head_figure(
     key_title: str,
     hover_names: tuple[str, str, str],
     height: int = 620,
+    cell_text: bool | None = None,
 ) -> go.Figure:
-    """One head's (Lq, Lk) weights, large: query tokens down, key tokens across, values in the cells."""
+    """One head's (Lq, Lk) weights, large: query tokens down, key tokens across, values in the cells (unless
+    cell_text is False; None: as matrix_figure decides by size)."""
     return matrix_figure(
         weights,
         title=title,
@@ -158,4 +160,5 @@ def head_figure(
         hover_names=hover_names,
         height=height,
         role="attention-head",
+        cell_text=cell_text,
     )

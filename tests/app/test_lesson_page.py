@@ -1,5 +1,6 @@
 """The Lesson page (AppTest): every shipped slide in both languages, a slide's view is its own settings' trace,
-"open this view", upload round trip, bad and hostile files, "add this view", a class following the slide."""
+"open this view", upload round trip, bad and hostile files, "add this view", a class following the slide, the keys
+and the presenter view."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from streamlit.testing.v1 import AppTest
 from model import load_pretrained
 from services.lessons import LIBRARY, PAGE_STATE, LessonError, shipped_file, shipped_lessons
 from tests.app.test_attention_page import array
+from tests.app.test_presenter import blocks, popovers, presenter_css, widget_keys
 from ui.classroom.registry import apply, collect
 from ui.i18n import translations
 from ui.lesson.links import SCRIPTS, session_key
 from ui.lesson.text import inert_markdown
 from ui.lesson.views import VIEWS
+from viz.projector import MIN_FONT
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 SHIPPED = shipped_lessons()["attention-basics"]
@@ -192,3 +195,53 @@ def test_every_slide_setting_has_a_session_key_a_view_and_a_page():
         assert page in VIEWS and SCRIPTS[page] == f"pages/{page}.py"
         for name in specs:
             session_key(name)  # KeyError if the class room does not carry it
+
+
+STEPPER = ("lesson_prev", "lesson_next", "lesson_left", "lesson_right")
+SHORTCUTS = dict(zip(STEPPER, ("pageup", "pagedown", "left", "right"), strict=True))
+
+
+def column_of(at: AppTest, node) -> object | None:
+    """The innermost column holding `node` (an element of at.main's tree), or None."""
+    for column in reversed(blocks(at.main, "column")):
+        if any(child is node for child in column):
+            return column
+    return None
+
+
+def test_keys_step_the_slides_in_the_normal_view_too():
+    at = open_lesson("en", slide="1")
+    assert {k: at.button(key=k).proto.shortcut for k in STEPPER} == SHORTCUTS  # the lesson has no slider
+    for key, slide in (("lesson_right", 2), ("lesson_next", 3), ("lesson_left", 2), ("lesson_prev", 1)):
+        at.button(key=key).click().run()
+        assert at.query_params["slide"] == str(slide), key
+    assert at.button(key="lesson_prev").disabled and at.button(key="lesson_left").disabled
+    assert popovers(at) == {translations("en").gettext("Download, upload"): {"lesson_download", "lesson_upload"}}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_presenter_view_folds_the_pickers_and_sets_the_words_beside_the_live_view(lang):
+    at = open_lesson(lang, slide="1", present="true")
+    assert at.toggle(key="present").value is True and presenter_css(at)
+    bar = next(b for b in blocks(at.main, "flex_container") if b.key == "presenter_bar")
+    assert {*STEPPER, "presenter_exit"} <= widget_keys(bar)
+    assert {k: at.button(key=k).proto.shortcut for k in STEPPER} == SHORTCUTS
+    assert popovers(at) == {"1 / 14": {"lesson", "lesson_slide", "lesson_download", "lesson_upload"}}
+    for key, slide in (("lesson_right", 2), ("lesson_next", 3), ("lesson_left", 2), ("lesson_right", 3)):
+        at.button(key=key).click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert at.query_params["slide"] == str(slide), key
+        assert at.header[0].value == inert_markdown(SHIPPED.slides[slide - 1].title[lang])
+    assert set(popovers(at)) == {"3 / 14"}
+
+    at = open_lesson(lang, slide="11", present="true")  # cross-attention: the words in one column, the view in another
+    words, view = column_of(at, at.header[0]), column_of(at, at.get("plotly_chart")[0])
+    assert words is not None and view is not None and words is not view
+    assert inert_markdown(SHIPPED.slides[10].text[lang]) in [m.value for m in words.markdown]
+    focused = chart_specs(at)[0]
+    state = SHIPPED.slides[10].state
+    expected = load_pretrained(state["model"]).run(state["input"])
+    expected = expected.numpy(f"decoder.{state['layer']}.cross_attn.weights")[state["head"]]  # (T, S)
+    np.testing.assert_allclose(array(focused["data"][0]["z"]), expected, atol=1e-6)
+    assert "texttemplate" not in focused["data"][0]  # a narrow column: the values are left to the hover
+    assert focused["layout"]["font"]["size"] >= MIN_FONT and focused["layout"]["height"] <= 400

@@ -1,5 +1,6 @@
 """The Lesson page in a browser: Page Down and → step the slides (and ?slide= follows), a Chinese slide draws
-its live view, the shipped lesson downloads and uploads back as the same lesson, a bad file is explained."""
+its live view, the shipped lesson downloads and uploads back as the same lesson, a bad file is explained; in the
+presenter view on a 1280×720 projector the words are large and the live view's figure or formula is above the fold."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import pytest
 from services.lessons import parse_lesson, shipped_file
 
 from .figures import real_console_errors
-from .harness import exceptions_on, open_page, runs, wait_settled
+from .harness import exceptions_on, new_page, open_page, runs, wait_settled
+from .test_presenter import CHART_JS, FONT_JS, LAYOUT_JS, inside
 
 pytestmark = pytest.mark.browser
 
@@ -75,3 +77,26 @@ def test_download_then_upload_gives_the_same_lesson_and_a_bad_file_is_explained(
     shown = [box.input_value() for box in page.locator('[data-testid="stSelectbox"] input').all()]
     assert "My edited lesson (uploaded)" in shown
     assert exceptions_on(page) == []
+
+
+def test_the_presenter_view_on_a_projector(browser, app_url, probes_for):
+    width, height = 1280, 720
+    page = new_page(browser, viewport=(width, height))
+    probes = probes_for(page)
+    try:
+        open_page(page, f"{app_url}/lesson?lang=en&slide=1")
+        normal = page.evaluate(FONT_JS, "An RNN encoder")
+        open_page(page, f"{app_url}/lesson?lang=en&present=true&slide=1")
+        assert page.evaluate(FONT_JS, "An RNN encoder") >= 1.4 * normal
+        page.wait_for_function(CHART_JS, arg="attention-head", timeout=30_000)
+        assert inside(page.evaluate(CHART_JS, "attention-head"), width, height)  # beside the words, not under them
+        assert page.evaluate(LAYOUT_JS)["collapsed"] == "true"
+        press(page, "PageDown")
+        press(page, "ArrowRight")
+        assert slide_in_url(page) == "3" and "present=true" in page.url
+        assert inside(page.evaluate(LAYOUT_JS)["formula"], width, height)  # step 2's formula
+        press(page, "ArrowLeft")
+        assert slide_in_url(page) == "2"
+        assert exceptions_on(page) == [] and real_console_errors(page, probes) == []
+    finally:
+        page.context.close()

@@ -148,11 +148,23 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str], chang
 
 
 def focused_charts(
-    weights, kind: str, layer: int, head: int, token: int | None, queries, keys, change=None, off=(), *, columns=None
+    weights,
+    kind: str,
+    layer: int,
+    head: int,
+    token: int | None,
+    queries,
+    keys,
+    change=None,
+    off=(),
+    *,
+    columns=None,
+    cell_text: bool | None = None,
 ) -> None:
     """One head large beside its layer's head view (`token`: the one query whose lines the head view keeps, or
     None), and with heads switched off the focused head's change; in `columns` (left, right) when given, else in two
-    new columns. The Attention page draws it under its pickers; a lesson slide draws it for the slide's settings."""
+    new columns; cell_text=False leaves the values out of the head's cells (a narrow column). The Attention page
+    draws it under its pickers; a lesson slide draws it for the slide's settings."""
     n_heads = weights.shape[1]
     left, right = columns if columns is not None else st.columns([3, 2])
     query_title, key_title = hover_names(*AXES[kind])
@@ -164,7 +176,7 @@ def focused_charts(
             fig = head_figure(
                 weights[layer, head], title=f"{layer_name(layer)} · {head_name(head)}",
                 query_tokens=numbered(queries), key_tokens=numbered(keys),
-                query_title=query_title, key_title=key_title, hover_names=hover_names(*HOVER),
+                query_title=query_title, key_title=key_title, hover_names=hover_names(*HOVER), cell_text=cell_text,
             )  # fmt: skip
             show_chart(fig, "focused", name=chart_name(PAGE, kind, *off, layer=layer, head=head),
                        present_height=FOCUS_PRESENT_HEIGHT)  # fmt: skip

@@ -2,7 +2,9 @@
 
 Nothing here is a picture of a page: each view runs the model (through the session's trace cache) and draws the
 page's own figures and formulas. The settings come from a checked lesson (services.lessons.schema), so each is of
-its type and range; layers, heads and rows beyond the model's are clamped to its last one.
+its type and range; layers, heads and rows beyond the model's are clamped to its last one. In the presenter view
+a view has two thirds of the width (its slide's words take the rest): heatmaps there leave their values to the
+hover, and the positional view stacks its two tables.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ..i18n import _
 from ..layers.view import stack_analysis, stream_section
 from ..models import DEFAULT_MODEL, get_model
 from ..positional.view import cross_attention_chart, model_encoding, pe_table_chart
+from ..presenter import presenting
 from ..trace_cache import cached_run
 from ..walkthrough.example import N_HEADS, default_values, example_walk
 from ..walkthrough.model import model_walk
@@ -29,6 +32,12 @@ from ..walkthrough.show import example_mask_note, model_mask_note, show_step
 from ..walkthrough.state import EXAMPLE, Ablations, md_plain
 
 UNTRAINED_SEED = 0
+
+
+def cells() -> bool | None:
+    """Values in heatmap cells: left out (False) in the presenter view's narrow view column, else as each figure
+    decides by its size (None)."""
+    return False if presenting() else None
 
 
 def within(value: object, count: int) -> int:
@@ -89,7 +98,7 @@ def attention_view(state: dict) -> None:
     token = state.get("token")
     token = token if isinstance(token, int) and token < len(queries) else None
     layer, head = within(state.get("layer", 0), weights.shape[0]), within(state.get("head", 0), weights.shape[1])
-    focused_charts(weights, kind, layer, head, token, queries, keys)
+    focused_charts(weights, kind, layer, head, token, queries, keys, cell_text=cells())
 
 
 def positional_view(state: dict) -> None:
@@ -97,7 +106,7 @@ def positional_view(state: dict) -> None:
     loaded = model_of(state)
     text = input_of(state, loaded)
     trace = cached_run(loaded, text)
-    table_col, model_col = st.columns(2)
+    table_col, model_col = (st.container(), st.container()) if presenting() else st.columns(2)
     with table_col:
         pe_table_chart(int(state.get("d_model", 64)), int(state.get("length", 50)))
     if trace is not None:
@@ -139,7 +148,7 @@ def training_view(state: dict) -> None:
         if trace is None:
             return
         with column:
-            cross_attention_chart(trace, title, key)
+            cross_attention_chart(trace, title, key, cell_text=cells())
     st.caption(_("Cross-attention of the last decoder layer, mean over heads; both decoders read the correct output."))
 
 

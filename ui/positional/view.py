@@ -89,15 +89,16 @@ def model_encoding(loaded: LoadedModel, trace: Trace) -> None:
     show_chart(fig, "model_pe", name=chart_name(PAGE, "src.pos", model=loaded.name))
 
 
-def cross_attention_chart(trace: Trace, title: str, key: str) -> None:
-    """The last decoder layer's cross-attention, mean over heads (chart key `key`)."""
+def cross_attention_chart(trace: Trace, title: str, key: str, cell_text: bool | None = None) -> None:
+    """The last decoder layer's cross-attention, mean over heads (chart key `key`; cell_text=False: no values in
+    the cells, for a narrow column)."""
     weights = attention_layers(trace, "cross")  # (L, H, T, S)
     queries, keys = attention_tokens(trace, "cross")
     query_title, key_title = hover_names(*AXES["cross"])
     fig = matrix_figure(
         head_mean(weights[-1]), title=title, x_title=key_title, y_title=query_title,
         x_labels=numbered(keys), y_labels=numbered(queries), hover_names=hover_names(*HOVER), height=480,
-        role=f"ablation-{key}",
+        role=f"ablation-{key}", cell_text=cell_text,
     )  # fmt: skip
     show_chart(fig, key, name=chart_name(PAGE, "cross-attention-mean", f"{key}-positions", layer=len(weights) - 1))
 
