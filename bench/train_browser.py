@@ -1,16 +1,29 @@
-"""Train page through a real browser: seconds from Start to ≥ 99 % for `reverse` with the page defaults,
-and the edit-to-paint latency of a chart page in a second session, idle and while the first session trains.
+"""Train page through a real browser, training in the server's worker pool: seconds from Start to ≥ 99 % for
+`reverse` with the page defaults, and the edit-to-paint latency of a chart page in another session while 0, 1
+and 2 sessions train.
 
-    python bench/train_browser.py [--edits 15] [--page "Attention"]
+    python bench/train_browser.py [--edits 15] [--page "Attention"] [--workers 1 2] [--rounds 2]
 
-Times are read in the browser (performance.now()): Start is the click, "done" is the moment the success
-message appears; an edit is the Enter press, "painted" is the last DOM change before the page went quiet
-(the harness's wait_settled). Both sessions share this machine's 2 cores with the server and Chromium.
+For each pool size (ATTENTION_LAB_TRAIN_WORKERS; 1 is this 2-core machine's default, cores − 1) it starts a
+server and three browser sessions: a viewer editing `--page`, and two trainers on the Train page. In each round
+the viewer's edits (and the server process's CPU seconds per second) are timed with no training, with trainer A
+training, with A and B both started (with one worker B waits in line: "2 sessions training"; with two, both
+train: "2 jobs training"), and idle again. The trainers run long jobs (20 000 steps, no early stop) so they train
+through every timed block, and are stopped after it. Ratios are each block's p50 over the p50 of the idle blocks
+of the same round (so drift from other load on the machine cancels out), as the median over rounds. Then, on the
+default-size server with the viewer idle, Start → "is now in the sidebar" with the page's defaults (reverse
+until 99 %).
+
+Times are read in the browser (performance.now()): an edit is the Enter press, "painted" is the last DOM change
+before the page went quiet (the harness's wait_settled); Start is the click, "done" the moment the success message
+appears. The server, the workers (nice +5, one torch thread each) and Chromium share this machine's cores.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import statistics
 import sys
 import time
@@ -22,6 +35,7 @@ from tests.browser.harness import chromium, new_page, open_page, runs, streamlit
 
 TEXTS = ("the big red dog sees a small cat", "a small cat sees the big red dog")
 DONE_TEXT = "is now in the sidebar"
+LONG_STEPS = 20000
 # Installed in the training session: stamps performance.now() when the success message (re)appears.
 WATCH_DONE_JS = """
 (text) => { window.__done = null; let gone = false; const t = setInterval(() => {
@@ -37,13 +51,11 @@ def go(page, title: str) -> None:
     wait_settled(page, before)
 
 
-def edit_latencies(page, n: int, stop_when=None) -> list[float]:
-    """ms from Enter to the last paint, for up to n edits of the Input box (fewer if stop_when() turns True)."""
+def edit_latencies(page, n: int) -> list[float]:
+    """ms from Enter to the last paint, for n edits of the Input box."""
     box = page.get_by_role("textbox", name="Input", exact=True)
     out = []
     for _ in range(n):
-        if stop_when is not None and stop_when():
-            break
         box.fill(TEXTS[1] if box.input_value() == TEXTS[0] else TEXTS[0])  # always a change, so always a rerun
         before = runs(page)
         start = page.evaluate("performance.now()")
@@ -53,81 +65,134 @@ def edit_latencies(page, n: int, stop_when=None) -> list[float]:
     return out
 
 
-def start_training(page) -> float:
+def start_long_run(page, expect: str) -> None:
+    """Start a run of LONG_STEPS steps; wait until the page shows `expect` ("training" or "waiting")."""
+    page.get_by_text("after a number of steps").click()
+    page.get_by_label("Steps (most)").fill(str(LONG_STEPS))
+    page.get_by_role("button", name="▶ Start training").click()
+    shown = re.compile(r"^Step [1-9]") if expect == "training" else re.compile(r"in line — about")
+    page.get_by_text(shown).first.wait_for(timeout=300_000)
+
+
+def stop_run(page) -> None:
+    page.get_by_role("button", name="■ Stop").click()
+    page.get_by_text(re.compile(r"^Stopped \(stopped by you\)")).first.wait_for(timeout=180_000)
+
+
+def start_default_run(page) -> float:
+    """Press Start with the page's defaults; seconds until the success message appears."""
     page.evaluate(WATCH_DONE_JS, DONE_TEXT)
-    button = page.get_by_role("button", name="▶ Start training")
     t0 = page.evaluate("performance.now()")
-    button.click()
-    return t0
+    page.get_by_role("button", name="▶ Start training").click()
+    page.wait_for_function("window.__done !== null", timeout=600_000, polling=100)
+    return (page.evaluate("window.__done") - t0) / 1000
 
 
-def seconds_to_done(page, t0: float, timeout_s: float = 600) -> tuple[float, str]:
-    page.wait_for_function("window.__done !== null", timeout=timeout_s * 1000, polling=100)
-    status = page.get_by_text(DONE_TEXT).inner_text()
-    return (page.evaluate("window.__done") - t0) / 1000, status
+def server_pid(url: str) -> int:
+    """The `streamlit run` process serving url (found by its --server.port)."""
+    port = url.rsplit(":", 1)[1].encode()
+    for proc in Path("/proc").iterdir():
+        try:
+            args = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"streamlit" in b" ".join(args) and port in args:
+            return int(proc.name)
+    raise RuntimeError(f"no streamlit process on port {port.decode()}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a process so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed_block(viewer, n: int, pid: int) -> tuple[list[float], float]:
+    """n edit latencies, and the server process's CPU seconds per second over them."""
+    c0, t0 = cpu_seconds(pid), time.monotonic()
+    ms = edit_latencies(viewer, n)
+    return ms, (cpu_seconds(pid) - c0) / (time.monotonic() - t0)
 
 
 def summary(ms: list[float]) -> str:
-    if not ms:
-        return "no edits"
     q = statistics.quantiles(ms, n=10) if len(ms) >= 2 else [ms[0]] * 9
-    return f"p50 {statistics.median(ms):.0f} ms, p90 {q[8]:.0f} ms over {len(ms)} edits"
+    return f"p50 {statistics.median(ms):5.0f} ms  p90 {q[8]:5.0f} ms  ({len(ms)} edits)"
+
+
+def measure(workers: int, args) -> dict[str, tuple[list[float], list[float], list[float]]]:
+    """Per block name: (all edit latencies, per-round p50 ratios to that round's idle p50, server CPU s/s)."""
+    blocks: dict[str, tuple[list[float], list[float], list[float]]] = {}
+    two = "2 jobs training" if workers >= 2 else "2 sessions training (1 trains, 1 waits)"
+    with streamlit_server(env={"ATTENTION_LAB_TRAIN_WORKERS": str(workers)}) as url, chromium() as browser:
+        viewer, a, b = new_page(browser), new_page(browser), new_page(browser)
+        for trainer in (a, b):
+            open_page(trainer, url)
+            go(trainer, "Train")
+        open_page(viewer, url)
+        go(viewer, args.page)
+        pid = server_pid(url)
+        edit_latencies(viewer, 3)  # warm-up (plotly chunk, caches)
+        start_long_run(a, "training")  # warm-up: the pool starts its workers (each imports torch)
+        if workers >= 2:
+            start_long_run(b, "training")
+            stop_run(b)
+        stop_run(a)
+        for _ in range(args.rounds):
+            idle, idle_cpu = timed_block(viewer, args.edits, pid)
+            start_long_run(a, "training")
+            one, one_cpu = timed_block(viewer, args.edits, pid)
+            start_long_run(b, "training" if workers >= 2 else "waiting")
+            both, both_cpu = timed_block(viewer, args.edits, pid)
+            stop_run(b)
+            stop_run(a)
+            after, after_cpu = timed_block(viewer, args.edits, pid)
+            idle, idle_cpu = idle + after, (idle_cpu + after_cpu) / 2
+            base = statistics.median(idle)
+            measured = (("idle", idle, idle_cpu), ("1 session training", one, one_cpu), (two, both, both_cpu))
+            for name, ms, cpu in measured:
+                total, ratios, cpus = blocks.setdefault(name, ([], [], []))
+                total += ms
+                ratios.append(statistics.median(ms) / base)
+                cpus.append(cpu)
+        if workers == args.workers[0]:
+            fresh = new_page(browser)
+            open_page(fresh, url)
+            go(fresh, "Train")
+            seconds = start_default_run(fresh)
+            status = fresh.get_by_text(DONE_TEXT).inner_text().strip()
+            blocks["_start_to_99"] = ([seconds * 1000], [], [])
+            print(f"  Start -> >= 99 % (reverse, page defaults, viewer idle): {seconds:.1f} s\n  page says: {status}")
+    return blocks
 
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--edits", type=int, default=15)
-    p.add_argument("--page", default="Attention", help="sidebar title of the chart page edited in session B")
+    p.add_argument("--edits", type=int, default=15, help="timed edits per block")
+    p.add_argument("--page", default="Attention", help="sidebar title of the chart page the viewer edits")
+    p.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="pool sizes (one server each)")
+    p.add_argument("--rounds", type=int, default=2)
     args = p.parse_args()
-    with streamlit_server() as url, chromium() as browser:
-        trainer, viewer = new_page(browser), new_page(browser)
-        open_page(trainer, url)
-        go(trainer, "Train")
-        open_page(viewer, url)
-        go(viewer, args.page)
-        edit_latencies(viewer, 3)  # warm-up (plotly chunk, caches)
-        idle = edit_latencies(viewer, args.edits)
-        print(f"{args.page}, session B, idle:             {summary(idle)}")
-
-        t0 = start_training(trainer)
-        time.sleep(1.0)  # let the run get going
-        busy = edit_latencies(viewer, args.edits, stop_when=lambda: trainer.evaluate("window.__done !== null"))
-        seconds, status = seconds_to_done(trainer, t0)
-        print(f"{args.page}, session B, while A trains:   {summary(busy)}")
-        if idle and busy:
-            print(f"ratio busy/idle (p50): {statistics.median(busy) / statistics.median(idle):.2f}  (goal <= 2)")
-        print(f"Start -> >= 99 % (reverse, page defaults), B editing meanwhile: {seconds:.1f} s")
-        print(f"  page says: {status.strip()}")
-
-        go(trainer, "Home")
-        go(trainer, "Train")
-        t0 = start_training(trainer)
-        seconds, status = seconds_to_done(trainer, t0)
-        print(f"Start -> >= 99 % (reverse, page defaults), B idle: {seconds:.1f} s  (goal <= 30 s)")
-        print(f"  page says: {status.strip()}")
+    for workers in args.workers:
+        print(f"pool of {workers} worker(s): viewer edits {args.page}, {args.rounds} rounds × {args.edits} edits")
+        blocks = measure(workers, args)
+        for name, (ms, ratios, cpus) in blocks.items():
+            if not name.startswith("_"):
+                print(f"  {name:<40} {summary(ms)}  p50 / idle {statistics.median(ratios):.2f}  "
+                      f"server CPU {statistics.median(cpus):.2f} s/s")  # fmt: skip
     print(f"reference, no browser and no server (same defaults, 1 torch thread): {headless_seconds():.1f} s")
 
 
 def headless_seconds() -> float:
-    """The same training in a plain thread of this process: what the machine allows right now."""
-    import threading
+    """The page's default training in this process with one torch thread, as a worker runs it."""
+    import torch
 
     from model import get_task
     from model.train import TrainConfig, default_model_config, train
-    from ui.training.job import _limit_torch_threads_here
-    from ui.training.panels import DEFAULT_STEPS
+    from ui.training.settings import DEFAULT_STEPS
 
-    box = {}
-
-    def run():
-        _limit_torch_threads_here(1)
-        task = get_task("reverse")
-        box["result"] = train(task, default_model_config(task), TrainConfig(steps=DEFAULT_STEPS, until=0.99))
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    return box["result"].seconds
+    torch.set_num_threads(1)
+    task = get_task("reverse")
+    return train(task, default_model_config(task), TrainConfig(steps=DEFAULT_STEPS, until=0.99)).seconds
 
 
 if __name__ == "__main__":

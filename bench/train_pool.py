@@ -7,7 +7,7 @@ model on its example input, with one intra-op thread (as app.py sets). For each 
 jobs of the Train page's default model (d_model 64, 4 heads, 1+1 layers, batch 32, no early stop),
 waits until they train, times `repeats` forwards, then stops them. Ways to train:
 
-  thread    K TrainingJob threads inside this process (the app before the pool)
+  thread    K training threads inside this process (how the app trained before the pool)
   pool      K jobs in a pool of the default size (cores − 1): jobs beyond it wait in line
   pool=K    K jobs in a pool of K workers, so all K train at once (in processes, at nice +5)
 
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,12 +30,34 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from model import get_task, load_pretrained
-from model.train import TrainConfig, default_model_config
+from model.train import StepInfo, TrainConfig, default_model_config, train
 from services.training import PoolSettings, TrainingPool
 from services.training.settings import default_workers
-from ui.training.job import TrainingJob
 
 TRAIN = TrainConfig(steps=20_000, until=None)  # the Train page's defaults, without the early stop
+
+
+class ThreadJob:
+    """One training run in a plain thread of this process, as the app trained before the pool (its view() is
+    itself: .step)."""
+
+    def __init__(self, task):
+        self.step, self._stop = 0, threading.Event()
+        kwargs = {"callback": self._on_step, "should_stop": self._stop}
+        self._thread = threading.Thread(target=train, args=(task, default_model_config(task), TRAIN), kwargs=kwargs)
+        self._thread.start()
+
+    def _on_step(self, info: StepInfo) -> None:
+        self.step = info.step
+
+    def view(self) -> ThreadJob:
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def join(self, timeout: float) -> None:
+        self._thread.join(timeout)
 
 
 def timed_forwards(loaded, text: str, repeats: int) -> list[float]:
@@ -73,10 +96,7 @@ def training(jobs: list, need: int):
 
 def threads_training(k: int):
     task = get_task("reverse")
-    start = [
-        TrainingJob(task, default_model_config(task), TRAIN, name=f"t{i}", heartbeat_timeout=None) for i in range(k)
-    ]
-    return training([job.start() for job in start], k)
+    return training([ThreadJob(task) for _ in range(k)], k)  # one torch thread each: main() sets it for all
 
 
 def pool_training(pool: TrainingPool, k: int):

@@ -19,6 +19,11 @@ USER_MODELS_KEY = "user_models"  # st.session_state: name -> LoadedModel trained
 # What the config values are called on screen (English msgids; translate with _ where shown).
 POSITIONAL_NAMES = {"sinusoidal": N_("sinusoidal"), "learned": N_("learned"), "none": N_("none")}
 NORM_NAMES = {"post": N_("post-LN"), "pre": N_("pre-LN")}
+CELL_NAMES = {"gru": N_("GRU"), "lstm": N_("LSTM"), "rnn": N_("plain RNN (tanh)")}
+SCORE_NAMES = {
+    "additive": N_("additive (Bahdanau)"), "dot": N_("dot (Luong)"), "general": N_("general (Luong)"),
+    "none": N_("none (no attention)"),
+}  # fmt: skip
 
 
 @st.cache_resource(show_spinner=False)

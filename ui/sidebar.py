@@ -10,7 +10,16 @@ from .charts import chart_format_picker
 from .choices import shown_as
 from .classroom.room_models import room_model_names
 from .i18n import _, explain, ngettext
-from .models import DEFAULT_MODEL, NORM_NAMES, POSITIONAL_NAMES, model_names, selected_model, user_models
+from .models import (
+    CELL_NAMES,
+    DEFAULT_MODEL,
+    NORM_NAMES,
+    POSITIONAL_NAMES,
+    SCORE_NAMES,
+    model_names,
+    selected_model,
+    user_models,
+)
 from .tokens import md_escape
 
 
@@ -57,17 +66,22 @@ def render_sidebar() -> None:
         except CheckpointError as exc:
             st.error(_("This model could not be loaded: {reason}").format(reason=explain(exc)))
             st.stop()
-        c = loaded.config
-        shape = ngettext(
-            "{enc}+{dec} layers · {heads} head · d_model {d} · positions: {positional} · {norm}",
-            "{enc}+{dec} layers · {heads} heads · d_model {d} · positions: {positional} · {norm}",
-            c.n_heads,
-        )
-        st.caption(
-            f"**{loaded.task.name}** — {_(loaded.task.description)}  \n"
-            + shape.format(
-                enc=c.n_encoder_layers, dec=c.n_decoder_layers, heads=c.n_heads, d=c.d_model,
-                positional=_(POSITIONAL_NAMES[c.positional]), norm=_(NORM_NAMES[c.norm]),
-            )
-        )  # fmt: skip
+        st.caption(f"**{loaded.task.name}** — {_(loaded.task.description)}  \n" + describe(loaded.config))
     chart_format_picker()
+
+
+def describe(c) -> str:
+    """One line on a model's shape, either family."""
+    if c.arch == "rnn":
+        template = _("RNN · bidirectional {cell} · attention: {score} · hidden {d}") if c.bidirectional else _(
+            "RNN · {cell} · attention: {score} · hidden {d}")  # fmt: skip
+        return template.format(cell=_(CELL_NAMES[c.cell]), score=_(SCORE_NAMES[c.score]), d=c.d_hidden)
+    shape = ngettext(
+        "{enc}+{dec} layers · {heads} head · d_model {d} · positions: {positional} · {norm}",
+        "{enc}+{dec} layers · {heads} heads · d_model {d} · positions: {positional} · {norm}",
+        c.n_heads,
+    )
+    return shape.format(
+        enc=c.n_encoder_layers, dec=c.n_decoder_layers, heads=c.n_heads, d=c.d_model,
+        positional=_(POSITIONAL_NAMES[c.positional]), norm=_(NORM_NAMES[c.norm]),
+    )  # fmt: skip

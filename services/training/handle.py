@@ -1,7 +1,8 @@
 """JobHandle: one training job as the page sees it (queued, then running in a worker), read safely from any thread.
 
-It mirrors ui.training.job.TrainingJob: view(), snapshot_list(), stop(reason), heartbeat(), join(timeout),
-running, result, probe_tokens. The pool's reader thread writes progress into it under its lock.
+The Train page (ui/training/) keeps it in the session's state and reads view(), snapshot_list(), probe_tokens,
+running and result; it calls stop(reason) and heartbeat(). The pool's reader thread writes progress into it under
+its lock.
 """
 
 from __future__ import annotations

@@ -17,7 +17,8 @@ from .harness import CHROMIUM, chromium, chromium_available, new_page, server_lo
 
 @pytest.fixture(scope="session")
 def app_url():
-    with streamlit_server() as url:
+    # One training worker, whatever the machine: a run that is stopped must free the only worker for the next.
+    with streamlit_server(env={"ATTENTION_LAB_TRAIN_WORKERS": "1"}) as url:
         yield url
 
 

@@ -1,5 +1,6 @@
-"""The Train page in a real browser: train to completion, find the model in the picker, keep it private,
-stop when the page is left, download and upload archives."""
+"""The Train page in a real browser, training in the server's worker pool (one worker: conftest): train to
+completion, find the model in the picker, keep it private, Stop, stop when the page is left or the tab is closed
+(which frees the worker), an RNN run's attention, download and upload archives."""
 
 from __future__ import annotations
 
@@ -90,7 +91,7 @@ def test_train_to_completion_then_pick_it_on_another_page(page, app_url):
 
 def test_chinese_train_page_timeline_plays_with_chinese_words(page, app_url):
     open_page(page, f"{app_url}/train?lang=zh")
-    assert page.get_by_role("heading", name="训练一个 Transformer").is_visible()
+    assert page.get_by_role("heading", name="训练一个模型").is_visible()
     choose(page, "任务", "translate")
     page.get_by_text("训练固定步数后").click()
     page.get_by_label("最多步数").fill("30")
@@ -101,8 +102,8 @@ def test_chinese_train_page_timeline_plays_with_chinese_words(page, app_url):
     )
     assert page.get_by_text(re.compile(r"^第 30 步（最多 30 步）")).is_visible()
     assert page.get_by_text("训练完成：共 30 步").is_visible()
-    timeline = page.locator('[data-testid="stPlotlyChart"]').nth(2)
-    assert "第 30 步" in timeline.locator("text").all_text_contents()  # the slider's current value, painted
+    timeline = page.locator('[data-testid="stPlotlyChart"]').filter(has_text="▶ 播放")  # the one with a slider
+    timeline.locator("text", has_text=re.compile(r"^第 30 步$")).wait_for(timeout=10_000)  # its value, painted
     timeline.get_by_text("▶ 播放").click()
     page.wait_for_timeout(1_000)
     first = [t for t in timeline.locator("text").all_text_contents() if re.fullmatch(r"第 \d+ 步", t)]
@@ -188,37 +189,89 @@ def test_upload_a_zip_and_get_a_clear_error_for_a_pickle(page, app_url):
     assert exceptions_on(page) == []
 
 
-def _server_cpu_seconds(app_url: str) -> float:
-    """User + system CPU time of the `streamlit run` process serving app_url (found by its --server.port)."""
-    port = app_url.rsplit(":", 1)[1]
+def _server_pid(app_url: str) -> int:
+    """The `streamlit run` process serving app_url (found by its --server.port)."""
+    port = app_url.rsplit(":", 1)[1].encode()
     for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
         try:
             args = (proc / "cmdline").read_bytes().split(b"\0")
-            if b"streamlit" in b" ".join(args) and port.encode() in args:
-                fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()
-                return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         except OSError:
             continue
-    raise RuntimeError(f"no streamlit process on port {port}")
+        if b"streamlit" in b" ".join(args) and port in args:
+            return int(proc.name)
+    raise RuntimeError(f"no streamlit process on port {port.decode()}")
 
 
-def _cpu_over(app_url: str, seconds: float) -> float:
-    start = _server_cpu_seconds(app_url)
+def _worker_cpu_seconds(server: int) -> dict[int, float]:
+    """User + system CPU seconds of each training worker the server started (pid → seconds)."""
+    found = {}
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (proc / "stat").read_text().rsplit(")", 1)[1].split()  # state, ppid, ...
+            if int(fields[1]) != server or b"services.training.worker" not in (proc / "cmdline").read_bytes():
+                continue
+        except (OSError, IndexError, ValueError):
+            continue
+        found[int(proc.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return found
+
+
+def _worker_cpu_over(server: int, seconds: float) -> float:
+    """CPU seconds all the server's training workers used over the next `seconds`."""
+    start = _worker_cpu_seconds(server)
     time.sleep(seconds)
-    return _server_cpu_seconds(app_url) - start
+    end = _worker_cpu_seconds(server)
+    return sum(end[pid] - start.get(pid, 0.0) for pid in end)
 
 
-def test_closing_the_tab_stops_training(browser, app_url):
+def test_closing_the_tab_stops_training_and_frees_the_worker(browser, app_url):
+    server = _server_pid(app_url)
     page = new_page(browser)
     open_page(page, app_url)
     go(page, "Train")
-    page.get_by_role("button", name="▶ Start training").click()  # reverse until 99 %: many seconds of work
-    page.get_by_text(re.compile(r"^Step [1-9]")).first.wait_for(timeout=60_000)
-    busy = _cpu_over(app_url, 2.0)
+    page.get_by_text("after a number of steps").click()
+    page.get_by_label("Steps (most)").fill("20000")  # minutes of work: it cannot end by itself during this test
+    page.get_by_role("button", name="▶ Start training").click()
+    page.get_by_text(re.compile(r"^Step [1-9]")).first.wait_for(timeout=90_000)
+    busy = _worker_cpu_over(server, 2.0)
+    assert busy > 0.1, f"no training worker was busy ({busy:.2f} CPU s in 2 s)"  # it runs at nice +5
+    assert _worker_cpu_seconds(server), "training ran without a worker process"
     page.context.close()
-    time.sleep(2.0)  # the job polls the session's liveness every 0.5 s
-    idle = _cpu_over(app_url, 2.0)
-    assert busy > 0.5, f"the server was not training ({busy:.2f} CPU s in 2 s)"
-    assert idle < 0.25 * busy, f"the server still works after the tab closed ({idle:.2f} vs {busy:.2f} CPU s)"
+    deadline = time.monotonic() + 30  # the pool checks every 0.5 s that the session is still there
+    while (idle := _worker_cpu_over(server, 1.0)) > 0.03:  # an idle worker waits in recv: no CPU at all
+        assert time.monotonic() < deadline, f"the worker still trains after the tab closed ({idle:.2f} CPU s in 1 s)"
+    other = new_page(browser)  # the only worker is free again: another student's run starts and finishes
+    try:
+        open_page(other, app_url)
+        train_tiny(other, steps=20)
+        assert exceptions_on(other) == []
+    finally:
+        other.context.close()
+
+
+def test_an_rnn_run_shows_its_attention_and_lands_in_the_picker(page, app_url):
+    open_page(page, app_url)
+    go(page, "Train")
+    before = runs(page)
+    page.get_by_text("RNN + attention").click()  # the form now shows the RNN's options
+    wait_settled(page, before)
+    assert page.get_by_text("Teacher forcing ratio").is_visible() and not page.get_by_text("Heads", exact=True).count()
+    choose(page, "Task", "translate")
+    page.get_by_text("after a number of steps").click()
+    page.get_by_label("Steps (most)").fill("40")
+    page.get_by_role("button", name="▶ Start training").click()
+    page.get_by_text("is now in the sidebar").wait_for(timeout=90_000)
+    page.wait_for_function(
+        "document.querySelector('[data-testid=\"stApp\"]').getAttribute('data-test-script-state') === 'notRunning'"
+    )
+    timeline = page.locator('[data-testid="stPlotlyChart"]').filter(has_text="▶ Play")  # the one with a slider
+    timeline.locator("text", has_text="Decoder · attention over the encoder states").wait_for(timeout=10_000)
+    assert timeline.locator("g.heatmaplayer image").count() == 1  # the weights, painted
+    assert "my-translate-rnn (yours)" in picker_options(page)
+    before = runs(page)
+    page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').click()
+    page.get_by_role("option", name="my-translate-rnn (yours)").click()
+    wait_settled(page, before)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert sidebar.get_by_text("RNN · GRU · attention: additive (Bahdanau) · hidden 64").is_visible()
+    assert exceptions_on(page) == []

@@ -23,7 +23,7 @@ TITLES = {  # each page's title in each language: the page drew itself after the
     "attention": {"en": "Attention", "zh": "注意力"},
     "step-by-step": {"en": "Attention, step by step", "zh": "逐步演算注意力"},
     "positional-encoding": {"en": "Positional encoding", "zh": "位置编码"},
-    "train": {"en": "Train a Transformer", "zh": "训练一个 Transformer"},
+    "train": {"en": "Train a model", "zh": "训练一个模型"},
     "inside-a-layer": {"en": "Inside a layer", "zh": "层的内部"},
     "lesson": {"en": "Lesson", "zh": "课程"},
 }

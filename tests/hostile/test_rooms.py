@@ -43,7 +43,8 @@ def test_start_a_class_beyond_the_servers_room_limit(flood, lang):
     at.button(key="_class_start").click()
     run(at)
     errors = " ".join(e.value for e in at.error)
-    assert SERVER_FULL[lang] in errors and str(len(rooms)) in errors, errors
+    limit = shared_room_store().limits.max_rooms  # other tests in this process may have left classes running
+    assert len(rooms) <= limit and SERVER_FULL[lang] in errors and str(limit) in errors, errors
     assert ROLE_KEY not in at.session_state or at.session_state[ROLE_KEY] is None
     assert "room" not in at.query_params and at.session_state["step"] == 3
     assert shared_room_store().snapshot(rooms[0].code).version >= 1  # the running classes are untouched

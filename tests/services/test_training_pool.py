@@ -105,12 +105,18 @@ def test_a_job_trains_in_another_process_exactly_as_train_does(make_pool):
     here = os.getpriority(os.PRIO_PROCESS, 0)
     assert os.getpriority(os.PRIO_PROCESS, job.worker_pid) == min(19, here + 5)  # serving keeps its core
 
-    # The same run, here, by model.train directly (one thread, as in the worker).
-    task, seen = job.task, []
+    # The same run, here, by model.train directly (one thread, as in the worker), probed at the snapshot steps.
+    task, seen, probed = job.task, [], {}
+
+    def record(info) -> None:
+        seen.append(info)
+        if info.step in (1, 10, 20, 30, 40):
+            probed[info.step] = probe_attention(info.model, task, *job.probe)
+
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
-        direct = train(task, job.model_config, short_config(40), callback=seen.append)
+        direct = train(task, job.model_config, short_config(40), callback=record)
     finally:
         torch.set_num_threads(threads)
     got, want = job.result.loaded.model.state_dict(), direct.loaded.model.state_dict()
@@ -127,15 +133,49 @@ def test_a_job_trains_in_another_process_exactly_as_train_does(make_pool):
 
     snapshots = job.snapshot_list()
     assert [s.step for s in snapshots] == [1, 10, 20, 30, 40] and view.snapshot_count == 5
-    last = probe_attention(direct.loaded.model, task, *job.probe)
     names = {"encoder.0.self_attn", "decoder.0.self_attn", "decoder.0.cross_attn"}
-    assert set(snapshots[-1].weights) == set(last) == names
-    for name, weights in last.items():
-        assert snapshots[-1].weights[name].dtype == np.float32
-        np.testing.assert_allclose(snapshots[-1].weights[name], weights, atol=1e-6)
-        np.testing.assert_allclose(snapshots[-1].weights[name].sum(-1), 1.0, atol=1e-5)  # softmax rows
+    for snapshot in snapshots:  # each is the probe's weights at that step (tests/model/test_probe.py checks those)
+        assert set(snapshot.weights) == set(probed[snapshot.step]) == names
+        for name, weights in probed[snapshot.step].items():
+            assert snapshot.weights[name].dtype == np.float32
+            np.testing.assert_allclose(snapshot.weights[name], weights, atol=1e-6)
+            np.testing.assert_allclose(snapshot.weights[name].sum(-1), 1.0, atol=1e-5)  # softmax rows
+    first, last = snapshots[0].weights["decoder.0.cross_attn"], snapshots[-1].weights["decoder.0.cross_attn"]
+    assert not np.allclose(first, last), "the attention did not change while it trained"
     source, target = job.probe
     assert job.probe_tokens == ([*source.split(), "<eos>"], ["<bos>", *target.split()])
+
+
+@pytest.mark.parametrize("score", ["additive", "none"])
+def test_an_rnn_job_trains_in_a_worker_with_its_one_head_or_no_attention(make_pool, score):
+    pool = make_pool()
+    task = get_task("translate")
+    config = default_model_config(task, "rnn", score=score, d_embed=16, d_hidden=32)
+    settings = replace(short_config(30), teacher_forcing=0.5)
+    job = pool.submit("a", task, config, settings, name="rnn", snapshot_every=10, heartbeat_timeout=None)
+    assert job.join(WAIT)
+    assert job.view().status == "done" and job.worker_pid != os.getpid()
+    assert job.result.loaded.config == config and job.result.loaded.config.arch == "rnn"
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        direct = train(task, config, settings)
+    finally:
+        torch.set_num_threads(threads)
+    got, want = job.result.loaded.model.state_dict(), direct.loaded.model.state_dict()
+    for key in want:
+        torch.testing.assert_close(got[key], want[key], rtol=0, atol=1e-6)
+    snapshots = job.snapshot_list()
+    if score == "none":  # nothing to watch: no snapshot is sent at all
+        assert snapshots == [] and job.view().snapshot_count == 0
+        return
+    source_tokens, target_tokens = job.probe_tokens
+    assert [s.step for s in snapshots] == [1, 10, 20, 30]
+    assert all(set(s.weights) == {"rnn.attn"} for s in snapshots)
+    assert snapshots[-1].weights["rnn.attn"].shape == (1, len(target_tokens), len(source_tokens))
+    np.testing.assert_allclose(
+        snapshots[-1].weights["rnn.attn"], probe_attention(direct.loaded.model, task, *job.probe)["rnn.attn"], atol=1e-6
+    )
 
 
 def test_progress_streams_while_it_trains_then_stop_keeps_the_model_and_frees_the_worker(make_pool):
@@ -276,8 +316,15 @@ def test_a_session_that_ends_or_stops_beating_stops_its_job(make_pool):
     assert watched.join(5)
     assert watched.view().status == "stopped" and watched.view().reason == REASON_SESSION_ENDED
     assert watched.result is not None  # Stop keeps the model, whoever stopped it
+    beating = submit(pool, "c", heartbeat_timeout=1.0)  # waits in line (both workers are taken) while it beats
+    until = time.monotonic() + 3.0
+    while time.monotonic() < until:
+        beating.heartbeat()
+        time.sleep(0.1)
+    assert beating.running and beating.view().reason == "", "a job whose page beats must go on"
     assert forgotten.join(WAIT)
     assert forgotten.view().status == "stopped" and forgotten.view().reason == REASON_NO_HEARTBEAT
+    beating.stop()
 
 
 def test_a_failing_job_reports_its_message_and_the_worker_lives_on(make_pool):

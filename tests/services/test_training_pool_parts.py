@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import struct
 
 import numpy as np
@@ -102,7 +103,13 @@ def test_snapshot_schedule_thins_and_halves_its_rate_like_the_store():
 
 def test_settings_from_the_environment():
     assert PoolSettings.from_env({}) == PoolSettings()
-    assert PoolSettings().workers == default_workers() >= 1
+    assert PoolSettings().workers == max(1, len(os.sched_getaffinity(0)) - 1)  # cores − 1, at least 1
+
+
+@pytest.mark.parametrize(("cores", "workers"), [(1, 1), (2, 1), (3, 2), (8, 7)])
+def test_the_default_pool_leaves_one_core_to_the_server(monkeypatch, cores, workers):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cores)))
+    assert default_workers() == workers and PoolSettings().workers == workers
     env = {
         "ATTENTION_LAB_TRAIN_WORKERS": "3", "ATTENTION_LAB_TRAIN_QUEUE": " 5 ",
         "ATTENTION_LAB_TRAIN_MAX_STEPS": "100", "ATTENTION_LAB_TRAIN_TIME_LIMIT": "2.5",

@@ -1,9 +1,15 @@
-"""Train page: watch a head's attention form — live while training, then a timeline and before/after."""
+"""Train page: watch a head's attention form — live while training, then a timeline and before/after.
+
+Either family: a Transformer's blocks are named `{stack}.{layer}.{kind}`, the RNN's one block `rnn.attn` has one
+head; an RNN with score 'none' has no attention, which the page says in a sentence.
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from model.probe import has_attention, sharpest_head
+from services.training import JobHandle
 from viz.training import attention_heatmap_figure, attention_timeline_figure, before_after_figure
 
 from ..charts import chart_name, show_chart
@@ -11,75 +17,88 @@ from ..choices import shown_as
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..presenter import StepLabels, step_buttons
-from .job import TrainingJob, sharpest_head
 
-LABELS = {  # stack.kind → how an attention of layer {n} is named
-    "encoder.self_attn": N_("Encoder layer {n} · self-attention"),
-    "decoder.self_attn": N_("Decoder layer {n} · self-attention"),
-    "decoder.cross_attn": N_("Decoder layer {n} · cross-attention"),
-}
-AXES = {  # stack.kind → (query axis, key axis) words
-    "encoder.self_attn": (N_("input token (query)"), N_("input token (key)")),
-    "decoder.self_attn": (N_("output so far (query)"), N_("output so far (key)")),
-    "decoder.cross_attn": (N_("output so far (query)"), N_("input token (key)")),
-}
+# kind (stack.kind, or the RNN's block) → its name ({n}: layer), (query axis, key axis) words, (query, key) sides
+KINDS = {
+    "encoder.self_attn": (N_("Encoder layer {n} · self-attention"),
+                          (N_("input token (query)"), N_("input token (key)")), ("src", "src")),
+    "decoder.self_attn": (N_("Decoder layer {n} · self-attention"),
+                          (N_("output so far (query)"), N_("output so far (key)")), ("tgt", "tgt")),
+    "decoder.cross_attn": (N_("Decoder layer {n} · cross-attention"),
+                           (N_("output so far (query)"), N_("input token (key)")), ("tgt", "src")),
+    "rnn.attn": (N_("Decoder · attention over the encoder states"),
+                 (N_("output so far (query)"), N_("input token (key)")), ("tgt", "src")),
+}  # fmt: skip
+NO_ATTENTION = N_(
+    "This model has no attention (score *none*): its decoder sees only the encoder's final state, so there is no "
+    "attention to watch form. Choose another attention score to see where the decoder looks."
+)
 keep_on_language_switch("snap_attn", "snap_head")
 SNAP_KEY, SNAP_JOB_KEY = "snap_index", "_snap_job"  # the snapshot shown, and the job it belongs to
 
 
-def _parts(name: str) -> tuple[str, int, str]:
-    """'decoder.1.cross_attn' → ('decoder.cross_attn', 1, 'cross_attn')."""
-    stack, layer, kind = name.split(".")
-    return f"{stack}.{kind}", int(layer), kind
+def _kind(name: str) -> tuple[str, int]:
+    """'decoder.1.cross_attn' → ('decoder.cross_attn', 1); 'rnn.attn' → ('rnn.attn', 0)."""
+    parts = name.split(".")
+    return (f"{parts[0]}.{parts[2]}", int(parts[1])) if len(parts) == 3 else (name, 0)
 
 
 def attention_label(name: str) -> str:
-    kind, layer, _kind = _parts(name)
-    return _(LABELS[kind]).format(n=layer + 1)
+    kind, layer = _kind(name)
+    return _(KINDS[kind][0]).format(n=layer + 1)
 
 
-def _tokens(job: TrainingJob, name: str) -> tuple[list[str], list[str]]:
+def _tokens(job: JobHandle, name: str) -> tuple[list[str], list[str]]:
     """(key tokens, query tokens) of an attention in the probe."""
-    src, tgt = job.probe_tokens
-    encoder, cross = name.startswith("encoder."), name.endswith("cross_attn")
-    return (src if encoder or cross else tgt), (src if encoder else tgt)
+    sides = dict(zip(("src", "tgt"), job.probe_tokens, strict=True))
+    query, key = KINDS[_kind(name)[0]][2]
+    return sides[key], sides[query]
 
 
 def _axes(name: str) -> tuple[str, str]:
-    query, key = AXES[_parts(name)[0]]
+    query, key = KINDS[_kind(name)[0]][1]
     return _(query), _(key)
 
 
-def _choose(job: TrainingJob, last: dict) -> tuple[str, int]:
+def _which(name: str, head: int, heads: int) -> str:
+    """The attention and, when the block has more than one head, the head."""
+    if heads == 1:
+        return attention_label(name)
+    return _("{attention}, head {n}").format(attention=attention_label(name), n=head + 1)
+
+
+def _default_attention(names: list[str]) -> str:
+    """The last decoder layer's cross-attention (a Transformer), else the first block (the RNN's only one)."""
+    return max((n for n in names if n.endswith("cross_attn")), default=names[0])
+
+
+def _choose(job: JobHandle, last: dict) -> tuple[str, int]:
     """Which attention and head to show (defaults: the last decoder layer's cross-attention, its sharpest head)."""
     names = list(last)
-    default = max((n for n in names if n.endswith("cross_attn")), default=names[0])
     c1, c2 = st.columns([3, 1])
-    name = c1.selectbox(_("Attention"), names, index=names.index(default), key="snap_attn",
+    name = c1.selectbox(_("Attention"), names, index=names.index(_default_attention(names)), key="snap_attn",
                         format_func=shown_as({n: attention_label(n) for n in names}))  # fmt: skip
     heads = range(last[name].shape[0])
+    if len(heads) == 1:
+        return name, 0
     head = c2.selectbox(_("Head"), heads, index=sharpest_head(last[name]), key="snap_head",
                         format_func=shown_as({h: _("Head {n}").format(n=h + 1) for h in heads}))  # fmt: skip
     return name, int(head)
 
 
-LIVE_SECONDS = 3.0  # the live heatmap's redraw interval: redraws cost the trainer CPU (measured), so not every second
-
-
-def live_attention(job: TrainingJob) -> None:
-    """While training: the latest snapshot of the sharpest head, in its own slower fragment."""
-    if job.running:
-        st.fragment(_live_attention, run_every=LIVE_SECONDS)(job)
-
-
-def _live_attention(job: TrainingJob) -> None:
+def live_attention(job: JobHandle) -> None:
+    """While training: the latest snapshot of the sharpest head (or, for a model without attention, a sentence
+    saying so). Drawn by the Train page's live fragment."""
     snaps = job.snapshot_list()
-    if not snaps or job.probe_tokens is None:
+    if not has_attention(job.model_config):
+        st.info(_(NO_ATTENTION))
+        return
+    if not snaps:
         return
     last = snaps[-1].weights
     names = list(last)
     name = st.session_state.get("snap_attn") if st.session_state.get("snap_attn") in names else None
-    name = name or max((n for n in names if n.endswith("cross_attn")), default=names[0])
+    name = name or _default_attention(names)
     # The sharpest head, re-chosen only every 10 snapshots so the picture does not hop between heads.
     key = (name, len(snaps) // 10)
     if st.session_state.get("_live_head_for") != key:
@@ -90,7 +109,7 @@ def _live_attention(job: TrainingJob) -> None:
     left, right = st.columns([3, 2])
     fig = attention_heatmap_figure(
         last[name][head], keys, queries,
-        title=_("Forming now: {attention}, head {n}").format(attention=attention_label(name), n=head + 1),
+        title=_("Forming now: {attention}").format(attention=_which(name, head, len(last[name]))),
         x_title=x_title, y_title=y_title, weight_name=_("weight"), subtitle=_("step {n}").format(n=snaps[-1].step),
     )  # fmt: skip
     with left:
@@ -105,7 +124,7 @@ def _live_attention(job: TrainingJob) -> None:
     )
 
 
-def snapshot_stepper(job: TrainingJob, steps: list[int]) -> int:
+def snapshot_stepper(job: JobHandle, steps: list[int]) -> int:
     """◀ / ▶ through the snapshots (Page Up / Down and ← / → in the presenter view); a new job starts at its last
     snapshot. Returns the index of the snapshot to show."""
     if st.session_state.get(SNAP_JOB_KEY) != id(job) or st.session_state.get(SNAP_KEY) not in range(len(steps)):
@@ -124,11 +143,17 @@ def snapshot_stepper(job: TrainingJob, steps: list[int]) -> int:
     return int(st.session_state[SNAP_KEY])
 
 
-def snapshot_panel(job: TrainingJob) -> None:
-    """Timeline (slider + Play, played in the browser) and before/after for the chosen head."""
+def snapshot_panel(job: JobHandle) -> None:
+    """Timeline (slider + Play, played in the browser) and before/after for the chosen head, once there are two
+    snapshots; for a model without attention, a sentence saying so."""
     snaps = job.snapshot_list()
-    if len(snaps) < 2 or job.probe_tokens is None:
+    if not has_attention(job.model_config):
+        st.subheader(_("Watch the attention form"))
+        st.info(_(NO_ATTENTION))
         return
+    if len(snaps) < 2:
+        return
+    st.subheader(_("Watch the attention form"))
 
     @st.fragment
     def panel() -> None:
@@ -145,7 +170,7 @@ def snapshot_panel(job: TrainingJob) -> None:
         left, right = st.columns([3, 2])
         fig = attention_timeline_figure(
             [s.weights[name][head] for s in snaps], [s.step for s in snaps], keys, queries,
-            title=_("{attention}, head {n}").format(attention=attention_label(name), n=head + 1),
+            title=_which(name, head, len(snaps[-1].weights[name])),
             x_title=x_title, y_title=y_title, weight_name=_("weight"),
             step_label=_("step {n}"), play_label=_("▶ Play"), pause_label=_("❚❚ Pause"), active=shown,
         )  # fmt: skip

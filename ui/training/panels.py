@@ -1,40 +1,48 @@
-"""Train page glue: the settings form, Start/Stop, the live progress fragment, the trained model.
+"""Train page glue: Start/Stop, the progress fragment (place in line, then the bar), the live fragment (curves and
+the attention forming), the trained model.
 
-The job (ui/training_job.py) lives in st.session_state, so it belongs to this browser session only.
+Training runs in the server's worker pool (services.training), never in this process. The job's handle lives in
+st.session_state, so it belongs to this browser session only; the session's own id owns it (one job a session).
 """
 
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import replace
 
 import streamlit as st
 
-from model import PRETRAINED, TASKS, LoadedModel, get_task
+from model import PRETRAINED, LoadedModel
 from model.archive import pack_archive
-from model.train import TrainConfig, default_model_config
+from services.training import JobHandle, TrainingError, get_pool
 from viz.training import accuracy_figure, loss_figure
 
 from ..charts import chart_name, show_chart
-from ..choices import translated_options
 from ..i18n import N_, _, explain
-from ..models import NORM_NAMES, POSITIONAL_NAMES, SHIPPED_NAME, add_user_model, user_models
+from ..models import SHIPPED_NAME, add_user_model, user_models
 from ..navigation import TRAIN
-from .job import TrainingJob
+from .attention import live_attention
+from .queue import about, waiting_panel
 
 JOB_KEY = "train_job"
+OWNER_KEY = "train_owner"  # this browser session's id as the pool's job owner
 NOTICE_KEY = "train_notice"  # (kind, message) shown once after a callback
-# Progress redraw interval: the issue asks for at least once a second. Each redraw costs the trainer CPU (measured
-# on this loaded 2-core machine: reverse took ~28-44 s at 1 s, ~21-26 s at 5 s), so it is not more often.
+KEPT_KEY = "train_kept"  # id of the last job whose model was put in (or refused by) the session's list
+# Progress redraw interval: the issue asks for at least once a second. It draws only the place in line or the progress
+# bar; the curves and the forming attention, whose plotly figures cost most of a redraw, follow every LIVE_SECONDS.
 REFRESH_SECONDS = 1.0
+LIVE_SECONDS = 3.0
 NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
-DEFAULT_STEPS = 2000  # the most steps by default; the cosine schedule spans them (as `python -m model.train`)
-LEARNING_RATES = (3e-4, 5e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2)
-RULES = {"until accuracy": N_("when held-out accuracy reaches…"), "after steps": N_("after a number of steps")}
 
 
-def current_job() -> TrainingJob | None:
+def current_job() -> JobHandle | None:
     return st.session_state.get(JOB_KEY)
+
+
+def session_owner() -> str:
+    """A stable id of this browser session, the owner of its training jobs in the pool."""
+    return st.session_state.setdefault(OWNER_KEY, uuid.uuid4().hex)
 
 
 def stop_training_if_left(page_url_path: str) -> None:
@@ -68,51 +76,24 @@ def unique_name(base: str) -> str:
     return name
 
 
-def settings_form() -> tuple | None:
-    """The settings; returns (task, model_config, train_config) when Start was pressed with valid values."""
-    with st.form("train_settings", border=True):
-        c1, c2, c3, c4 = st.columns(4)
-        task_name = c1.selectbox(_("Task"), list(TASKS), index=list(TASKS).index("reverse"), key="train_task")
-        positional = c1.selectbox(_("Positional encoding"), list(POSITIONAL_NAMES), key="train_pos",
-                                  format_func=translated_options("train_pos", POSITIONAL_NAMES))  # fmt: skip
-        enc = c2.number_input(_("Encoder layers"), 1, 6, 1, key="train_enc")
-        dec = c2.number_input(_("Decoder layers"), 1, 6, 1, key="train_dec")
-        d_model = c3.number_input("d_model", 8, 256, 64, step=8, key="train_d", help=_("The FFN is 2 × d_model wide."))
-        heads = c3.number_input(_("Heads"), 1, 16, 4, key="train_heads", help=_("d_model must divide evenly by heads."))
-        norm = c4.selectbox("LayerNorm", list(NORM_NAMES), key="train_norm",
-                            format_func=translated_options("train_norm", NORM_NAMES))  # fmt: skip
-        lr = c4.select_slider(_("Learning rate"), LEARNING_RATES, value=2e-3, key="train_lr", format_func="{:g}".format)
-        s1, s2, s3 = st.columns([2, 1, 1])
-        rule = s1.radio(_("Stop"), list(RULES), horizontal=True, key="train_rule",
-                        format_func=translated_options("train_rule", RULES))  # fmt: skip
-        goal = s2.number_input(_("Accuracy goal (%)"), 10.0, 100.0, 99.0, step=1.0, key="train_goal")
-        steps = s3.number_input(_("Steps (most)"), 10, 20000, DEFAULT_STEPS, step=100, key="train_steps")
-        submitted = st.form_submit_button(_("▶ Start training"), type="primary", key="train_start")
-    if not submitted:
-        return None
-    task = get_task(task_name)
-    try:
-        model_config = default_model_config(
-            task, d_model=int(d_model), n_heads=int(heads), d_ff=2 * int(d_model), n_encoder_layers=int(enc),
-            n_decoder_layers=int(dec), positional=positional, norm=norm,
-        )  # fmt: skip
-        until = goal / 100 if rule == "until accuracy" else None
-        train_config = TrainConfig(steps=int(steps), until=until, lr=float(lr))
-    except ValueError as exc:
-        st.error(_("These settings cannot build a model: {reason}").format(reason=explain(exc)))
-        return None
-    return task, model_config, train_config
-
-
-def start_job(task, model_config, train_config) -> TrainingJob:
-    """Stop this session's previous job (if any) and start a new one."""
+def start_job(task, model_config, train_config) -> JobHandle | None:
+    """Queue a run in the worker pool for this session, or say which limit was reached (nothing starts then)."""
     old = current_job()
-    if old is not None and old.running:
-        old.stop(N_("replaced by a new run"))
-        old.join(2.0)
-    job = TrainingJob(task, model_config, train_config, name=unique_name(f"my-{task.name}"), alive=_session_alive())
+    if old is not None and old.stop_requested_at is not None:
+        old.join(5.0)  # stopped but still handing its model back: wait for it rather than lose it
+    if old is not None and old.finished:
+        keep_model(old)  # it finished since the progress fragment last looked: its model is not lost
+    arch = "-rnn" if model_config.arch == "rnn" else ""
+    try:
+        job = get_pool().submit(
+            session_owner(), task, model_config, train_config, name=unique_name(f"my-{task.name}{arch}"),
+            alive=_session_alive(),
+        )  # fmt: skip
+    except TrainingError as exc:  # one job a session, a full line, too many steps, a server shutting down
+        st.error(explain(exc))
+        return None
     st.session_state[JOB_KEY] = job
-    return job.start()
+    return job
 
 
 def _session_alive():
@@ -127,7 +108,7 @@ def _session_alive():
     return lambda: instance.is_active_session(session_id)
 
 
-def stop_button(job: TrainingJob | None) -> None:
+def stop_button(job: JobHandle | None) -> None:
     running = job is not None and job.running
     if st.button(_("■ Stop"), disabled=not running, key="train_stop") and running:
         job.stop(N_("stopped by you"))
@@ -143,60 +124,90 @@ def progress_text(view) -> str:
     ]
     if 0 < view.step < view.total_steps and not view.finished:
         left = view.seconds / view.step * (view.total_steps - view.step)
-        parts.append(_("at most {seconds} s left").format(seconds=f"{left:.0f}"))
+        parts.append(_("at most {time} left").format(time=about(left)))
     if view.accuracies:
         parts.append(_("held-out accuracy {accuracy}").format(accuracy=f"{view.accuracies[-1][1]:.1%}"))
     return " · ".join(parts)
 
 
-def progress_panel(job: TrainingJob) -> None:
-    """Progress bar, loss and accuracy, redrawn every REFRESH_SECONDS while the job runs.
+def progress_panel(job: JobHandle) -> None:
+    """The place in line while the job waits, then the progress bar, redrawn every REFRESH_SECONDS until the job
+    ends; then the whole page is drawn again once, with the result.
 
-    Each redraw is also the page's heartbeat, the job's backstop for a page that stopped updating
-    (see TrainingJob); leaving the page stops the job at once (stop_training_if_left).
+    Each redraw is also the page's heartbeat, the pool's backstop for a page that stopped updating;
+    leaving the page stops the job at once (stop_training_if_left).
     """
+    watching = job.running
 
-    @st.fragment(run_every=REFRESH_SECONDS if job.running else None)
+    @st.fragment(run_every=REFRESH_SECONDS if watching else None)
     def panel() -> None:
         job.heartbeat()
         view = job.view()
-        st.progress(min(1.0, view.step / max(1, view.total_steps)), text=progress_text(view))
-        left, right = st.columns(2)
-        steps, losses = zip(*view.losses, strict=True) if view.losses else ((), ())
-        fig = loss_figure(
-            steps, losses, title=_("Training loss"), x_title=_("step"), y_title=_("cross-entropy (log)"),
-            hover_names=(_("step"), _("loss")), total_steps=view.total_steps, max_points=200,
-        )  # fmt: skip
-        with left:
-            show_chart(fig, "train_loss_chart", name=chart_name("train", "loss", model=job.name), theme="streamlit")
-        a_steps, accs = zip(*view.accuracies, strict=True) if view.accuracies else ((), ())
-        fig = accuracy_figure(
-            a_steps, accs, title=_("Held-out exact match"), x_title=_("step"), y_title=_("accuracy"),
-            step_name=_("step"), goal=job.train_config.until, total_steps=view.total_steps,
-        )  # fmt: skip
-        with right:
-            show_chart(fig, "train_acc_chart", name=chart_name("train", "accuracy", model=job.name), theme="streamlit")
-        if view.status == "failed":
-            st.error(_("Training failed: {error}").format(error=view.error))
-        if view.finished and job.registered_as is None and job.result is not None:
-            try:
-                register(job)
-            except ValueError as exc:  # this session's model list is full
-                st.error(explain(exc))
-            else:
-                st.rerun(scope="app")  # so the sidebar's model list picks the new model up
+        if view.status == "queued":
+            waiting_panel(view)
+            return
+        if view.finished and (keep_model(job) or watching):
+            st.rerun(scope="app")  # the result below the curves, and the sidebar's model list picks it up
+        if view.losses:  # else it ended before its first step: the result panel says why
+            st.progress(min(1.0, view.step / max(1, view.total_steps)), text=progress_text(view))
 
     panel()
 
 
-def register(job: TrainingJob) -> None:
+def live_panel(job: JobHandle) -> None:
+    """Loss and accuracy curves and, while it trains, the attention forming: redrawn every LIVE_SECONDS while the
+    job runs, drawn once when it has ended."""
+    if job.running:
+        st.fragment(_live, run_every=LIVE_SECONDS)(job)
+    else:
+        _live(job)
+
+
+def _live(job: JobHandle) -> None:
+    view = job.view()
+    if not view.losses:  # waiting in line, or ended before its first step
+        return
+    left, right = st.columns(2)
+    steps, losses = zip(*view.losses, strict=True)
+    fig = loss_figure(
+        steps, losses, title=_("Training loss"), x_title=_("step"), y_title=_("cross-entropy (log)"),
+        hover_names=(_("step"), _("loss")), total_steps=view.total_steps, max_points=200,
+    )  # fmt: skip
+    with left:
+        show_chart(fig, "train_loss_chart", name=chart_name("train", "loss", model=job.name), theme="streamlit")
+    a_steps, accs = zip(*view.accuracies, strict=True) if view.accuracies else ((), ())
+    fig = accuracy_figure(
+        a_steps, accs, title=_("Held-out exact match"), x_title=_("step"), y_title=_("accuracy"),
+        step_name=_("step"), goal=job.train_config.until, total_steps=view.total_steps,
+    )  # fmt: skip
+    with right:
+        show_chart(fig, "train_acc_chart", name=chart_name("train", "accuracy", model=job.name), theme="streamlit")
+    if not view.finished:
+        live_attention(job)
+
+
+def keep_model(job: JobHandle) -> bool:
+    """Register a finished job's model, once; when the session's list is full, say so (result_panel shows it).
+    True the first time it is called for the job."""
+    if st.session_state.get(KEPT_KEY) == job.id:
+        return False
+    st.session_state[KEPT_KEY] = job.id
+    if job.result is not None:
+        try:
+            register(job)
+        except ValueError as exc:  # this session's model list is full
+            st.session_state[NOTICE_KEY] = ("error", explain(exc))
+    return True
+
+
+def register(job: JobHandle) -> None:
     """Put the trained model in this session's model list under a fresh name."""
     name = unique_name(job.name) if job.name in user_models() else job.name
     add_user_model(name, replace(job.result.loaded, name=name))
     job.registered_as = name
 
 
-def _rename(job: TrainingJob) -> None:
+def _rename(job: JobHandle) -> None:
     """Form callback (runs before the script, so the sidebar selection may still be changed)."""
     old, new = job.registered_as, st.session_state.get(_name_key(job), "").strip()
     if new == old:
@@ -214,23 +225,36 @@ def _rename(job: TrainingJob) -> None:
     st.session_state[NOTICE_KEY] = ("success", _("Renamed to '{name}'.").format(name=new))
 
 
-def _name_key(job: TrainingJob) -> str:
+def _name_key(job: JobHandle) -> str:
     """One name box per job, so a new run's box starts from the new model's name."""
-    return f"train_new_name_{id(job)}"
+    return f"train_new_name_{job.id}"
 
 
 def _use_in_sidebar(name: str) -> None:
     st.session_state["model"] = name
 
 
-def result_panel(job: TrainingJob) -> None:
-    """Name (editable), how it went, Download, and a button to pick it in the sidebar."""
+def result_panel(job: JobHandle) -> None:
+    """How the run ended: why it failed or left no model; else name (editable), Download, and a button to pick it
+    in the sidebar."""
+    view, notice = job.view(), st.session_state.pop(NOTICE_KEY, None)
+    if view.status == "failed":
+        st.error(explain(view.failure) if view.failure else _("Training failed: {error}").format(error=view.error))
+    elif job.result is None:  # stopped while it waited in line, or its worker did not hand the model back
+        reason = _(view.reason or N_("stopped"))
+        if view.step == 0:
+            st.warning(_("Stopped ({reason}) before it started: nothing was trained, so there is no model.").format(
+                reason=reason))  # fmt: skip
+        else:
+            st.warning(_("Stopped ({reason}) after {steps} steps, but its worker did not hand the model back, so "
+                         "there is no model.").format(reason=reason, steps=f"{view.step:,}"))  # fmt: skip
     name = job.registered_as
     if name is None or name not in user_models():
+        if notice:
+            getattr(st, notice[0])(notice[1])
         return
     loaded = user_models()[name]
-    st.success(outcome(job.view(), job.result, name))
-    notice = st.session_state.pop(NOTICE_KEY, None)
+    st.success(outcome(view, job.result, name))
     if notice:
         getattr(st, notice[0])(notice[1])
     c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
