@@ -9,6 +9,7 @@ ablation)` and `forward(src, tgt, record=..., ablation=...)` → logits or (logi
 from __future__ import annotations
 
 from .config import ModelConfig
+from .errors import N_, LabError
 from .rnn import RNNSeq2Seq
 from .rnn_config import RNNConfig
 from .transformer import Seq2SeqTransformer
@@ -29,5 +30,5 @@ def build_model(config: AnyConfig) -> Seq2SeqModel:
 def config_from_dict(arch: str, data: dict) -> AnyConfig:
     """The config of family `arch` from its JSON dict; ValueError names what is wrong."""
     if arch not in CONFIGS:
-        raise ValueError(f"unknown architecture {arch!r}; known: {', '.join(CONFIGS)}.")
+        raise LabError(N_("unknown architecture {arch}; known: {known}."), arch=repr(arch), known=", ".join(CONFIGS))
     return CONFIGS[arch].from_dict(data)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import ClassVar
 
+from .errors import N_, LabError, one_of
+
 POSITIONAL_KINDS = ("sinusoidal", "learned", "none")
 NORM_PLACEMENTS = ("post", "pre")
 
@@ -21,33 +23,36 @@ class DictConfig:
     def from_dict(cls, data: dict):
         """Build from a JSON dict; unknown or missing keys give a clear ValueError."""
         if not isinstance(data, dict):
-            raise ValueError(f"model config must be a JSON object, got {type(data).__name__}.")
+            raise LabError(N_("model config must be a JSON object, got {kind}."), kind=type(data).__name__)
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ValueError(f"model config has unknown settings: {', '.join(unknown)}.")
+            raise LabError(N_("model config has unknown settings: {names}."), names=", ".join(unknown))
         missing = sorted(n for n in ("src_vocab_size", "tgt_vocab_size") if n not in data)
         if missing:
-            raise ValueError(f"model config is missing: {', '.join(missing)}.")
+            raise LabError(N_("model config is missing: {names}."), names=", ".join(missing))
         return cls(**data)
 
 
 def require_whole(name: str, value, low: int = 1, high: int | None = None) -> None:
-    """ValueError unless value is an int (not a bool) in [low, high]."""
+    """LabError (a ValueError) unless value is an int (not a bool) in [low, high]."""
     if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        span = f"of at least {low}" if high is None else f"from {low} to {high}"
-        raise ValueError(f"{name} must be a whole number {span}, got {value!r}.")
+        if high is None:
+            template = N_("{name} must be a whole number of at least {low}, got {value}.")
+        else:
+            template = N_("{name} must be a whole number from {low} to {high}, got {value}.")
+        raise LabError(template, name=name, low=low, high=high, value=repr(value))
 
 
 def require_probability(name: str, value) -> None:
-    """ValueError unless value is a number in [0, 1)."""
+    """LabError (a ValueError) unless value is a number in [0, 1)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value < 1.0:
-        raise ValueError(f"{name} must be a probability in [0, 1); got {value!r}.")
+        raise LabError(N_("{name} must be a probability in [0, 1); got {value}."), name=name, value=repr(value))
 
 
 def require_pad_id(config) -> None:
     if min(config.src_vocab_size, config.tgt_vocab_size) <= config.pad_id or config.pad_id < 0:
-        raise ValueError(f"pad_id ({config.pad_id}) must be a token id inside both vocabularies.")
+        raise LabError(N_("pad_id ({pad_id}) must be a token id inside both vocabularies."), pad_id=config.pad_id)
 
 
 @dataclass(frozen=True)
@@ -85,18 +90,21 @@ class ModelConfig(DictConfig):
         for name in ("n_encoder_layers", "n_decoder_layers"):
             require_whole(name, getattr(self, name), 1, 12)
         if self.d_model % self.n_heads:
-            raise ValueError(
-                f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads}): "
-                f"each head gets d_model / n_heads dimensions."
-            )
+            raise LabError(
+                N_("d_model ({d_model}) must be divisible by n_heads ({n_heads}): each head gets d_model / n_heads "
+                   "dimensions."),
+                d_model=self.d_model, n_heads=self.n_heads,
+            )  # fmt: skip
         if self.positional not in POSITIONAL_KINDS:
-            raise ValueError(f"positional must be one of {', '.join(POSITIONAL_KINDS)}; got {self.positional!r}.")
+            raise one_of("positional", POSITIONAL_KINDS, self.positional)
         if self.positional == "sinusoidal" and self.d_model % 2:
-            raise ValueError(
-                f"sinusoidal positional encoding pairs a sine with a cosine, so d_model must be even; "
-                f"got {self.d_model}."
+            raise LabError(
+                N_(
+                    "sinusoidal positional encoding pairs a sine with a cosine, so d_model must be even; got {d_model}."
+                ),
+                d_model=self.d_model,
             )
         if self.norm not in NORM_PLACEMENTS:
-            raise ValueError(f"norm must be 'post' or 'pre'; got {self.norm!r}.")
+            raise LabError(N_("norm must be 'post' or 'pre'; got {value}."), value=repr(self.norm))
         require_probability("dropout", self.dropout)
         require_pad_id(self)

@@ -26,3 +26,10 @@ class InputError(LabError):
 
 class CheckpointError(LabError):
     """A checkpoint is missing, damaged or does not fit its config; the message names the problem."""
+
+
+def one_of(name: str, choices, value) -> LabError:
+    """'{name} must be one of a, b, c; got 'x'.': a setting outside its choices (raise the result)."""
+    return LabError(
+        N_("{name} must be one of {choices}; got {value}."), name=name, choices=", ".join(choices), value=repr(value)
+    )

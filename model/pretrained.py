@@ -17,6 +17,7 @@ PRETRAINED: tuple[str, ...] = (
     "reverse-rnn",
     "translate-rnn",
     "translate-rnn-noattn",
+    "reverse-rnn-noattn",
 )
 # The family of each shipped model (config.json says so too), so a picker can filter without loading.
 PRETRAINED_ARCH: dict[str, str] = {name: "rnn" if "-rnn" in name else "transformer" for name in PRETRAINED}

@@ -34,6 +34,7 @@ import torch
 from torch import nn
 
 from .ablation import NO_ABLATION, Ablation
+from .errors import N_, LabError
 from .forward_checks import check_ids, new_record
 from .rnn_attention import AttentionScore, attend
 from .rnn_cells import State, make_cell
@@ -118,7 +119,7 @@ class RNNSeq2Seq(nn.Module):
         previous prediction with probability 1 − teacher_forcing instead of tgt (drawn from `generator`).
         """
         if not 0.0 <= teacher_forcing <= 1.0:
-            raise ValueError(f"teacher_forcing is a probability in [0, 1], got {teacher_forcing!r}.")
+            raise LabError(N_("teacher_forcing is a probability in [0, 1], got {value}."), value=repr(teacher_forcing))
         embedded = self.tgt_embed(tgt)  # (B, T, E)
         cache = self.start(memory)
         logits, steps = [], []

@@ -10,6 +10,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from .errors import N_, LabError, one_of
 from .rnn import ATTN
 from .rnn_cells import CELL_TYPES, RecurrentCell, make_cell
 from .rnn_encoder import run_cell
@@ -27,7 +28,7 @@ def decoder_step(trace: Trace, t: int, batch: int = 0) -> dict[str, np.ndarray |
     """
     steps = trace["rnn.dec.s"].shape[1]
     if not 0 <= t < steps:
-        raise ValueError(f"step must be in 0..{steps - 1}, got {t}.")
+        raise LabError(N_("step must be in 0..{last}, got {t}."), last=steps - 1, t=t)
 
     def row(name: str) -> np.ndarray:
         return trace.numpy(name, batch)[t].astype(np.float64)
@@ -103,9 +104,9 @@ def gradient_setup(
     N(0, 1) vectors with random labels, all float64. `keep_bias` is added to the bias of the gate that
     keeps the old state (GRU update gate z, LSTM forget gate f); the plain RNN has no such gate."""
     if cell not in CELL_TYPES:
-        raise ValueError(f"cell must be one of {', '.join(CELL_TYPES)}; got {cell!r}.")
+        raise one_of("cell", CELL_TYPES, cell)
     if not 1 <= length <= 512:
-        raise ValueError(f"length must be from 1 to 512, got {length}.")
+        raise LabError(N_("length must be from 1 to 512, got {length}."), length=length)
     generator = torch.Generator().manual_seed(seed)
     with torch.random.fork_rng():
         torch.manual_seed(seed)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from .errors import N_, LabError, one_of
+
 SCORE_FUNCTIONS = ("additive", "dot", "general")
 
 
@@ -22,9 +24,9 @@ class AttentionScore(nn.Module):
     def __init__(self, kind: str, d_dec: int, d_enc: int):
         super().__init__()
         if kind not in SCORE_FUNCTIONS:
-            raise ValueError(f"score must be one of {', '.join(SCORE_FUNCTIONS)}; got {kind!r}.")
+            raise one_of("score", SCORE_FUNCTIONS, kind)
         if kind == "dot" and d_dec != d_enc:
-            raise ValueError(f"dot scores need d_dec == d_enc, got {d_dec} and {d_enc}.")
+            raise LabError(N_("dot scores need d_dec == d_enc, got {d_dec} and {d_enc}."), d_dec=d_dec, d_enc=d_enc)
         self.kind = kind
         if kind == "additive":
             d_attn = d_dec

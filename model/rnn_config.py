@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from .config import DictConfig, require_pad_id, require_probability, require_whole
+from .errors import N_, LabError, one_of
 
 CELLS = ("rnn", "gru", "lstm")  # plain tanh RNN, gated recurrent unit, long short-term memory
 SCORES = ("additive", "dot", "general", "none")  # Bahdanau vᵀtanh(Ws+Uh), Luong sᵀh, Luong sᵀWh, no attention
@@ -55,10 +56,10 @@ class RNNConfig(DictConfig):
         for name in ("src_vocab_size", "tgt_vocab_size", "d_embed", "d_hidden", "max_len"):
             require_whole(name, getattr(self, name))
         if self.cell not in CELLS:
-            raise ValueError(f"cell must be one of {', '.join(CELLS)}; got {self.cell!r}.")
+            raise one_of("cell", CELLS, self.cell)
         if self.score not in SCORES:
-            raise ValueError(f"score must be one of {', '.join(SCORES)}; got {self.score!r}.")
+            raise one_of("score", SCORES, self.score)
         if not isinstance(self.bidirectional, bool):
-            raise ValueError(f"bidirectional must be true or false, got {self.bidirectional!r}.")
+            raise LabError(N_("bidirectional must be true or false, got {value}."), value=repr(self.bidirectional))
         require_probability("dropout", self.dropout)
         require_pad_id(self)

@@ -21,6 +21,7 @@ import torch.nn.functional as F
 
 from .architectures import CONFIGS, AnyConfig, Seq2SeqModel, build_model
 from .checkpoint import save_checkpoint
+from .errors import N_, LabError
 from .rnn_cells import CELL_TYPES
 from .rnn_config import SCORES
 from .runner import LoadedModel
@@ -45,13 +46,15 @@ class TrainConfig:
 
     def __post_init__(self) -> None:
         if self.steps < 1 or self.batch_size < 1 or self.eval_every < 1 or self.eval_size < 1:
-            raise ValueError("steps, batch_size, eval_every and eval_size must be at least 1.")
+            raise LabError(N_("steps, batch_size, eval_every and eval_size must be at least 1."))
         if not (0 < self.lr < 1):
-            raise ValueError(f"learning rate must be between 0 and 1, got {self.lr}.")
+            raise LabError(N_("learning rate must be between 0 and 1, got {lr}."), lr=self.lr)
         if self.until is not None and not (0 < self.until <= 1):
-            raise ValueError(f"--until is an accuracy between 0 and 1, got {self.until}.")
+            raise LabError(N_("--until is an accuracy between 0 and 1, got {until}."), until=self.until)
         if not (0 <= self.teacher_forcing <= 1):
-            raise ValueError(f"--teacher-forcing is a probability between 0 and 1, got {self.teacher_forcing}.")
+            raise LabError(
+                N_("--teacher-forcing is a probability between 0 and 1, got {value}."), value=self.teacher_forcing
+            )
 
 
 @dataclass
@@ -88,16 +91,20 @@ def lr_at(step: int, cfg: TrainConfig) -> float:
 def default_model_config(task: Task, arch: str = "transformer", **overrides) -> AnyConfig:
     """A small model of family `arch` sized for the task's vocabularies; overrides set any config field."""
     if arch not in CONFIGS:
-        raise ValueError(f"unknown architecture {arch!r}; choose one of: {', '.join(CONFIGS)}.")
+        raise LabError(
+            N_("unknown architecture {arch}; choose one of: {known}."), arch=repr(arch), known=", ".join(CONFIGS)
+        )
     return CONFIGS[arch](src_vocab_size=len(task.src_vocab), tgt_vocab_size=len(task.tgt_vocab), **overrides)
 
 
 def check_teacher_forcing(cfg: TrainConfig, model_config: AnyConfig) -> None:
     """Feeding the model's own guesses needs a decoder that runs step by step."""
     if cfg.teacher_forcing < 1 and model_config.arch != "rnn":
-        raise ValueError(
-            "--teacher-forcing below 1 needs a recurrent decoder (--arch rnn): a Transformer decodes every "
-            "position at once, so it is always fed the true previous tokens."
+        raise LabError(
+            N_(
+                "--teacher-forcing below 1 needs a recurrent decoder (--arch rnn): a Transformer decodes every "
+                "position at once, so it is always fed the true previous tokens."
+            )
         )
 
 

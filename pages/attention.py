@@ -10,6 +10,7 @@ from ui.inputs import source_text
 from ui.models import selected_model
 from ui.navigation import require_entry
 from ui.presenter import controls, page_header
+from ui.rnn.notice import transformer_only
 from ui.tokens import show_tokens, source_tokens, token_chips
 from ui.trace_cache import cached_run
 from ui.trace_download import trace_downloads
@@ -25,6 +26,8 @@ bar = page_header(
 )
 
 loaded = selected_model()
+if not transformer_only(loaded):
+    st.stop()
 with controls(bar, _("Input")):
     text_col, target_col = st.columns([3, 2])
     with text_col:

@@ -2,25 +2,29 @@
 
 import streamlit as st
 
+from ui import navigation as nav
 from ui.i18n import N_, _
-from ui.navigation import ATTENTION, INSIDE_A_LAYER, LESSON, POSITIONAL, STEP_BY_STEP, TRAIN, require_entry
+from ui.navigation import require_entry
 from ui.presenter import page_header
 
 require_entry()
 
 SECTIONS = [
-    (ATTENTION, N_(
+    (nav.ATTENTION, N_(
         "Type a sentence and see every layer's and every head's attention at once: encoder self-attention, "
         "masked decoder self-attention and cross-attention, a head view, entropy and rollout.")),
-    (STEP_BY_STEP, N_(
+    (nav.STEP_BY_STEP, N_(
         "Walk through softmax(QKᵀ/√dₖ)V one step at a time with the real numbers in the formulas; "
         "edit X and the weights, change the mask, switch off the scaling.")),
-    (POSITIONAL, N_(
+    (nav.POSITIONAL, N_(
         "The sinusoidal table, how positions resemble each other, and what the model does without positions.")),
-    (INSIDE_A_LAYER, N_(
+    (nav.INSIDE_A_LAYER, N_(
         "The residual stream, what attention and the feed-forward block each add, LayerNorm statistics.")),
-    (TRAIN, N_("Train a model from random weights in seconds and watch a head's attention form.")),
-    (LESSON, N_(
+    (nav.TRAIN, N_("Train a model from random weights in seconds and watch a head's attention form.")),
+    (nav.RNN_VS_TRANSFORMER, N_(
+        "Where attention came from: an RNN encoder–decoder squeezes the input into one vector, then attention lets "
+        "it look back. Its alignment beside the Transformer's, its decoder step by step, the seeds' claims measured.")),
+    (nav.LESSON, N_(
         "A ready lesson in 14 slides, from why attention to a recap, each with a live view; download it, edit it, "
         "upload your own, or build one from the views you add.")),
 ]  # fmt: skip

@@ -8,6 +8,7 @@ from ui.layers.view import choose_stack, ffn_section, layernorm_section, stream_
 from ui.models import selected_model
 from ui.navigation import require_entry
 from ui.presenter import controls, page_header
+from ui.rnn.notice import transformer_only
 from ui.trace_cache import cached_run
 from ui.trace_download import trace_downloads
 
@@ -23,6 +24,8 @@ bar = page_header(
     markdown=True,
 )
 loaded = selected_model()
+if not transformer_only(loaded):
+    st.stop()
 with controls(bar, _("Input")):
     text = source_text(loaded=loaded)
 trace = cached_run(loaded, text)

@@ -8,6 +8,7 @@ from ui.models import selected_model
 from ui.navigation import require_entry
 from ui.positional.view import ablation_section, model_encoding, sinusoidal_lab
 from ui.presenter import controls, page_header
+from ui.rnn.notice import is_transformer, transformer_only
 from ui.tokens import source_tokens
 from ui.trace_cache import cached_run
 from ui.trace_download import trace_downloads
@@ -25,9 +26,12 @@ bar = page_header(
 loaded = selected_model()
 
 st.header(_("The sinusoidal table"))
-sinusoidal_lab(min(256, max(8, loaded.config.d_model // 8 * 8)))  # the slider moves in steps of 8
+width = loaded.config.d_model if is_transformer(loaded) else 64  # an RNN has no d_model: start at the usual one
+sinusoidal_lab(min(256, max(8, width // 8 * 8)))  # the slider moves in steps of 8
 
 st.header(_("The encoding this model adds"))
+if not transformer_only(loaded):
+    st.stop()
 with controls(bar, _("Input")):
     text = fit_to_limit(loaded, source_text())
 trace = cached_run(loaded, text)

@@ -7,6 +7,7 @@ from ui.i18n import _
 from ui.models import selected_model
 from ui.navigation import require_entry
 from ui.presenter import controls, page_header
+from ui.rnn.notice import transformer_only
 from ui.walkthrough import state as nav
 from ui.walkthrough.example import MASK_KIND_KEY, MASK_LABELS, N_HEADS, example_inputs, example_walk, mask_controls
 from ui.walkthrough.export import export_section
@@ -36,6 +37,8 @@ with controls(bar) as folded:
         n_heads = N_HEADS
     else:
         loaded = selected_model()
+        if not transformer_only(loaded):
+            st.stop()
         text, kind, layer = model_controls(loaded)
         n_heads = loaded.config.n_heads
     head = nav.head_picker(head_col, n_heads)

@@ -29,6 +29,7 @@ VIEWS = [
     ("step-by-step.png", "/step-by-step?step=5"),
     ("positional-encoding.png", "/positional-encoding"),
     ("inside-a-layer.png", "/inside-a-layer"),
+    ("rnn-vs-transformer.png", "/rnn-vs-transformer?model=translate-rnn"),
 ]
 
 

@@ -77,11 +77,13 @@ def ngettext(singular: str, plural: str, n: int) -> str:
 
 
 def explain(exc: Exception) -> str:
-    """An error's message in this session's language: translated from its template when it has one."""
+    """An error's message in this session's language: translated from its template when it has one, and so is an
+    error it names as a parameter ("config.json has an invalid model config: {error}")."""
     template = getattr(exc, "template", None)
     if not isinstance(template, str):
         return str(exc)
+    params = {k: explain(v) if isinstance(v, BaseException) else v for k, v in getattr(exc, "params", {}).items()}
     try:
-        return _(template).format(**getattr(exc, "params", {}))
+        return _(template).format(**params)
     except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder: English is better
         return str(exc)

@@ -146,6 +146,8 @@ def head_figure(
     key_title: str,
     hover_names: tuple[str, str, str],
     height: int = 620,
+    role: str = "attention-head",
+    subtitle: str = "",
     cell_text: bool | None = None,
 ) -> go.Figure:
     """One head's (Lq, Lk) weights, large: query tokens down, key tokens across, values in the cells (unless
@@ -159,6 +161,7 @@ def head_figure(
         y_labels=query_tokens,
         hover_names=hover_names,
         height=height,
-        role="attention-head",
+        role=role,
+        subtitle=subtitle,
         cell_text=cell_text,
     )

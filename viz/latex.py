@@ -68,16 +68,17 @@ def scientific(x: float, digits: int = 1) -> str:
     return rf"{mantissa} \times 10^{{{int(exponent)}}}"
 
 
+def shown_indices(n: int, limit: int) -> list[int | None]:
+    """Which of n entries to print when at most `limit` fit: all, or the first limit − 2, None (the gap), the last."""
+    if n <= limit:
+        return list(range(n))
+    head = max(limit - 2, 1)
+    return [*range(head), None, n - 1]
+
+
 def _cells(a: np.ndarray, max_rows: int, max_cols: int) -> tuple[list[int | None], list[int | None]]:
     """Row and column indices to print; None marks the elided gap."""
-
-    def pick(n: int, limit: int) -> list[int | None]:
-        if n <= limit:
-            return list(range(n))
-        head = max(limit - 2, 1)
-        return [*range(head), None, n - 1]
-
-    return pick(a.shape[0], max_rows), pick(a.shape[1], max_cols)
+    return shown_indices(a.shape[0], max_rows), shown_indices(a.shape[1], max_cols)
 
 
 def bmatrix(

@@ -75,11 +75,12 @@ def matrix_figure(
     cell_text: bool | None = None,
     height: int = 480,
     role: str = "matrix",
+    subtitle: str = "",
 ) -> go.Figure:
     """Heatmap of z (rows × columns), first row at the top.
 
     hover_names = (row name, column name, value name) gives per-cell hover text with the labels;
-    `role` goes into layout.meta so tests can find the figure in the page.
+    `role` goes into layout.meta so tests can find the figure in the page; a subtitle goes under the title.
     """
     z = float32(z)
     n_rows, n_cols = z.shape
@@ -103,15 +104,20 @@ def matrix_figure(
         trace["texttemplate"] = "%{z:.2f}"
         trace["textfont"] = {"size": 12}
         trace["showscale"] = False  # the numbers in the cells say what a colorbar would (and paint faster)
+    title_spec = {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 18}}
+    margin = label_margins(x_labels, y_labels, x_title, y_title)
+    if subtitle:
+        title_spec["subtitle"] = {"text": subtitle, "font": {"size": 15}}
+        margin["t"] += 24
     return go.Figure(
         {
             "data": [trace],
             "layout": {
-                "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 18}},
+                "title": title_spec,
                 "xaxis": {**tick_axis(x_labels, x_title, n_cols), "side": "bottom", "tickangle": -45},
                 "yaxis": tick_axis(y_labels, y_title, n_rows, reverse=True),
                 "height": height,
-                "margin": label_margins(x_labels, y_labels, x_title, y_title),
+                "margin": margin,
                 "font": FONT,
                 "plot_bgcolor": "rgba(0,0,0,0)",
                 "meta": role,

@@ -9,6 +9,7 @@ and in which language the formulas speak. Matrices print at most
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -93,22 +94,64 @@ def masking(
     return rf"\begin{{gathered}}{rule} \\[1em] {change}\end{{gathered}}"
 
 
-def softmax_lines(query: int, query_tex: str, steps, *, every_entry: str, digits: int = 3) -> list[str]:
+@dataclass(frozen=True)
+class Notation:
+    """The letters a softmax row and a weighted sum are written with: the Transformer's (row i, keys j, scores s,
+    weights α, values v, output z) by default; an RNN decoder writes step t over encoder states i (e, a, h, c)."""
+
+    row: str = "i"  # the row followed (a query; a decoder step)
+    key: str = "j"  # what the sum runs over (keys; encoder states)
+    score: str = "s"
+    weight: str = r"\alpha"
+    value: str = "v"
+    out: str = "z"
+
+    def exp(self, x: str) -> str:
+        r"""e^{x}, or \exp(x) when the scores are themselves called e."""
+        return rf"\exp\left({x}\right)" if self.score == "e" else f"e^{{{x}}}"
+
+
+TRANSFORMER = Notation()
+RNN = Notation(row="t", key="i", score="e", weight="a", value="h", out="c")
+
+
+def softmax_lines(
+    query: int,
+    query_tex: str,
+    steps,
+    *,
+    every_entry: str,
+    digits: int = 3,
+    notation: Notation = TRANSFORMER,
+    max_cols: int = ROW_LIMIT,
+    stacked: bool = False,
+) -> list[str]:
     """One row's softmax line by line: row, max, shift, exp, sum, divide (steps: SoftmaxSteps).
 
     query is the 0-based row; it prints as i = query + 1 next to the token's name. every_entry is the
-    words before "≤ 0" on the shifted row ("every entry").
+    words before "≤ 0" on the shifted row ("every entry"). Rows longer than max_cols are elided with ⋯.
+    stacked puts the shifted row's remark and the weights' sum under their rows, for a narrower column.
     """
-    row = partial(bmatrix, digits=digits, max_cols=ROW_LIMIT)
+    n = notation
+    row = partial(bmatrix, digits=digits, max_cols=max_cols)
     total = number(steps.total, digits)
+    s_row, cell = f"{n.score}_{n.row}", f"{n.score}_{{{n.row}{n.key}}}"
+    remark = rf"({text(every_entry, max_chars=None)} \le 0)"
+    weights_sum = rf"\textstyle\sum_{n.key} {n.weight}_{{{n.row}{n.key}}} = {number(steps.weights_sum, digits)}"
+    shifted = rf"{s_row} - m = {row(steps.shifted)}"
+    weights = rf"{n.weight}_{n.row} = \frac{{{n.exp(f'{s_row} - m')}}}{{{total}}} = {row(steps.weights)}"
+    if stacked:
+        shifted_line = rf"\begin{{gathered}}{shifted} \\ {remark}\end{{gathered}}"
+        weights_line = rf"\begin{{gathered}}{weights} \\ {weights_sum}\end{{gathered}}"
+    else:
+        shifted_line, weights_line = rf"{shifted} \quad {remark}", rf"{weights}, \qquad {weights_sum}"
     return [
-        rf"i = {query + 1}\;\left({query_tex}\right): \qquad s_i = {row(steps.row)}",
-        rf"m = \max_j s_{{ij}} = {number(steps.max, digits)}",
-        rf"s_i - m = {row(steps.shifted)} \quad ({text(every_entry, max_chars=None)} \le 0)",
-        rf"e^{{s_i - m}} = {row(steps.exps)}",
-        rf"\textstyle\sum_j e^{{s_{{ij}} - m}} = {total}",
-        rf"\alpha_i = \frac{{e^{{s_i - m}}}}{{{total}}} = {row(steps.weights)}, \qquad "
-        rf"\textstyle\sum_j \alpha_{{ij}} = {number(steps.weights_sum, digits)}",
+        rf"{n.row} = {query + 1}\;\left({query_tex}\right): \qquad {s_row} = {row(steps.row)}",
+        rf"m = \max_{n.key} {cell} = {number(steps.max, digits)}",
+        shifted_line,
+        rf"{n.exp(f'{s_row} - m')} = {row(steps.exps)}",
+        rf"\textstyle\sum_{n.key} {n.exp(f'{cell} - m')} = {total}",
+        weights_line,
     ]
 
 
@@ -122,7 +165,9 @@ def weighted_sum(weights, V, Z, digits=2, highlight_row=None, size=6, split=None
 TERMS_PER_LINE = 2  # weighted vectors per line of the contribution sum: four did not fit a 1400 px window
 
 
-def contribution_sum(query: int, weights_row, V, key_labels: list[str], z_row, digits: int = 2) -> str:
+def contribution_sum(
+    query: int, weights_row, V, key_labels: list[str], z_row, digits: int = 2, notation: Notation = TRANSFORMER
+) -> str:
     r"""z_i = Σ_j α_ij v_j = 0.12·[v_the] + ... = [z_i] (at most 4 terms, else the first two, ⋯, the last),
     aligned on "=" with TERMS_PER_LINE terms per line, so it stays inside a projector-sized page."""
     vec = partial(bmatrix, digits=digits, max_cols=4)
@@ -134,9 +179,10 @@ def contribution_sum(query: int, weights_row, V, key_labels: list[str], z_row, d
             terms.append(r"\cdots")
         terms.append(rf"{number(weights_row[j], digits)}\,\underbrace{{{vec(V[j])}}}_{{{text(key_labels[j])}}}")
     lines = [" + ".join(terms[k : k + TERMS_PER_LINE]) for k in range(0, len(terms), TERMS_PER_LINE)]
-    i = query + 1
+    i, sym = query + 1, notation
     return (
-        rf"\begin{{aligned}}z_{{{i}}} &= \sum_j \alpha_{{{i}j}}\, v_j \\ &= {lines[0]}"
+        rf"\begin{{aligned}}{sym.out}_{{{i}}} &= \sum_{sym.key} {sym.weight}_{{{i}{sym.key}}}\, {sym.value}_{sym.key}"
+        rf" \\ &= {lines[0]}"
         + "".join(rf" \\ &\quad + {line}" for line in lines[1:])
         + rf" \\ &= {vec(z_row)}\end{{aligned}}"
     )

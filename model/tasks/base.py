@@ -22,9 +22,17 @@ class Task(ABC):
     description: str
     example: str  # a source text the trained model handles well, for the pages' defaults
 
-    def __init__(self, src_vocab: Vocabulary, tgt_vocab: Vocabulary, max_src_words: int, max_tgt_words: int):
+    def __init__(
+        self,
+        src_vocab: Vocabulary,
+        tgt_vocab: Vocabulary,
+        max_src_words: int,
+        max_tgt_words: int,
+        min_src_words: int = 1,
+    ):
         self.src_vocab, self.tgt_vocab = src_vocab, tgt_vocab
         self.max_src_words, self.max_tgt_words = max_src_words, max_tgt_words
+        self.min_src_words = min_src_words  # the generator's shortest source (sample_of_length knows what it can make)
 
     @abstractmethod
     def generate(self, rng: random.Random) -> tuple[list[str], list[str]]:
@@ -44,7 +52,11 @@ class Task(ABC):
         return [(" ".join(s), " ".join(t)) for s, t in (self.generate(rng) for _ in range(n))]
 
     def sample_of_length(self, n: int, length: int, seed: int = 0) -> list[tuple[str, str]]:
-        """n pairs whose source has exactly `length` words (drawn until enough fit), the same for a seed."""
+        """n pairs whose source has exactly `length` words (drawn until enough fit), the same for a seed.
+        A length outside min_src_words..max_src_words is refused at once rather than drawn for in vain."""
+        if not self.min_src_words <= length <= self.max_src_words:
+            span = f"{self.min_src_words} to {self.max_src_words}"
+            raise ValueError(f"the {self.name} task makes inputs of {span} words, not {length}.")
         rng, pairs = random.Random(seed), []
         for _ in range(1000 * n):
             src, tgt = self.generate(rng)

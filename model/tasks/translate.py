@@ -35,10 +35,9 @@ class TranslateTask(Task):
     example = "the big red dog sees a small cat"
 
     def __init__(self):
-        max_words = 2 * (2 + MAX_ADJECTIVES) + 1
-        super().__init__(
-            Vocabulary(list(LEXICON)), Vocabulary(list(dict.fromkeys(LEXICON.values()))), max_words, max_words
-        )
+        max_words = 2 * (2 + MAX_ADJECTIVES) + 1  # two noun phrases (determiner, adjectives, noun) and a verb
+        src, tgt = Vocabulary(list(LEXICON)), Vocabulary(list(dict.fromkeys(LEXICON.values())))
+        super().__init__(src, tgt, max_words, max_words, min_src_words=2 * 2 + 1)
 
     def _noun_phrase(self, rng: random.Random) -> list[str]:
         adjectives = rng.sample(list(ADJECTIVES), rng.randint(0, MAX_ADJECTIVES))

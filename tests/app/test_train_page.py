@@ -43,7 +43,7 @@ def test_defaults_are_the_fast_reverse_setup():
         ("en", ["Transformer", "RNN + attention"], ["GRU", "LSTM", "plain RNN (tanh)"],
          ["additive (Bahdanau)", "dot (Luong)", "general (Luong)", "none (no attention)"]),
         ("zh", ["Transformer", "RNN + 注意力"], ["GRU", "LSTM", "普通 RNN（tanh）"],
-         ["加性（Bahdanau）", "点积（Luong）", "一般式（Luong）", "none（没有注意力）"]),
+         ["加性（Bahdanau）", "点积（Luong）", "一般式（Luong）", "无（没有注意力）"]),
     ],
 )  # fmt: skip
 def test_each_family_shows_only_its_own_options(lang, families, cells, scores):
@@ -67,7 +67,7 @@ def test_each_family_shows_only_its_own_options(lang, families, cells, scores):
         ("train_heads", 3, "en", "These settings cannot build a model: d_model (64) must be divisible by n_heads"),
         ("train_heads", 5, "en", "must be divisible by n_heads"),
         ("train_d", 66, "en", "must be divisible by n_heads"),
-        ("train_heads", 3, "zh", "这些设置无法构建模型："),
+        ("train_heads", 3, "zh", "这些设置无法构建模型：d_model（64）必须能被 n_heads（3）整除"),  # the reason too
     ],
 )
 def test_impossible_settings_get_the_configs_message(key, value, lang, words):

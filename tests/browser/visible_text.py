@@ -41,6 +41,7 @@ SYMBOLS = {
     "QKᵀ", "d_model", "d_k", "d_ff", "dk", "dₖ", "PageUp", "PageDown", "PNG", "SVG", "CSV", "JSON", "NPZ", "ZIP",
     "zip", "safetensors", "config", "json", "model", "LN", "exp", "max", "argmax", "QR", "QK", "Concat", "CPU",
     "PE", "pos", "sin", "cos", "src", "tgt",  # the positional-encoding formula and trace names
+    "tanh", "PyTorch", "torch", "AMD", "EPYC",  # the RNN page: the tanh cell, the benchmark machine's CPU and library
 }  # fmt: skip
 SYMBOLS_LOWER = {s.lower() for s in SYMBOLS}  # "Softmax" at the start of a sentence is still softmax
 # Streamlit's own frontend words, which no public API translates (the file uploader's drop zone).

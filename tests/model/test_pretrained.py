@@ -8,6 +8,9 @@ from model import PRETRAINED, load_pretrained
 from model.pretrained import CHECKPOINT_DIR, PRETRAINED_ARCH
 
 FRESH_SEED = 20261121  # not the seed training evaluated on (seed + 1_000_003)
+# The contrast shipped for the bottleneck lesson: a GRU without attention on reverse, trained 4000 steps, reaches what
+# it honestly reaches (82.8 % held-out); it is held to that, every other model to 99 %.
+CONTRASTS = {"reverse-rnn-noattn": (0.78, 0.90)}
 
 
 @pytest.mark.parametrize("name", PRETRAINED)
@@ -15,9 +18,14 @@ def test_shipped_checkpoint_is_accurate(name):
     loaded = load_pretrained(name)
     pairs = loaded.task.sample(1000, seed=FRESH_SEED)
     predictions = loaded.predict_batch([s for s, _ in pairs])
+    accuracy = loaded.task.accuracy(predictions, [t for _, t in pairs])
+    if name in CONTRASTS:
+        low, high = CONTRASTS[name]
+        assert low <= accuracy <= high
+        return
     wrong = [(s, t, p) for (s, t), p in zip(pairs, predictions, strict=True) if p.split() != t.split()]
     assert len(wrong) <= 10, wrong[:5]  # ≥ 99 %
-    assert loaded.task.accuracy(predictions, [t for _, t in pairs]) >= 0.99
+    assert accuracy >= 0.99
 
 
 @pytest.mark.parametrize("name", PRETRAINED)
@@ -42,7 +50,9 @@ def test_minimum_set_is_shipped():
 
 
 def test_shipped_rnns_are_what_their_names_say():
-    for name, score in (("reverse-rnn", "additive"), ("translate-rnn", "additive"), ("translate-rnn-noattn", "none")):
+    shipped = (("reverse-rnn", "additive"), ("translate-rnn", "additive"), ("translate-rnn-noattn", "none"),
+               ("reverse-rnn-noattn", "none"))  # fmt: skip
+    for name, score in shipped:
         c = load_pretrained(name).config
         assert (c.arch, c.cell, c.score) == ("rnn", "gru", score)
 

@@ -38,6 +38,9 @@ EXTRAS = (
     "heads_off_code",  # ui/attention/knockout.py: the heads switched off, as the link code "e1.3,c2.1"
     "layer_stack", "layer_ln", "layer_ffn",  # ui/layers/view.py
     "d_model", "length", "no_pe",  # ui/positional/view.py
+    "rnn_part", "rnn_step",  # ui/rnn/parts.py, ui/rnn/decoder.py: the RNN page's part and decoder step
+    "rnn_layer", "rnn_mean", "rnn_head",  # ui/rnn/align.py: the Transformer block and head beside the RNN
+    "bottleneck_task", "bottleneck_n", "grad_length", "grad_bias",  # ui/rnn/bottleneck.py, ui/rnn/gradients.py
 )  # fmt: skip
 PAGE = "page"
 EXTRA = "extra"

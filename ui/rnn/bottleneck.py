@@ -1,0 +1,97 @@
+"""Part 3: exact match against input length for the shipped models of one task, with and without attention
+(model.rnn_analysis.accuracy_by_length). It takes seconds, so each curve is measured once per server and kept."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from model.pretrained import PRETRAINED_ARCH
+from model.rnn_analysis import accuracy_by_length
+from viz.curves import Series, line_figure
+
+from ..charts import show_chart
+from ..i18n import N_, _
+from ..models import shared_model
+from .parts import keep_in
+
+TASK_KEY, PER_LENGTH_KEY = "bottleneck_task", "bottleneck_n"
+LENGTHS = tuple(range(1, 25))  # tasks that cannot make a length skip it (translate: 5 to 9 words)
+PER_LENGTH = (20, 50, 100, 200)
+FAMILIES = {  # shipped name suffix → how the curve is named and drawn
+    "": (N_("Transformer"), "#1f77b4", "solid", "circle"),
+    "-rnn": (N_("RNN + attention"), "#ff7f0e", "solid", "diamond"),
+    "-rnn-noattn": (N_("RNN, no attention"), "#7f7f7f", "dash", "x"),
+}
+
+
+def bottleneck_tasks() -> list[str]:
+    """Tasks with a shipped RNN (the comparison needs one)."""
+    return [name.removesuffix("-rnn") for name in PRETRAINED_ARCH if name.endswith("-rnn")]
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def measured(name: str, per_length: int) -> dict[int, float]:
+    """accuracy_by_length of a shipped model, once per server for each (model, inputs per length)."""
+    return accuracy_by_length(shared_model(name), list(LENGTHS), per_length=per_length)
+
+
+def bottleneck_section(default_task: str) -> None:
+    tasks = bottleneck_tasks()
+    keep_in(TASK_KEY, tasks, tasks[0])
+    task_col, n_col = st.columns([2, 1])
+    task = task_col.radio(
+        _("Task"), tasks, index=tasks.index(default_task) if default_task in tasks else 0, horizontal=True,
+        key=TASK_KEY, bind="query-params",
+    )  # fmt: skip
+    per_length = n_col.select_slider(
+        _("Inputs per length"), PER_LENGTH, value=100, key=PER_LENGTH_KEY, bind="query-params",
+        help=_("More inputs give smoother curves; each new setting is measured once and then kept for everyone."),
+    )  # fmt: skip
+    say_what_it_shows()
+    names = [(task + suffix, suffix) for suffix in FAMILIES if task + suffix in PRETRAINED_ARCH]
+    models = {name: shared_model(name) for name, _suffix in names}  # loaded first (with their own spinner)
+    with st.spinner(_("Measuring exact match at every length (once per server; about a minute on a busy CPU)…")):
+        curves = {name: measured(name, int(per_length)) for name, _suffix in names}
+    series = []
+    for name, suffix in names:
+        label, color, dash, symbol = FAMILIES[suffix]
+        points = curves[name]
+        series.append(Series(f"{name} · {_(label)}", list(points), list(points.values()), color, dash, symbol))
+    task_of = models[names[0][0]].task
+    band = (task_of.min_src_words, task_of.max_src_words)
+    fig = line_figure(
+        series, title=_("Exact match by input length: {task}, {n} inputs per length").format(task=task, n=per_length),
+        x_title=_("input length (tokens)"), y_title=_("exact match"), percent=True, band=band,
+        band_label=_("lengths seen in training"), role="bottleneck",
+    )  # fmt: skip
+    show_chart(fig, "bottleneck")
+    longest = max(n for n in curves[names[0][0]] if n <= band[1])
+    parts = [
+        _("{label}: {accuracy}").format(label=_(FAMILIES[suffix][0]), accuracy=f"{curves[name][longest]:.1%}")
+        for name, suffix in names
+    ]
+    st.markdown(
+        _("At {n} tokens, the longest input in training: {results}.").format(n=longest, results=" · ".join(parts))
+    )
+    trained = [
+        _("{name}: {steps} steps, {accuracy} held-out exact match").format(
+            name=name, steps=model.meta.get("steps", "?"), accuracy=_percent(model.meta.get("held_out_accuracy"))
+        )
+        for name, model in models.items()
+    ]
+    st.caption(_("As shipped, trained by the repository's own command: {models}.").format(models=" · ".join(trained)))
+
+
+def _percent(share) -> str:
+    return f"{share:.1%}" if isinstance(share, int | float) else "?"
+
+
+def say_what_it_shows() -> None:
+    st.markdown(
+        _(
+            "Without attention, the encoder must squeeze the whole input into its final state, one vector of "
+            "d_hidden numbers, and the decoder sees nothing else: the longer the input, the more of it is lost. "
+            "With attention, the decoder reads every encoder state again at every step. The curves are the shipped "
+            "models' exact match on fresh inputs of each length; the shaded lengths are the ones seen in training."
+        )
+    )
