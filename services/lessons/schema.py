@@ -76,6 +76,7 @@ TRANSFORMERS = tuple(name for name, arch in PRETRAINED_ARCH.items() if arch == "
 MODEL = Choice(TRANSFORMERS)  # a file names a shipped model: a session's own models do not travel
 INPUT = Words(LIMITS.max_input_chars)
 LAYER, HEAD = Whole(0, 15), Whole(0, 15)
+RNN_TASKS = tuple(name.removesuffix("-rnn") for name in PRETRAINED_ARCH if name.endswith("-rnn"))  # with a shipped RNN
 
 PAGE_STATE: dict[str, dict[str, Spec]] = {
     "step-by-step": {
@@ -100,6 +101,9 @@ PAGE_STATE: dict[str, dict[str, Spec]] = {
         "layer_stack": Choice(("encoder", "decoder")), "layer_ln": Whole(0, 63), "layer_ffn": LAYER,
     },
     "train": {"model": MODEL, "input": INPUT},  # the trained model whose attention the slide sets beside random weights
+    "rnn-vs-transformer": {  # a slide shows part 3, the bottleneck: exact match by input length, with(out) attention
+        "rnn_part": Whole(3, 3), "bottleneck_task": Choice(RNN_TASKS),
+    },
 }  # fmt: skip
 
 

@@ -12,6 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import load_pretrained
+from model.rnn_analysis import accuracy_by_length
 from services.lessons import LIBRARY, PAGE_STATE, LessonError, shipped_file, shipped_lessons
 from tests.app.test_attention_page import array
 from tests.app.test_presenter import blocks, popovers, presenter_css, widget_keys
@@ -19,7 +20,7 @@ from ui.classroom.registry import apply, collect
 from ui.i18n import translations
 from ui.lesson.links import SCRIPTS, session_key
 from ui.lesson.text import inert_markdown
-from ui.lesson.views import VIEWS
+from ui.lesson.views import PER_LESSON, VIEWS
 from viz.projector import MIN_FONT
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -245,3 +246,17 @@ def test_the_presenter_view_folds_the_pickers_and_sets_the_words_beside_the_live
     np.testing.assert_allclose(array(focused["data"][0]["z"]), expected, atol=1e-6)
     assert "texttemplate" not in focused["data"][0]  # a narrow column: the values are left to the hover
     assert focused["layout"]["font"]["size"] >= MIN_FONT and focused["layout"]["height"] <= 400
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_first_slide_is_the_rnn_pages_bottleneck_and_opens_there(lang):
+    at = open_lesson(lang, slide="1")
+    curves = {trace["name"].split(" · ")[0]: trace for trace in chart_specs(at)[0]["data"] if trace.get("name")}
+    assert set(curves) == {"reverse", "reverse-rnn", "reverse-rnn-noattn"}
+    lengths = [int(x) for x in array(curves["reverse-rnn-noattn"]["x"])]
+    measured = accuracy_by_length(load_pretrained("reverse-rnn-noattn"), lengths, per_length=PER_LESSON)
+    np.testing.assert_allclose(array(curves["reverse-rnn-noattn"]["y"]), [measured[n] for n in lengths])
+    at.button(key="lesson_open").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert (at.session_state["rnn_part"], at.session_state["bottleneck_task"]) == (3, "reverse")
+    assert (at.query_params["rnn_part"], at.query_params["bottleneck_task"]) == ("3", "reverse")

@@ -88,8 +88,8 @@ def test_the_presenter_view_on_a_projector(browser, app_url, probes_for):
         normal = page.evaluate(FONT_JS, "An RNN encoder")
         open_page(page, f"{app_url}/lesson?lang=en&present=true&slide=1")
         assert page.evaluate(FONT_JS, "An RNN encoder") >= 1.4 * normal
-        page.wait_for_function(CHART_JS, arg="attention-head", timeout=30_000)
-        assert inside(page.evaluate(CHART_JS, "attention-head"), width, height)  # beside the words, not under them
+        page.wait_for_function(CHART_JS, arg="bottleneck", timeout=60_000)  # the RNN page's bottleneck curves
+        assert inside(page.evaluate(CHART_JS, "bottleneck"), width, height)  # beside the words, not under them
         assert page.evaluate(LAYOUT_JS)["collapsed"] == "true"
         press(page, "PageDown")
         press(page, "ArrowRight")

@@ -74,8 +74,8 @@ CASES = [
         "300KB", lambda: padded_to(300 * 1024), Says("too large: 300 KB, at most 256 KB", "太大：300 KB，最多 256 KB")
     ),
     LessonCase(
-        "4000-digit-layer",
-        lambda: edited(lambda d: d["slides"][0]["state"].update(layer="__N__")).replace(b'"__N__"', b"7" * 4000),
+        "4000-digit-head",
+        lambda: edited(lambda d: d["slides"][1]["state"].update(wt_head="__N__")).replace(b'"__N__"', b"7" * 4000),
         Says("a number with 4000 digits", "一个 4000 位的数字"),
     ),
     LessonCase(

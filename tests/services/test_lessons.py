@@ -26,8 +26,8 @@ from services.lessons import (
 SHIPPED = "attention-basics"
 # The order the issue lists: (page, what decides the view) for each of the shipped slides.
 SHIPPED_ORDER = [
-    ("attention", "cross"), ("step-by-step", 1), ("step-by-step", 2), ("step-by-step", 3), ("step-by-step", 5),
-    ("step-by-step", 6), ("step-by-step", 7), ("positional-encoding", None), ("step-by-step", 4),
+    ("rnn-vs-transformer", "reverse"), ("step-by-step", 1), ("step-by-step", 2), ("step-by-step", 3),
+    ("step-by-step", 5), ("step-by-step", 6), ("step-by-step", 7), ("positional-encoding", None), ("step-by-step", 4),
     ("attention", "decoder"), ("attention", "cross"), ("inside-a-layer", None), ("train", None), ("attention", "cross"),
 ]  # fmt: skip
 
@@ -88,6 +88,8 @@ def test_the_shipped_lesson_is_bilingual_and_in_the_issue_order():
             assert slide.state["step"] == view
         elif page == "attention":
             assert slide.state["kind"] == view
+        elif page == "rnn-vs-transformer":
+            assert slide.state == {"rnn_part": 3, "bottleneck_task": view}  # the bottleneck, on a task with RNNs
         for texts in (slide.title, slide.text):
             assert texts["en"].strip() and texts["zh"].strip()
             assert any("\u4e00" <= ch <= "\u9fff" for ch in texts["zh"])
@@ -98,9 +100,12 @@ def test_the_shipped_lesson_is_bilingual_and_in_the_issue_order():
 
 
 def test_every_page_and_setting_a_slide_may_hold_is_known():
-    assert set(PAGE_STATE) == {"step-by-step", "attention", "positional-encoding", "inside-a-layer", "train"}
+    assert set(PAGE_STATE) == {
+        "step-by-step", "attention", "positional-encoding", "inside-a-layer", "train", "rnn-vs-transformer"
+    }  # fmt: skip
+    assert PAGE_STATE["rnn-vs-transformer"]["bottleneck_task"].options == ("reverse", "translate")
     transformers = {n for n, arch in PRETRAINED_ARCH.items() if arch == "transformer"}
-    for specs in PAGE_STATE.values():
+    for specs in (specs for page, specs in PAGE_STATE.items() if page != "rnn-vs-transformer"):
         assert set(specs["model"].options) == transformers
 
 

@@ -22,7 +22,7 @@ from ..walkthrough.state import SOURCE_LABELS
 OPEN_KEY = "_lesson_open"  # the page script and URL parameters the button asked for
 SCRIPTS = {spec.url_path: spec.script for spec in PAGES}
 LABELS = {"kind": KINDS, "source": SOURCE_LABELS, "mask": MASK_LABELS}  # the URL holds the shown label
-PLAIN = {"model", "input", "target", "step", "query", "d_model", "length"}  # the URL holds the value
+PLAIN = {"model", "input", "target", "step", "query", "d_model", "length", "rnn_part", "bottleneck_task"}  # the value
 ONE_BASED = {"layer", "head"}  # the URL holds the shown number
 
 

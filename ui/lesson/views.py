@@ -18,6 +18,7 @@ from model.architectures import build_model
 from model.inspect import n_layers
 from model.walkthrough import build_mask
 from services.lessons import Slide
+from services.lessons.schema import RNN_TASKS
 
 from ..attention.view import focused_charts
 from ..i18n import _
@@ -25,6 +26,7 @@ from ..layers.view import stack_analysis, stream_section
 from ..models import DEFAULT_MODEL, get_model
 from ..positional.view import cross_attention_chart, model_encoding, pe_table_chart
 from ..presenter import presenting
+from ..rnn.bottleneck import bottleneck_view
 from ..trace_cache import cached_run
 from ..walkthrough.example import N_HEADS, default_values, example_walk
 from ..walkthrough.model import model_walk
@@ -32,6 +34,7 @@ from ..walkthrough.show import example_mask_note, model_mask_note, show_step
 from ..walkthrough.state import EXAMPLE, Ablations, md_plain
 
 UNTRAINED_SEED = 0
+PER_LESSON = 100  # inputs per length in the bottleneck view: the RNN page's default, so both share its cache
 
 
 def cells() -> bool | None:
@@ -152,12 +155,19 @@ def training_view(state: dict) -> None:
     st.caption(_("Cross-attention of the last decoder layer, mean over heads; both decoders read the correct output."))
 
 
+def rnn_view(state: dict) -> None:
+    """The RNN page's bottleneck: exact match by input length for the task's Transformer and RNNs with and
+    without attention (measured once per server, as on the page)."""
+    bottleneck_view(str(state.get("bottleneck_task", RNN_TASKS[0])), PER_LESSON, explain=False)
+
+
 VIEWS = {
     "step-by-step": step_view,
     "attention": attention_view,
     "positional-encoding": positional_view,
     "inside-a-layer": layer_view,
     "train": training_view,
+    "rnn-vs-transformer": rnn_view,
 }
 
 
