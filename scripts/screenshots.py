@@ -31,6 +31,12 @@ VIEWS = [
     ("inside-a-layer.png", "/inside-a-layer"),
     ("rnn-vs-transformer.png", "/rnn-vs-transformer?model=translate-rnn"),
 ]
+# Where the Chinese screenshot shows another state: the Chinese → English model, so the axes carry Chinese tokens
+# and cross-attention shows the reordering (the link's kind is its label in Chinese, as the app writes it).
+ZH_VIEWS = {
+    "attention.png": "/attention?model=translate-zh&kind=交叉注意力&layer=2",
+    "inside-a-layer.png": "/inside-a-layer?model=translate-zh",
+}
 
 
 def out_dir(lang: str) -> Path:
@@ -71,6 +77,7 @@ def main() -> None:
             folder = out_dir(lang)
             folder.mkdir(parents=True, exist_ok=True)
             for name, path in VIEWS:
+                path = ZH_VIEWS.get(name, path) if lang == "zh" else path
                 page = new_page(browser, viewport=VIEWPORT)
                 open_page(page, url + with_lang(path, lang))
                 page.screenshot(path=folder / name)
