@@ -6,6 +6,7 @@ import torch
 from ui.classroom.follow import follow_room
 from ui.classroom.sidebar import classroom_sidebar
 from ui.language import language_switch
+from ui.lesson.add import add_view_button
 from ui.navigation import app_pages, run_page
 from ui.presenter import presenter_view
 from ui.sidebar import render_sidebar
@@ -25,4 +26,5 @@ presenter_view()  # after follow_room: a class follows the teacher's presenter v
 stop_training_if_left(navigation.url_path)
 render_sidebar()
 classroom_sidebar(navigation)
+add_view_button(navigation.url_path)
 run_page(navigation)

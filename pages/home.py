@@ -24,6 +24,9 @@ SECTIONS = [
     (nav.RNN_VS_TRANSFORMER, N_(
         "Where attention came from: an RNN encoder–decoder squeezes the input into one vector, then attention lets "
         "it look back. Its alignment beside the Transformer's, its decoder step by step, the seeds' claims measured.")),
+    (nav.LESSON, N_(
+        "A ready lesson in 14 slides, from why attention to a recap, each with a live view; download it, edit it, "
+        "upload your own, or build one from the views you add.")),
 ]  # fmt: skip
 
 page_header(

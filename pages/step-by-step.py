@@ -6,15 +6,14 @@ from ui.classroom.ask import walk_question_panel
 from ui.i18n import _
 from ui.models import selected_model
 from ui.navigation import require_entry
-from ui.presenter import controls, page_header, stage
+from ui.presenter import controls, page_header
 from ui.rnn.notice import transformer_only
 from ui.walkthrough import state as nav
 from ui.walkthrough.example import MASK_KIND_KEY, MASK_LABELS, N_HEADS, example_inputs, example_walk, mask_controls
 from ui.walkthrough.export import export_section
 from ui.walkthrough.links import accept_any_language
 from ui.walkthrough.model import model_controls, model_walk
-from ui.walkthrough.steps import header, step_mask, step_projections, step_scaling, step_scores
-from ui.walkthrough.steps_late import step_multi_head, step_residual_norm, step_softmax, step_weighted_sum
+from ui.walkthrough.show import example_mask_note, model_mask_note, show_step
 
 require_entry()
 accept_any_language({nav.SOURCE_KEY: nav.SOURCE_LABELS, MASK_KIND_KEY: MASK_LABELS})  # a link in any language
@@ -48,31 +47,19 @@ with controls(bar) as folded:
         with mask_col:
             mask = mask_controls(values["tokens"], ablations.mask)
         walk = example_walk(ablations, head, mask, values)
-        in_use = _(MASK_LABELS[st.session_state.get(MASK_KIND_KEY, "none")]) if ablations.mask else _("none (mask off)")
-        mask_note = _("Mask in use: **{mask}**.").format(mask=in_use)
+        mask_note = example_mask_note(st.session_state.get(MASK_KIND_KEY, "none"), ablations.mask)
     else:
         mask_col.caption(_("Model **{name}** · the sidebar picks another.").format(name=nav.md_plain(loaded.name)))
         walk = model_walk(loaded, text, kind, layer, head, ablations)
         if walk is None:
             st.stop()
-        mask_note = _(
-            "This block uses the model's own mask: causal in the decoder's self-attention (unless switched off), "
-            "none elsewhere (a single input has no padding)."
-        )
+        mask_note = model_mask_note()
 
     st.divider()
     step = nav.step_picker()
 query = nav.step_buttons(lambda: nav.query_picker(walk.q_tokens), bar=bar, fold=folded)
 
-with st.container(border=True):
-    header(step, walk)
-    with stage():
-        if step == 4:
-            step_mask(walk, query, mask_note)
-        else:
-            renderers = {1: step_projections, 2: step_scores, 3: step_scaling, 5: step_softmax,
-                         6: step_weighted_sum, 7: step_multi_head, 8: step_residual_norm}  # fmt: skip
-            renderers[step](walk, query)
+show_step(step, walk, query, mask_note)
 
 export_section(walk)
 walk_question_panel(walk, query)

@@ -44,7 +44,8 @@ POSITIONAL = PageSpec("pages/positional-encoding.py", N_("Positional encoding"),
 TRAIN = PageSpec("pages/train.py", N_("Train"), "🏋️")
 INSIDE_A_LAYER = PageSpec("pages/inside-a-layer.py", N_("Inside a layer"), "🔬")
 RNN_VS_TRANSFORMER = PageSpec("pages/rnn-vs-transformer.py", N_("RNN vs Transformer"), "🔁")
-PAGES = (HOME, STEP_BY_STEP, ATTENTION, POSITIONAL, TRAIN, INSIDE_A_LAYER, RNN_VS_TRANSFORMER)
+LESSON = PageSpec("pages/lesson.py", N_("Lesson"), "🎓")
+PAGES = (HOME, STEP_BY_STEP, ATTENTION, POSITIONAL, TRAIN, INSIDE_A_LAYER, RNN_VS_TRANSFORMER, LESSON)
 
 
 def app_pages() -> list[st.Page]:

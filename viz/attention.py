@@ -148,8 +148,10 @@ def head_figure(
     height: int = 620,
     role: str = "attention-head",
     subtitle: str = "",
+    cell_text: bool | None = None,
 ) -> go.Figure:
-    """One head's (Lq, Lk) weights, large: query tokens down, key tokens across, values in the cells."""
+    """One head's (Lq, Lk) weights, large: query tokens down, key tokens across, values in the cells (unless
+    cell_text is False; None: as matrix_figure decides by size)."""
     return matrix_figure(
         weights,
         title=title,
@@ -161,4 +163,5 @@ def head_figure(
         height=height,
         role=role,
         subtitle=subtitle,
+        cell_text=cell_text,
     )

@@ -14,6 +14,7 @@ PAGES = {
     "Positional encoding": "Positional encoding",
     "Inside a layer": "Inside a layer",
     "Train": "Train",
+    "Lesson": "Lesson",
 }
 
 

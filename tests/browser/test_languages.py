@@ -23,10 +23,11 @@ VIEWS = [
     "/rnn-vs-transformer?model=translate-rnn",
     *(f"/rnn-vs-transformer?model=translate-rnn&rnn_part={n}" for n in range(2, 6)),
     "/rnn-vs-transformer?model=translate-rnn-noattn&rnn_part=2",
+    *(f"/lesson?slide={n}" for n in (1, 2, 8, 12, 13)),
 ]
 ENGLISH_VIEWS = [
     "/", "/attention?summaries=true", "/positional-encoding?no_pe=true", "/step-by-step?step=5", "/train",
-    "/rnn-vs-transformer?model=translate-zh", "/rnn-vs-transformer?rnn_part=4",
+    "/rnn-vs-transformer?model=translate-zh", "/rnn-vs-transformer?rnn_part=4", "/lesson?slide=1", "/lesson?slide=13",
 ]  # fmt: skip
 
 

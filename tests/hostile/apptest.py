@@ -16,6 +16,7 @@ PAGES = {  # URL path → script
     "positional-encoding": "pages/positional-encoding.py",
     "train": "pages/train.py",
     "inside-a-layer": "pages/inside-a-layer.py",
+    "lesson": "pages/lesson.py",
 }
 TITLES = {  # each page's title in each language: the page drew itself after the bad input
     "home": {"en": "Attention Lab", "zh": "Attention Lab"},
@@ -24,6 +25,7 @@ TITLES = {  # each page's title in each language: the page drew itself after the
     "positional-encoding": {"en": "Positional encoding", "zh": "位置编码"},
     "train": {"en": "Train a model", "zh": "训练一个模型"},
     "inside-a-layer": {"en": "Inside a layer", "zh": "层的内部"},
+    "lesson": {"en": "Lesson", "zh": "课程"},
 }
 
 

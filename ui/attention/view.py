@@ -129,8 +129,8 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str], chang
     """Layer / head / token pickers, the chosen head large, and the layer's head view; with heads switched off, the
     focused head's change (with them off − every head on) under it. `off`: the file-name words of the knockout."""
     n_layers, n_heads = weights.shape[:2]
-    pickers, (left, right) = st.container(), st.columns([3, 2])
-    with controls(right if presenting() else pickers, _("Layer, head, token")):  # presenter: beside the head
+    pickers, columns = st.container(), st.columns([3, 2])
+    with controls(columns[1] if presenting() else pickers, _("Layer, head, token")):  # presenter: beside the head
         pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
         # options show as 1, 2, … so a shared link reads ?layer=2&head=3
         layer = pick_layer.selectbox(
@@ -144,6 +144,29 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str], chang
             format_func=shown_as({None: _("All tokens")} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
             help=_("Keep only the lines from this token in the head view."),
         )  # fmt: skip
+    focused_charts(weights, kind, layer, head, token, queries, keys, change, off, columns=columns)
+
+
+def focused_charts(
+    weights,
+    kind: str,
+    layer: int,
+    head: int,
+    token: int | None,
+    queries,
+    keys,
+    change=None,
+    off=(),
+    *,
+    columns=None,
+    cell_text: bool | None = None,
+) -> None:
+    """One head large beside its layer's head view (`token`: the one query whose lines the head view keeps, or
+    None), and with heads switched off the focused head's change; in `columns` (left, right) when given, else in two
+    new columns; cell_text=False leaves the values out of the head's cells (a narrow column). The Attention page
+    draws it under its pickers; a lesson slide draws it for the slide's settings."""
+    n_heads = weights.shape[1]
+    left, right = columns if columns is not None else st.columns([3, 2])
     query_title, key_title = hover_names(*AXES[kind])
     with left:
         if is_off(weights[layer, head]):
@@ -153,7 +176,7 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str], chang
             fig = head_figure(
                 weights[layer, head], title=f"{layer_name(layer)} · {head_name(head)}",
                 query_tokens=numbered(queries), key_tokens=numbered(keys),
-                query_title=query_title, key_title=key_title, hover_names=hover_names(*HOVER),
+                query_title=query_title, key_title=key_title, hover_names=hover_names(*HOVER), cell_text=cell_text,
             )  # fmt: skip
             show_chart(fig, "focused", name=chart_name(PAGE, kind, *off, layer=layer, head=head),
                        present_height=FOCUS_PRESENT_HEIGHT)  # fmt: skip

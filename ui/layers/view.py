@@ -47,6 +47,11 @@ def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
         _("Stack"), list(STACKS), horizontal=True, key="layer_stack",
         format_func=translated_options("layer_stack", STACKS),
     )  # fmt: skip
+    return stack_analysis(trace, stack, norm)
+
+
+def stack_analysis(trace: Trace, stack: str, norm: str) -> tuple[LayerAnalysis, list[str]]:
+    """model.analysis_layers' numbers for one stack ("encoder" or "decoder") and the tokens along its positions."""
     tokens = trace.tokens("src" if stack == "encoder" else "tgt")
     return analyse_layers(trace, stack, norm), tokens
 

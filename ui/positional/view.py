@@ -39,12 +39,7 @@ def sinusoidal_lab(default_d_model: int) -> None:
         size_col, length_col = st.columns(2)
         d_model = size_col.slider("d_model", 8, 256, default_d_model, step=8, key="d_model", bind="query-params")
         length = length_col.slider(_("Positions"), 4, 128, 50, key="length", bind="query-params")
-    table = sinusoidal_table(length, d_model).numpy()  # (length, d_model)
-    fig = encoding_figure(
-        table, title=f"PE[pos, 2i] = sin(pos / 10000^(2i/{d_model})), PE[pos, 2i+1] = cos(…)",
-        position_title=_("Position"), dimension_title=_("Dimension"), height=420,
-    )  # fmt: skip
-    show_chart(fig, "pe_table", name=chart_name(PAGE, "sinusoidal", f"d{d_model}", f"{length}-positions", model=""))
+    table = pe_table_chart(d_model, length)
     with controls(row, _("Dimensions to plot")):
         dims = st.multiselect(
             _("Dimensions to plot"), range(d_model), default=[d for d in (0, 1, 6, 7, 20) if d < d_model],
@@ -67,6 +62,17 @@ def sinusoidal_lab(default_d_model: int) -> None:
         show_chart(fig, "pe_similarity", name=chart_name(PAGE, "sinusoidal-similarity", f"d{d_model}", model=""))
 
 
+def pe_table_chart(d_model: int, length: int):
+    """The sinusoidal table of `length` positions × d_model drawn as a heatmap; returns the table (length, d_model)."""
+    table = sinusoidal_table(length, d_model).numpy()  # (length, d_model)
+    fig = encoding_figure(
+        table, title=f"PE[pos, 2i] = sin(pos / 10000^(2i/{d_model})), PE[pos, 2i+1] = cos(…)",
+        position_title=_("Position"), dimension_title=_("Dimension"), height=420,
+    )  # fmt: skip
+    show_chart(fig, "pe_table", name=chart_name(PAGE, "sinusoidal", f"d{d_model}", f"{length}-positions", model=""))
+    return table
+
+
 def model_encoding(loaded: LoadedModel, trace: Trace) -> None:
     """The encoding the loaded model actually added to this input (trace `src.pos`)."""
     if loaded.config.positional == "none":
@@ -83,14 +89,16 @@ def model_encoding(loaded: LoadedModel, trace: Trace) -> None:
     show_chart(fig, "model_pe", name=chart_name(PAGE, "src.pos", model=loaded.name))
 
 
-def _cross_attention(trace: Trace, title: str, key: str) -> None:
+def cross_attention_chart(trace: Trace, title: str, key: str, cell_text: bool | None = None) -> None:
+    """The last decoder layer's cross-attention, mean over heads (chart key `key`; cell_text=False: no values in
+    the cells, for a narrow column)."""
     weights = attention_layers(trace, "cross")  # (L, H, T, S)
     queries, keys = attention_tokens(trace, "cross")
     query_title, key_title = hover_names(*AXES["cross"])
     fig = matrix_figure(
         head_mean(weights[-1]), title=title, x_title=key_title, y_title=query_title,
         x_labels=numbered(keys), y_labels=numbered(queries), hover_names=hover_names(*HOVER), height=480,
-        role=f"ablation-{key}",
+        role=f"ablation-{key}", cell_text=cell_text,
     )  # fmt: skip
     show_chart(fig, key, name=chart_name(PAGE, "cross-attention-mean", f"{key}-positions", layer=len(weights) - 1))
 
@@ -122,5 +130,5 @@ def ablation_section(loaded: LoadedModel, text: str, trace: Trace) -> None:
             else:
                 line = _("**{label}:** {tokens} :red[(wrong)]")
             st.markdown(line.format(label=_(RUNS[run_id]), tokens=tokens))
-            _cross_attention(run, _(RUNS[run_id]), run_id)
+            cross_attention_chart(run, _(RUNS[run_id]), run_id)
             st.caption(_("Cross-attention of the last decoder layer, mean over heads."))

@@ -6,7 +6,8 @@ Streamlit 1.67's st.button(shortcut=...) takes one key per button, ignores its s
 text box, a select or a radio/checkbox input (for arrows, Page Up/Down, Home/End, letters), and registers no
 shortcut on a disabled button. So each direction has a visible button (Page Up / Page Down) and, in the
 presenter view, a hidden twin for the arrow key (its container is hidden by ui.presenter.style). Arrows are bound
-only in the presenter view: in the normal view a focused slider or data editor uses them itself.
+only in the presenter view unless a page without sliders asks (the Lesson page): in the normal view a focused
+slider or data editor uses them itself.
 """
 
 from __future__ import annotations
@@ -53,13 +54,14 @@ def step_buttons(
     middle: Callable[[], R] | None = None,
     fold: DeltaGenerator | None = None,
     clicker_always: bool = True,
+    arrows_always: bool = False,
 ) -> R | None:
     """Previous / Next buttons moving st.session_state[key] through `options` (keys f"{button_key}_prev|_next").
 
     Normal view: ◀ | middle() | ▶ in a row here. Presenter view: ◀ ▶ in `where` (page_header's bar) when given,
     middle() in `fold` (the page's controls popover) when given. Page Up / Page Down press them always, or only
-    in the presenter view when clicker_always is False (a page that scrolls keeps its Page Down); ← / → only in
-    the presenter view. Returns middle()'s value."""
+    in the presenter view when clicker_always is False (a page that scrolls keeps its Page Down); ← / → in the
+    presenter view, and in the normal view too when arrows_always. Returns middle()'s value."""
     options = list(options)
     current = st.session_state.get(key, options[0])
     at = options.index(current) if current in options else 0
@@ -79,11 +81,12 @@ def step_buttons(
             value = middle() if middle else None
     next_box.button(SHORT[1] if present else labels.next, args=(key, options, 1), disabled=last,
                     key=f"{button_key}_next", shortcut=clicker[1], help=labels.next_help, **common)  # fmt: skip
-    if present:
+    if present or arrows_always:
         hidden = next_box.container(key=f"{KEYS_ONLY_PREFIX}{button_key}")
         for (arrow, symbol), delta, off in ((ARROWS[0], -1, first), (ARROWS[1], 1, last)):
             hidden.button(symbol, on_click=_move, args=(key, options, delta), disabled=off,
                           key=f"{button_key}_{arrow.lower()}", shortcut=arrow)  # fmt: skip
+    if present:
         with mid_box:
             value = middle() if middle else None
     return value

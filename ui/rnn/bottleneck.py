@@ -47,7 +47,15 @@ def bottleneck_section(default_task: str) -> None:
         _("Inputs per length"), PER_LENGTH, value=100, key=PER_LENGTH_KEY, bind="query-params",
         help=_("More inputs give smoother curves; each new setting is measured once and then kept for everyone."),
     )  # fmt: skip
-    say_what_it_shows()
+    bottleneck_view(task, int(per_length))
+
+
+def bottleneck_view(task: str, per_length: int, explain: bool = True) -> None:
+    """What the part shows (unless not `explain`), the exact-match curves of `task`'s shipped models measured on
+    `per_length` inputs of each length, and the score at the longest trained length. The page draws it under its
+    pickers; a lesson slide draws it for the slide's task, its own words saying what it shows."""
+    if explain:
+        say_what_it_shows()
     names = [(task + suffix, suffix) for suffix in FAMILIES if task + suffix in PRETRAINED_ARCH]
     models = {name: shared_model(name) for name, _suffix in names}  # loaded first (with their own spinner)
     with st.spinner(_("Measuring exact match at every length (once per server; about a minute on a busy CPU)…")):

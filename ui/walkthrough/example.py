@@ -60,9 +60,14 @@ def _on_random() -> None:
     _reset(random_example(int(st.session_state.get("wt_d_model", 4)), int(st.session_state.get("wt_seed", 0))))
 
 
+def default_values() -> dict:
+    """The worked example as it first opens: four tokens, d_model 4."""
+    return {"tokens": list(DEFAULT_TOKENS), **default_example(4)}
+
+
 def _values() -> dict:
     if VALUES_KEY not in st.session_state:
-        st.session_state[VALUES_KEY] = {"tokens": list(DEFAULT_TOKENS), **default_example(4)}
+        st.session_state[VALUES_KEY] = default_values()
     return st.session_state[VALUES_KEY]
 
 

@@ -1,0 +1,262 @@
+"""The Lesson page (AppTest): every shipped slide in both languages, a slide's view is its own settings' trace,
+"open this view", upload round trip, bad and hostile files, "add this view", a class following the slide, the keys
+and the presenter view."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from model import load_pretrained
+from model.rnn_analysis import accuracy_by_length
+from services.lessons import LIBRARY, PAGE_STATE, LessonError, shipped_file, shipped_lessons
+from tests.app.test_attention_page import array
+from tests.app.test_presenter import blocks, popovers, presenter_css, widget_keys
+from ui.classroom.registry import apply, collect
+from ui.i18n import translations
+from ui.lesson.links import SCRIPTS, session_key
+from ui.lesson.text import inert_markdown
+from ui.lesson.views import PER_LESSON, VIEWS
+from viz.projector import MIN_FONT
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+SHIPPED = shipped_lessons()["attention-basics"]
+
+
+def open_lesson(lang: str, **params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.query_params.update(lang=lang, **params)
+    at.run()
+    at.switch_page("pages/lesson.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def chart_specs(at: AppTest) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def upload(at: AppTest, data: bytes, name: str = "lesson.json") -> None:
+    at.file_uploader(key="lesson_upload").set_value((name, data, "application/json")).run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_shipped_slide_opens_without_error(lang):
+    at = open_lesson(lang, slide="1")
+    for n, slide in enumerate(SHIPPED.slides, 1):
+        if n > 1:
+            at.button(key="lesson_next").click().run()
+        assert not at.exception, (n, [e.value for e in at.exception])
+        assert not at.error, (n, [e.value for e in at.error])
+        assert at.query_params["slide"] == str(n)
+        assert at.header[0].value == inert_markdown(slide.title[lang])
+        assert inert_markdown(slide.text[lang]) in [m.value for m in at.markdown]
+        drawn = len(at.get("plotly_chart")) + len(at.latex)
+        assert drawn >= 1, n
+    assert at.button(key="lesson_next").disabled
+
+
+def test_a_slide_draws_the_trace_of_its_own_model_input_and_settings():
+    at = open_lesson("en", slide="11")  # cross-attention, layer 1, head 3 of translate
+    state = SHIPPED.slides[10].state
+    trace = load_pretrained(state["model"]).run(state["input"])
+    expected = trace.numpy(f"decoder.{state['layer']}.cross_attn.weights")[state["head"]]  # (T, S)
+    focused = chart_specs(at)[0]
+    assert focused["layout"]["title"]["text"] == "Layer 2 · Head 4"
+    np.testing.assert_allclose(array(focused["data"][0]["z"]), expected, atol=1e-6)
+
+
+@pytest.mark.parametrize(("lang", "kind_label"), [("en", "Cross-attention"), ("zh", "交叉注意力")])
+def test_open_this_view_carries_the_slide_to_its_page(lang, kind_label):
+    at = open_lesson(lang, slide="11")
+    at.button(key="lesson_open").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == translations(lang).gettext("Attention")
+    assert (at.session_state["kind"], at.session_state["layer"], at.session_state["head"]) == ("cross", 1, 3)
+    assert at.query_params["lang"] == lang
+    assert (at.query_params["kind"], at.query_params["layer"], at.query_params["head"]) == (kind_label, "2", "4")
+
+
+def test_open_this_view_of_a_walkthrough_step():
+    at = open_lesson("en", slide="5")  # softmax, query 2
+    at.button(key="lesson_open").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert (at.query_params["step"], at.query_params["query"]) == ("5", "2")
+    assert at.session_state["source"] == "example"
+
+
+def test_an_uploaded_download_is_the_same_lesson():
+    at = open_lesson("en", slide="6")
+    upload(at, shipped_file("attention-basics"))  # the bytes the Download button gives
+    lesson_id = at.session_state["lesson"]
+    assert lesson_id.startswith("lesson-") and at.query_params["lesson"] == lesson_id
+    assert LIBRARY.get(lesson_id) == SHIPPED
+    assert at.session_state["lesson_slide"] == 1 and at.header[0].value == SHIPPED.slides[0].title["en"]
+    edited = SHIPPED.to_dict()
+    edited["title"]["zh"] = "我改过的课程"
+    upload(at, json.dumps(edited, ensure_ascii=False).encode("utf-8"))
+    assert LIBRARY.get(at.session_state["lesson"]).title["zh"] == "我改过的课程"
+
+
+BAD_UPLOADS = [  # (file bytes, template, params, slide)
+    (b"{not json", LessonError.NOT_JSON, {"line": 1, "column": 2}, None),
+    (b"\xff\xd8\xff\xe0 a JPEG", LessonError.NOT_TEXT, {}, None),
+    (json.dumps({**SHIPPED.to_dict(), "slides": SHIPPED.to_dict()["slides"] * 3}).encode(), LessonError.SLIDE_COUNT,
+     {"limit": 40, "count": 42}, None),
+    (json.dumps({**SHIPPED.to_dict(), "slides": [{**SHIPPED.to_dict()["slides"][0], "page": "admin"}]}).encode(),
+     LessonError.UNKNOWN_PAGE, {"page": "admin", "pages": ", ".join(PAGE_STATE)}, 1),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_bad_upload_is_explained_and_the_lesson_on_screen_stays(lang):
+    at = open_lesson(lang, slide="4")
+    words = translations(lang)
+    for data, template, params, slide in BAD_UPLOADS:
+        upload(at, data)
+        reason = words.gettext(template).format(**params)
+        if slide is not None:
+            reason = words.gettext("Slide {n}: {reason}").format(n=slide, reason=reason)
+        message = words.gettext("This lesson file was not loaded. {reason} The lesson on screen stays open.")
+        assert [e.value for e in at.error] == [message.format(reason=reason)]
+        assert at.session_state["lesson"] == "attention-basics" and at.session_state["lesson_slide"] == 4
+        assert at.header[0].value == inert_markdown(SHIPPED.slides[3].title[lang])
+
+
+def test_html_and_script_in_a_lesson_are_shown_as_text():
+    hostile = SHIPPED.to_dict()
+    hostile["slides"] = hostile["slides"][:1]
+    hostile["slides"][0]["title"]["en"] = "<script>alert(1)</script>"
+    hostile["slides"][0]["text"]["en"] = (
+        '<img src=x onerror="alert(2)"> [click](javascript:alert(3)) ![](http://x/y.png)'
+    )
+    at = open_lesson("en")
+    upload(at, json.dumps(hostile).encode())
+    assert at.header[0].value == r"\<script\>alert(1)\</script\>"
+    assert r'\<img src=x onerror="alert(2)"\> \[click\](javascript:alert(3)) \!\[\](http://x/y.png)' in [
+        m.value for m in at.markdown
+    ]
+    assert not at.get("html") or all("alert" not in h.proto.body for h in at.get("html"))
+
+
+def test_inert_markdown_escapes_what_could_become_html_a_link_or_an_image():
+    assert inert_markdown("**bold** `code` 中文 <b>&amp;") == r"**bold** `code` 中文 \<b\>\&amp;"
+    assert inert_markdown("[a](b) ![c](d)") == r"\[a\](b) \!\[c\](d)"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_add_this_view_builds_my_lesson(lang):
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.query_params.update(lang=lang)
+    at.run()
+    at.switch_page("pages/attention.py").run()
+    at.radio(key="kind").set_value("cross").run()
+    at.selectbox(key="layer").set_value(1).run()
+    at.button(key="lesson_add_view").click().run()
+    added = translations(lang).ngettext(
+        "Added: your lesson has {n} slide now.", "Added: your lesson has {n} slides now.", 1
+    )
+    assert added.format(n=1) in [c.value for c in at.sidebar.caption]
+    mine = at.session_state["_lesson_mine_id"]
+    at.switch_page("pages/lesson.py").run()
+    at.selectbox(key="lesson").set_value(mine).run()
+    assert not at.exception, [e.value for e in at.exception]
+    slide = LIBRARY.get(mine).slides[0]
+    assert slide.page == "attention"
+    assert {k: slide.state[k] for k in ("model", "kind", "layer", "head")} == {
+        "model": "translate", "kind": "cross", "layer": 1, "head": 0,
+    }  # fmt: skip
+    assert slide.title == {"en": "Attention", "zh": "注意力"}
+    assert at.header[0].value == slide.title[lang]
+    assert chart_specs(at)[0]["layout"]["title"]["text"].startswith(translations(lang).gettext("Layer {n}").format(n=2))
+
+
+def test_a_student_follows_the_teachers_slide():
+    teacher = open_lesson("zh", slide="1")
+    teacher.button(key="lesson_next").click().run()
+    teacher.button(key="lesson_next").click().run()
+    room_state = collect(teacher.session_state, "lesson")
+    assert (room_state["lesson"], room_state["slide"]) == ("attention-basics", 3)
+    student = AppTest.from_file(APP, default_timeout=180)
+    student.query_params.update(lang="en")
+    assert "lesson_slide" in apply(room_state, student.session_state, ["translate"])
+    student.run()
+    student.switch_page("pages/lesson.py").run()
+    assert student.header[0].value == inert_markdown(SHIPPED.slides[2].title["en"])
+    assert student.query_params["slide"] == "3"
+
+
+def test_every_slide_setting_has_a_session_key_a_view_and_a_page():
+    for page, specs in PAGE_STATE.items():
+        assert page in VIEWS and SCRIPTS[page] == f"pages/{page}.py"
+        for name in specs:
+            session_key(name)  # KeyError if the class room does not carry it
+
+
+STEPPER = ("lesson_prev", "lesson_next", "lesson_left", "lesson_right")
+SHORTCUTS = dict(zip(STEPPER, ("pageup", "pagedown", "left", "right"), strict=True))
+
+
+def column_of(at: AppTest, node) -> object | None:
+    """The innermost column holding `node` (an element of at.main's tree), or None."""
+    for column in reversed(blocks(at.main, "column")):
+        if any(child is node for child in column):
+            return column
+    return None
+
+
+def test_keys_step_the_slides_in_the_normal_view_too():
+    at = open_lesson("en", slide="1")
+    assert {k: at.button(key=k).proto.shortcut for k in STEPPER} == SHORTCUTS  # the lesson has no slider
+    for key, slide in (("lesson_right", 2), ("lesson_next", 3), ("lesson_left", 2), ("lesson_prev", 1)):
+        at.button(key=key).click().run()
+        assert at.query_params["slide"] == str(slide), key
+    assert at.button(key="lesson_prev").disabled and at.button(key="lesson_left").disabled
+    assert popovers(at) == {translations("en").gettext("Download, upload"): {"lesson_download", "lesson_upload"}}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_presenter_view_folds_the_pickers_and_sets_the_words_beside_the_live_view(lang):
+    at = open_lesson(lang, slide="1", present="true")
+    assert at.toggle(key="present").value is True and presenter_css(at)
+    bar = next(b for b in blocks(at.main, "flex_container") if b.key == "presenter_bar")
+    assert {*STEPPER, "presenter_exit"} <= widget_keys(bar)
+    assert {k: at.button(key=k).proto.shortcut for k in STEPPER} == SHORTCUTS
+    assert popovers(at) == {"1 / 14": {"lesson", "lesson_slide", "lesson_download", "lesson_upload"}}
+    for key, slide in (("lesson_right", 2), ("lesson_next", 3), ("lesson_left", 2), ("lesson_right", 3)):
+        at.button(key=key).click().run()
+        assert not at.exception, [e.value for e in at.exception]
+        assert at.query_params["slide"] == str(slide), key
+        assert at.header[0].value == inert_markdown(SHIPPED.slides[slide - 1].title[lang])
+    assert set(popovers(at)) == {"3 / 14"}
+
+    at = open_lesson(lang, slide="11", present="true")  # cross-attention: the words in one column, the view in another
+    words, view = column_of(at, at.header[0]), column_of(at, at.get("plotly_chart")[0])
+    assert words is not None and view is not None and words is not view
+    assert inert_markdown(SHIPPED.slides[10].text[lang]) in [m.value for m in words.markdown]
+    focused = chart_specs(at)[0]
+    state = SHIPPED.slides[10].state
+    expected = load_pretrained(state["model"]).run(state["input"])
+    expected = expected.numpy(f"decoder.{state['layer']}.cross_attn.weights")[state["head"]]  # (T, S)
+    np.testing.assert_allclose(array(focused["data"][0]["z"]), expected, atol=1e-6)
+    assert "texttemplate" not in focused["data"][0]  # a narrow column: the values are left to the hover
+    assert focused["layout"]["font"]["size"] >= MIN_FONT and focused["layout"]["height"] <= 400
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_first_slide_is_the_rnn_pages_bottleneck_and_opens_there(lang):
+    at = open_lesson(lang, slide="1")
+    curves = {trace["name"].split(" · ")[0]: trace for trace in chart_specs(at)[0]["data"] if trace.get("name")}
+    assert set(curves) == {"reverse", "reverse-rnn", "reverse-rnn-noattn"}
+    lengths = [int(x) for x in array(curves["reverse-rnn-noattn"]["x"])]
+    measured = accuracy_by_length(load_pretrained("reverse-rnn-noattn"), lengths, per_length=PER_LESSON)
+    np.testing.assert_allclose(array(curves["reverse-rnn-noattn"]["y"]), [measured[n] for n in lengths])
+    at.button(key="lesson_open").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert (at.session_state["rnn_part"], at.session_state["bottleneck_task"]) == (3, "reverse")
+    assert (at.query_params["rnn_part"], at.query_params["bottleneck_task"]) == ("3", "reverse")

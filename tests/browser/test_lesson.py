@@ -1,0 +1,102 @@
+"""The Lesson page in a browser: Page Down and → step the slides (and ?slide= follows), a Chinese slide draws
+its live view, the shipped lesson downloads and uploads back as the same lesson, a bad file is explained; in the
+presenter view on a 1280×720 projector the words are large and the live view's figure or formula is above the fold."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from services.lessons import parse_lesson, shipped_file
+
+from .figures import real_console_errors
+from .harness import exceptions_on, new_page, open_page, runs, wait_settled
+from .test_presenter import CHART_JS, FONT_JS, LAYOUT_JS, inside
+
+pytestmark = pytest.mark.browser
+
+
+def slide_in_url(page) -> str:
+    return parse_qs(urlparse(page.url).query).get("slide", [""])[0]
+
+
+def press(page, key: str) -> None:
+    """A key pressed with the focus on the page's title (out of any select), as after a click on the slide."""
+    before = runs(page)
+    page.get_by_test_id("stMain").locator("h1").first.click()
+    page.keyboard.press(key)
+    wait_settled(page, before)
+
+
+def test_keys_step_the_slides_and_a_chinese_slide_renders(page, probes, app_url):
+    open_page(page, f"{app_url}/lesson?lang=zh&slide=1")
+    main = page.get_by_test_id("stMain")
+    assert main.get_by_role("heading", name="为什么需要注意力？").is_visible()
+    press(page, "PageDown")
+    assert slide_in_url(page) == "2"
+    assert main.get_by_role("heading", name="查询、键和值").is_visible()
+    press(page, "ArrowRight")
+    assert slide_in_url(page) == "3"
+    press(page, "PageUp")
+    assert slide_in_url(page) == "2"
+    assert main.locator(".katex").count() > 0  # the step's formula, typeset
+    assert page.locator('[data-testid="stPlotlyChart"]').count() >= 1
+    assert exceptions_on(page) == []
+    assert real_console_errors(page, probes) == []
+
+
+def test_download_then_upload_gives_the_same_lesson_and_a_bad_file_is_explained(page, app_url, tmp_path):
+    open_page(page, f"{app_url}/lesson?lang=en&slide=4")
+    page.get_by_text("Download, upload").click()
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download this lesson (JSON)").click()
+    path = tmp_path / "downloaded.json"
+    download.value.save_as(path)
+    assert path.read_bytes() == shipped_file("attention-basics")
+
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "attention-lab-lesson/1", "title": {"en": "x", "zh": "x"}, "slides": []}))
+    before = runs(page)
+    page.locator('input[type="file"]').set_input_files(bad)
+    wait_settled(page, before)
+    error = page.get_by_test_id("stAlertContentError")
+    assert "A lesson has 1 to 40 slides; this one has 0." in error.inner_text()
+    assert page.get_by_role("heading", name="Scaling by √dₖ").is_visible()  # the lesson on screen stays
+
+    edited = parse_lesson(path.read_bytes()).to_dict()
+    edited["title"]["en"] = "My edited lesson"
+    mine = tmp_path / "mine.json"
+    mine.write_text(json.dumps(edited, ensure_ascii=False), encoding="utf-8")
+    before = runs(page)
+    page.locator('input[type="file"]').set_input_files(mine)
+    wait_settled(page, before)
+    assert slide_in_url(page) == "1"
+    assert "lesson-" in parse_qs(urlparse(page.url).query)["lesson"][0]
+    shown = [box.input_value() for box in page.locator('[data-testid="stSelectbox"] input').all()]
+    assert "My edited lesson (uploaded)" in shown
+    assert exceptions_on(page) == []
+
+
+def test_the_presenter_view_on_a_projector(browser, app_url, probes_for):
+    width, height = 1280, 720
+    page = new_page(browser, viewport=(width, height))
+    probes = probes_for(page)
+    try:
+        open_page(page, f"{app_url}/lesson?lang=en&slide=1")
+        normal = page.evaluate(FONT_JS, "An RNN encoder")
+        open_page(page, f"{app_url}/lesson?lang=en&present=true&slide=1")
+        assert page.evaluate(FONT_JS, "An RNN encoder") >= 1.4 * normal
+        page.wait_for_function(CHART_JS, arg="bottleneck", timeout=60_000)  # the RNN page's bottleneck curves
+        assert inside(page.evaluate(CHART_JS, "bottleneck"), width, height)  # beside the words, not under them
+        assert page.evaluate(LAYOUT_JS)["collapsed"] == "true"
+        press(page, "PageDown")
+        press(page, "ArrowRight")
+        assert slide_in_url(page) == "3" and "present=true" in page.url
+        assert inside(page.evaluate(LAYOUT_JS)["formula"], width, height)  # step 2's formula
+        press(page, "ArrowLeft")
+        assert slide_in_url(page) == "2"
+        assert exceptions_on(page) == [] and real_console_errors(page, probes) == []
+    finally:
+        page.context.close()

@@ -1,0 +1,111 @@
+"""The Lesson page: choose a lesson, step through its slides, each slide's words and its live view.
+
+Normal view: the pickers, ◀ slide ▶, then the slide's words above its live view. Presenter view (ui.presenter): the
+pickers and files fold into one popover named by the slide number, ◀ ▶ sit in the bar, and the words stand in a
+narrow column beside the live view so the view starts at the top of the projector's screen."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from services.lessons import Lesson, in_language, shipped_lessons
+
+from ..choices import shown_as
+from ..i18n import _, current_language, ngettext
+from ..language import keep_on_language_switch
+from ..presenter import StepLabels, controls, page_header, presenting, step_buttons
+from .add import my_lesson_id
+from .files import files_panel
+from .links import open_button
+from .state import LESSON_KEY, SLIDE_KEY, current, find_lesson, own_lessons, remember
+from .text import inert_markdown
+from .views import live_view
+
+keep_on_language_switch(LESSON_KEY, SLIDE_KEY)
+
+
+def words(texts: dict[str, str], lang: str) -> str:
+    return in_language(texts, lang)[0]
+
+
+def lesson_picker(lesson_id: str, lang: str) -> None:
+    """The shipped lessons, then this session's own (uploaded, built), and the one a class shows, by title."""
+    lessons: dict[str, Lesson] = dict(shipped_lessons()) | own_lessons()
+    if lesson_id not in lessons:  # a class's lesson kept on this server
+        lessons[lesson_id] = find_lesson(lesson_id)
+    labels = {}
+    for key, lesson in lessons.items():
+        title = words(lesson.title, lang)
+        if key == my_lesson_id():
+            n = len(lesson.slides)
+            labels[key] = ngettext("{title} (built here, {n} slide)", "{title} (built here, {n} slides)", n).format(
+                title=title, n=n
+            )
+        elif key in own_lessons():
+            labels[key] = _("{title} (uploaded)").format(title=title)
+        else:
+            labels[key] = title
+    st.selectbox(_("Lesson"), list(lessons), format_func=shown_as(labels), key=LESSON_KEY, on_change=_first_slide)
+
+
+def _first_slide() -> None:
+    st.session_state[SLIDE_KEY] = 1
+
+
+def slide_picker(lesson: Lesson, lang: str) -> int:
+    labels = {n: f"{n} / {len(lesson.slides)} · {words(s.title, lang)}" for n, s in enumerate(lesson.slides, 1)}
+    return st.selectbox(
+        _("Slide"), list(labels), format_func=shown_as(labels), key=SLIDE_KEY, label_visibility="collapsed"
+    )
+
+
+def slide_stepper(lesson: Lesson, lang: str, bar=None, fold=None) -> int:
+    """◀ Previous | slide picker | Next ▶, with Page Up / Page Down and ← / → (ui.presenter.step_buttons)."""
+    labels = StepLabels(
+        _("◀ Previous"), _("Next ▶"), _("Previous slide (Page Up or ←)"), _("Next slide (Page Down or →)")
+    )
+    slides = range(1, len(lesson.slides) + 1)
+    return step_buttons(
+        SLIDE_KEY, slides, labels, button_key="lesson", where=bar, fold=fold, arrows_always=True,
+        middle=lambda: slide_picker(lesson, lang),
+    )  # fmt: skip
+
+
+def slide_words(slide, lang: str) -> None:
+    st.header(inert_markdown(words(slide.title, lang)), anchor=False)
+    st.markdown(inert_markdown(words(slide.text, lang)))
+    open_button(slide, lang)
+
+
+def lesson_page() -> None:
+    lang = current_language()
+    lesson_id, lesson, slide_no, unknown = current()
+    bar = page_header(_("Lesson"))
+    if unknown:
+        st.warning(
+            _("That lesson is not on this server (it may have been uploaded to another one); here is the shipped one.")
+        )
+    if presenting():
+        with controls(bar, f"{slide_no} / {len(lesson.slides)}") as folded:
+            lesson_picker(lesson_id, lang)
+            slide_no = slide_stepper(lesson, lang, bar, folded)
+            files_panel(lesson_id, lesson)
+    else:
+        pick_col, files_col = st.columns([3, 2], vertical_alignment="bottom")
+        with pick_col:
+            lesson_picker(lesson_id, lang)
+        slide_no = slide_stepper(lesson, lang)
+        with files_col, st.popover(_("Download, upload"), width="stretch"):
+            files_panel(lesson_id, lesson)
+    slide = lesson.slides[slide_no - 1]
+    remember(lesson_id, slide_no)
+    with st.container(border=True):
+        if presenting():
+            words_col, view_col = st.columns([1, 2], gap="medium")
+            with words_col:
+                slide_words(slide, lang)
+            with view_col:
+                live_view(slide)
+        else:
+            slide_words(slide, lang)
+            live_view(slide)
