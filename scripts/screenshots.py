@@ -30,6 +30,7 @@ VIEWS = [
     ("positional-encoding.png", "/positional-encoding"),
     ("inside-a-layer.png", "/inside-a-layer"),
     ("rnn-vs-transformer.png", "/rnn-vs-transformer?model=translate-rnn"),
+    ("lesson.png", "/lesson?slide=11"),
 ]
 # Where the Chinese screenshot shows another state: the Chinese → English model, so the axes carry Chinese tokens
 # and cross-attention shows the reordering (the link's kind is its label in Chinese, as the app writes it).
