@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.browser.harness import chromium, new_page, open_page, runs, streamlit_server, wait_settled
+from tests.browser.harness import chromium, new_page, open_page, runs, server_pid, streamlit_server, wait_settled
 
 TEXTS = ("the big red dog sees a small cat", "a small cat sees the big red dog")
 DONE_TEXT = "is now in the sidebar"
@@ -86,19 +86,6 @@ def start_default_run(page) -> float:
     page.get_by_role("button", name="▶ Start training").click()
     page.wait_for_function("window.__done !== null", timeout=600_000, polling=100)
     return (page.evaluate("window.__done") - t0) / 1000
-
-
-def server_pid(url: str) -> int:
-    """The `streamlit run` process serving url (found by its --server.port)."""
-    port = url.rsplit(":", 1)[1].encode()
-    for proc in Path("/proc").iterdir():
-        try:
-            args = (proc / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"streamlit" in b" ".join(args) and port in args:
-            return int(proc.name)
-    raise RuntimeError(f"no streamlit process on port {port.decode()}")
 
 
 def cpu_seconds(pid: int) -> float:

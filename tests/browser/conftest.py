@@ -1,43 +1,14 @@
-"""Browser fixtures: one app server and one Chromium per test session.
-
-Outside CI a missing Chromium skips these tests with the reason; in CI (CI set) it fails them,
-so a browser test can never be skipped silently there.
-"""
+"""Browser-test fixtures beyond the shared server and Chromium (tests/conftest.py): subpage probes, and the
+server's log in a failure report."""
 
 from __future__ import annotations
 
-import os
 from urllib.parse import urlparse
 
 import pytest
 
 from .figures import SUBPAGE_PROBES
-from .harness import CHROMIUM, chromium, chromium_available, new_page, server_log_tail, streamlit_server
-
-
-@pytest.fixture(scope="session")
-def app_url():
-    # One training worker, whatever the machine: a run that is stopped must free the only worker for the next.
-    with streamlit_server(env={"ATTENTION_LAB_TRAIN_WORKERS": "1"}) as url:
-        yield url
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not chromium_available():
-        message = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-        if os.environ.get("CI"):
-            pytest.fail(f"browser tests must run in CI: {message}")
-        pytest.skip(message)
-    with chromium() as b:
-        yield b
-
-
-@pytest.fixture
-def page(browser):
-    page = new_page(browser)
-    yield page
-    page.context.close()
+from .harness import server_log_tail
 
 
 def _record_probes(page) -> list:

@@ -133,6 +133,19 @@ def chromium_available() -> bool:
     return Path(CHROMIUM).is_file() and os.access(CHROMIUM, os.X_OK)
 
 
+def server_pid(url: str) -> int:
+    """The `streamlit run` process serving url (found by its --server.port)."""
+    port = url.rsplit(":", 1)[1].encode()
+    for proc in Path("/proc").iterdir():
+        try:
+            args = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"streamlit" in b" ".join(args) and port in args:
+            return int(proc.name)
+    raise RuntimeError(f"no streamlit process on port {port.decode()}")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

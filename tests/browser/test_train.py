@@ -16,7 +16,7 @@ import pytest
 from model import PRETRAINED, load_pretrained
 from model.archive import load_archive, pack_archive
 
-from .harness import exceptions_on, new_page, open_page, runs, wait_settled
+from .harness import exceptions_on, new_page, open_page, runs, server_pid, wait_settled
 
 pytestmark = pytest.mark.browser
 SHIPPED = list(PRETRAINED)
@@ -189,19 +189,6 @@ def test_upload_a_zip_and_get_a_clear_error_for_a_pickle(page, app_url):
     assert exceptions_on(page) == []
 
 
-def _server_pid(app_url: str) -> int:
-    """The `streamlit run` process serving app_url (found by its --server.port)."""
-    port = app_url.rsplit(":", 1)[1].encode()
-    for proc in Path("/proc").iterdir():
-        try:
-            args = (proc / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"streamlit" in b" ".join(args) and port in args:
-            return int(proc.name)
-    raise RuntimeError(f"no streamlit process on port {port.decode()}")
-
-
 def _worker_cpu_seconds(server: int) -> dict[int, float]:
     """User + system CPU seconds of each training worker the server started (pid → seconds)."""
     found = {}
@@ -225,7 +212,7 @@ def _worker_cpu_over(server: int, seconds: float) -> float:
 
 
 def test_closing_the_tab_stops_training_and_frees_the_worker(browser, app_url):
-    server = _server_pid(app_url)
+    server = server_pid(app_url)
     page = new_page(browser)
     open_page(page, app_url)
     go(page, "Train")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import time
 import urllib.request
@@ -17,9 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 from ..browser.harness import ROOT, free_port
+from ..processes import require_binary, stop_process
 
 HAPROXY = "/usr/sbin/haproxy"
 CONFIG = ROOT / "deploy" / "haproxy.cfg"
@@ -87,24 +85,12 @@ class Balancer:
         return self.log.read_text(errors="replace")[-chars:]
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        stop_process(self.process)
 
 
 def require_haproxy() -> str:
     """The haproxy binary, or skip (fail in CI) with the reason."""
-    binary = HAPROXY if os.access(HAPROXY, os.X_OK) else shutil.which("haproxy")
-    if binary is None:
-        message = f"no haproxy at {HAPROXY} (apt-get install haproxy)"
-        if os.environ.get("CI"):
-            pytest.fail(f"the load-balancer test must run in CI: {message}")
-        pytest.skip(message)
-    return binary
+    return require_binary(HAPROXY, "haproxy", "the load-balancer test")
 
 
 def config_env(port: int, servers: Mapping[str, str]) -> dict[str, str]:

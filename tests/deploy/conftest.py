@@ -1,11 +1,10 @@
-"""The balancer test's fixtures: a browser (the browser tests' own fixture) and failure reports that also show
-the app servers' and haproxy's logs."""
+"""Failure reports of the balancer test that also show the app servers' and haproxy's logs (the browser is the
+session's shared one, tests/conftest.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from ..browser.conftest import browser  # noqa: F401  (a fixture: one Chromium for this directory)
 from ..browser.harness import server_log_tail
 
 BALANCER_LOGS: list = []  # the running Balancer, while one runs (for failure reports)

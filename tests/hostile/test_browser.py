@@ -9,7 +9,6 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser.conftest import app_url, browser, page  # noqa: F401 (the browser suite's shared fixtures)
 from tests.browser.harness import exceptions_on, open_page
 
 pytestmark = pytest.mark.browser
@@ -29,7 +28,7 @@ INJECTED_JS = """() => ({
 
 
 @pytest.mark.parametrize("path", ["attention", "positional-encoding"])
-def test_html_script_and_markdown_tokens_stay_inert_text(page, app_url, path):  # noqa: F811
+def test_html_script_and_markdown_tokens_stay_inert_text(page, app_url, path):
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     open_page(page, f"{app_url}/{path}?text={quote(PAYLOAD)}")
@@ -39,7 +38,7 @@ def test_html_script_and_markdown_tokens_stay_inert_text(page, app_url, path):  
     assert dialogs == [] and exceptions_on(page) == []
 
 
-def test_the_upload_widget_turns_away_an_oversized_file_and_a_non_zip(page, app_url):  # noqa: F811
+def test_the_upload_widget_turns_away_an_oversized_file_and_a_non_zip(page, app_url):
     open_page(page, f"{app_url}/train")
     page.get_by_text("Upload a model you trained before").click()
     chooser = page.locator('[data-testid="stFileUploaderDropzoneInput"]')

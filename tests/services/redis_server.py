@@ -6,8 +6,6 @@ skips the Redis tests with the reason; in CI (CI set) it fails them.
 
 from __future__ import annotations
 
-import os
-import shutil
 import socket
 import subprocess
 import time
@@ -16,8 +14,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 import redis
+
+from ..processes import require_binary, stop_process
 
 REDIS_SERVER = "/usr/bin/redis-server"
 _START_TIMEOUT = 15.0
@@ -36,24 +35,12 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        stop_process(self.process)
 
 
 def require_redis_server() -> str:
     """The redis-server binary, or skip (fail in CI) with the reason."""
-    binary = REDIS_SERVER if os.access(REDIS_SERVER, os.X_OK) else shutil.which("redis-server")
-    if binary is None:
-        message = f"no redis-server at {REDIS_SERVER} (apt-get install redis-server)"
-        if os.environ.get("CI"):
-            pytest.fail(f"Redis tests must run in CI: {message}")
-        pytest.skip(message)
-    return binary
+    return require_binary(REDIS_SERVER, "redis-server", "Redis tests")
 
 
 def free_port() -> int:

@@ -1,0 +1,40 @@
+"""Fixtures every test folder shares: one app server and one Chromium per test session.
+
+They live here, not in tests/browser/, so the browser, deploy and hostile folders use the SAME session
+browser: Playwright's sync API cannot start a second instance while one runs in the process.
+Outside CI a missing Chromium skips the browser tests with the reason; in CI (CI set) it fails them,
+so a browser test can never be skipped silently there.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from .browser.harness import CHROMIUM, chromium, chromium_available, new_page, streamlit_server
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    # One training worker, whatever the machine: a run that is stopped must free the only worker for the next.
+    with streamlit_server(env={"ATTENTION_LAB_TRAIN_WORKERS": "1"}) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not chromium_available():
+        message = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(f"browser tests must run in CI: {message}")
+        pytest.skip(message)
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def page(browser):
+    page = new_page(browser)
+    yield page
+    page.context.close()
