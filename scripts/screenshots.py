@@ -30,7 +30,14 @@ VIEWS = [
     ("positional-encoding.png", "/positional-encoding"),
     ("inside-a-layer.png", "/inside-a-layer"),
     ("rnn-vs-transformer.png", "/rnn-vs-transformer?model=translate-rnn"),
+    ("lesson.png", "/lesson?slide=11"),
 ]
+# Where the Chinese screenshot shows another state: the Chinese → English model, so the axes carry Chinese tokens
+# and cross-attention shows the reordering (the link's kind is its label in Chinese, as the app writes it).
+ZH_VIEWS = {
+    "attention.png": "/attention?model=translate-zh&kind=交叉注意力&layer=2",
+    "inside-a-layer.png": "/inside-a-layer?model=translate-zh",
+}
 
 
 def out_dir(lang: str) -> Path:
@@ -71,6 +78,7 @@ def main() -> None:
             folder = out_dir(lang)
             folder.mkdir(parents=True, exist_ok=True)
             for name, path in VIEWS:
+                path = ZH_VIEWS.get(name, path) if lang == "zh" else path
                 page = new_page(browser, viewport=VIEWPORT)
                 open_page(page, url + with_lang(path, lang))
                 page.screenshot(path=folder / name)
