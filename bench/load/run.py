@@ -31,6 +31,7 @@ import math
 import os
 import random
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -208,6 +209,7 @@ def follow(options) -> None:
                 results[n].append((sampling.window(samples, {"follow"}, joined, end, n), opened,
                                    sampling.window(samples, {"teacher next"}, joined, end), runs, changes))  # fmt: skip
                 time.sleep(options.pause)
+    shutil.rmtree(counter.parent, ignore_errors=True)
     action = "clicks Next" if options.page == "step-by-step" else "types a new input"
     print(f"\nA class on /{options.page} following a teacher who {action} every {options.step_every:g} s")
     print(row(["students", "round", "follows", "p50 ms", "p90 ms", "teacher's change p90 ms", "join p90 ms",
