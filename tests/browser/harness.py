@@ -159,6 +159,24 @@ def streamlit_server(timeout: float = 60.0, env: dict | None = None):
         yield url
 
 
+def wait_healthy(url: str, proc: subprocess.Popen, timeout: float, log_tail, what: str) -> None:
+    """Poll url's /_stcore/health until it answers 200; RuntimeError (with the log's tail) if proc exits first or
+    `timeout` s pass."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode}:\n{log_tail()}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            pass
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{what} did not answer {url}/_stcore/health within {timeout} s:\n{log_tail()}")
+        time.sleep(0.1)
+
+
 @contextmanager
 def streamlit_process(timeout: float = 60.0, env: dict | None = None, options: tuple[str, ...] = ()):
     """As streamlit_server, yielding (base URL, the server's Popen); `options` are more `streamlit run` flags."""
@@ -172,19 +190,7 @@ def streamlit_process(timeout: float = 60.0, env: dict | None = None, options: t
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"streamlit exited early:\n{Path(log.name).read_text()[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not become healthy in {timeout} s")
-            time.sleep(0.1)
+        wait_healthy(url, proc, timeout, lambda: Path(log.name).read_text()[-3000:], "streamlit")
         SERVER_LOGS[url] = Path(log.name)
         yield url, proc
     finally:

@@ -9,14 +9,12 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import time
-import urllib.request
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..browser.harness import ROOT, free_port
+from ..browser.harness import ROOT, free_port, wait_healthy
 from ..processes import require_binary, stop_process
 
 HAPROXY = "/usr/sbin/haproxy"
@@ -130,19 +128,7 @@ def haproxy(servers: Mapping[str, str], workdir: Path) -> Iterator[Balancer]:
         )
     balancer = Balancer(f"http://127.0.0.1:{port}", dict(servers), env, log, process)
     try:
-        deadline = time.monotonic() + _START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                raise RuntimeError(f"haproxy exited with {process.returncode}:\n{balancer.log_tail()}")
-            try:
-                with urllib.request.urlopen(f"{balancer.url}/_stcore/health", timeout=1) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"no answer through haproxy in {_START_TIMEOUT} s:\n{balancer.log_tail()}")
-            time.sleep(0.1)
+        wait_healthy(balancer.url, process, _START_TIMEOUT, balancer.log_tail, "haproxy")
         yield balancer
     finally:
         balancer.stop()
