@@ -34,7 +34,7 @@ LIMITS = RoomLimits(max_students=1000)
 def follow_latency(teacher: RoomStore, follower: RoomStore, n_followers: int, publishes: int) -> list[float]:
     """Seconds from each publish on `teacher` to the last of n_followers on `follower` having the new version."""
     ticket = teacher.create_room()
-    version = teacher.publish(ticket.code, ticket.key, {"page": "step-by-step", "step": 0})
+    version = teacher.publish(ticket.code, ticket.key, {"page": "step-by-step", "input": "0"})
     while follower.version(ticket.code) < version:  # B's copy catches up with the room before we start
         time.sleep(0.001)
     latencies = []
@@ -48,7 +48,7 @@ def follow_latency(teacher: RoomStore, follower: RoomStore, n_followers: int, pu
         ready.wait()
         time.sleep(0.005)  # let every follower reach its wait
         start = time.perf_counter()
-        version = teacher.publish(ticket.code, ticket.key, {"page": "step-by-step", "step": step})
+        version = teacher.publish(ticket.code, ticket.key, {"page": "step-by-step", "input": str(step)})
         for thread in threads:
             thread.join()
         assert len(done) == n_followers, f"{n_followers - len(done)} followers timed out"
@@ -75,7 +75,7 @@ def call_latency(store: RoomStore, calls: int = 300) -> tuple[float, float]:
         store.answer(ticket.code, student, "q", i % 2)
         answers.append(time.perf_counter() - start)
         start = time.perf_counter()
-        store.publish(ticket.code, ticket.key, {"step": i})
+        store.publish(ticket.code, ticket.key, {"page": "step-by-step", "input": str(i)})
         publishes.append(time.perf_counter() - start)
     store.close(ticket.code, ticket.key)
     return statistics.median(answers), statistics.median(publishes)

@@ -2,25 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from views import PageView, get, to_mapping
+from views.base import by_name
 
 from .errors import LessonError
 from .lesson import Lesson, Slide
-from .parse import check_value
-from .schema import LIMITS, PAGE_STATE, Limits
+from .parse import check_state
+from .schema import LIMITS, PAGES, Limits
 
 
-def view_state(page: str, values: Mapping[str, object]) -> dict[str, object]:
-    """The settings of `values` that page `page` has and that pass its checks (a session's own model, a
-    value out of range: left out, so the slide opens on the page's default for it). Unknown page: {}."""
-    specs = PAGE_STATE.get(page, {})
+def view_state(view: PageView, limits: Limits = LIMITS) -> dict[str, object]:
+    """The slide settings of `view`: each lesson setting that differs from its default and that a lesson file can
+    hold (a session's own model or an input over the lesson's limit is left out, so the slide opens on the page's
+    default for it). A page no slide can show: {}."""
+    if type(view).PAGE not in PAGES:
+        return {}
+    known = by_name(type(view))
     state = {}
-    for key, spec in specs.items():
-        if key in values:
-            try:
-                state[key] = check_value(f"state.{key}", spec, values[key])
-            except LessonError:
-                continue
+    for name, value in to_mapping(view, "lesson").items():
+        if value is None or value == known[name].default:
+            continue
+        try:
+            state |= check_state(type(view).PAGE, {name: get(view, name)}, limits)
+        except LessonError:
+            continue
     return state
 
 

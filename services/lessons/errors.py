@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from model.errors import LabError
 from services.i18n_marker import N_
+from views import ViewError
 
 SHOWN_CHARS = 40
 
@@ -33,20 +34,20 @@ class LessonError(LabError):
     WRONG_FORMAT = N_("This is not an Attention Lab lesson: “format” must be “{expected}”, not “{found}”.")
     MISSING = N_("“{field}” is missing.")
     UNKNOWN_FIELD = N_("“{field}” is not part of a lesson; allowed here: {allowed}.")
-    NOT_OBJECT = N_("“{field}” must be a JSON object.")
+    NOT_OBJECT = ViewError.NOT_MAPPING
     NOT_LIST = N_("“slides” must be a list of slides.")
     SLIDE_COUNT = N_("A lesson has 1 to {limit} slides; this one has {count}.")
-    UNKNOWN_PAGE = N_("There is no page “{page}” a slide can show; use one of: {pages}.")
-    UNKNOWN_KEY = N_("“{key}” is not a setting of the page “{page}”; its settings are: {keys}.")
+    UNKNOWN_PAGE = ViewError.UNKNOWN_PAGE
+    UNKNOWN_KEY = ViewError.UNKNOWN_KEY
     FULL = N_("This lesson already has {limit} slides, the most a lesson holds.")
-    NOT_WHOLE = N_("“{field}” must be a whole number from {low} to {high}.")
-    NOT_STEP = N_("“{field}” must be a multiple of {step} from {low} to {high}.")
-    NOT_NUMBER = N_("“{field}” must be a number from {low} to {high}.")
-    NOT_FLAG = N_("“{field}” must be true or false.")
-    NOT_CHOICE = N_("“{field}” must be one of: {options}.")
-    NOT_TEXT_FIELD = N_("“{field}” must be text.")
-    TOO_LONG = N_("“{field}” is too long: {length} characters, at most {limit}.")
-    BAD_CHARACTERS = N_("“{field}” holds control characters or characters that are not valid text.")
+    NOT_WHOLE = ViewError.NOT_WHOLE
+    NOT_STEP = ViewError.NOT_STEP
+    NOT_NUMBER = ViewError.NOT_NUMBER
+    NOT_FLAG = ViewError.NOT_FLAG
+    NOT_CHOICE = ViewError.NOT_CHOICE
+    NOT_TEXT_FIELD = ViewError.NOT_TEXT
+    TOO_LONG = ViewError.TOO_LONG
+    BAD_CHARACTERS = ViewError.BAD_CHARACTERS
     NO_LANGUAGE = N_(
         "“{field}” needs its text in both English (“en”) and Chinese (“zh”); “{language}” is missing or empty."
     )

@@ -6,6 +6,8 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 
+from views import PageView, build, view_class
+
 from .schema import FORMAT, LANGUAGES
 
 
@@ -17,6 +19,13 @@ class Slide:
     state: dict[str, object] = field(default_factory=dict)
     title: dict[str, str] = field(default_factory=dict)  # language → text, for each of LANGUAGES
     text: dict[str, str] = field(default_factory=dict)
+
+    def view(self) -> PageView:
+        """The page's view this slide shows: its settings, the page's defaults for the rest."""
+        cls = view_class(self.page)
+        if cls is None:
+            raise KeyError(self.page)
+        return build(cls, self.state)
 
 
 @dataclass(frozen=True)

@@ -9,28 +9,14 @@ from __future__ import annotations
 
 import json
 import math
-import unicodedata
 from collections.abc import Mapping
+
+from views import ViewError, check_mapping, view_class
+from views.validate import check_text as check_view_text
 
 from .errors import LessonError, shown
 from .lesson import Lesson, Slide
-from .schema import (
-    FORMAT,
-    LANGUAGES,
-    LESSON_FIELDS,
-    LIMITS,
-    PAGE_STATE,
-    SLIDE_FIELDS,
-    Choice,
-    Flag,
-    Limits,
-    Number,
-    Spec,
-    Whole,
-    Words,
-)
-
-ALLOWED_CONTROLS = {"\n", "\t"}
+from .schema import FORMAT, LANGUAGES, LESSON_FIELDS, LIMITS, PAGES, SLIDE_FIELDS, TRANSFORMERS, Limits
 
 
 def parse_lesson(data: bytes | str, limits: Limits = LIMITS) -> Lesson:
@@ -133,9 +119,9 @@ def check_slide(number: int, data: object, limits: Limits = LIMITS) -> Slide:
         page = data.get("page")
         if "page" not in data:
             raise LessonError(LessonError.MISSING, field="page")
-        if not isinstance(page, str) or page not in PAGE_STATE:
-            raise LessonError(LessonError.UNKNOWN_PAGE, page=shown(page), pages=", ".join(PAGE_STATE))
-        state = check_state(page, data.get("state", {}))
+        if not isinstance(page, str) or page not in PAGES:
+            raise LessonError(LessonError.UNKNOWN_PAGE, page=shown(page), pages=", ".join(PAGES))
+        state = check_state(page, data.get("state", {}), limits)
         title = check_texts("title", data.get("title"), limits.max_title_chars)
         text = check_texts("text", data.get("text"), limits.max_text_chars)
     except LessonError as exc:
@@ -144,56 +130,26 @@ def check_slide(number: int, data: object, limits: Limits = LIMITS) -> Slide:
     return Slide(page, state, title, text)
 
 
-def check_state(page: str, state: object) -> dict[str, object]:
-    """A slide's settings: only the page's own keys, each of its type and within its range."""
-    if not isinstance(state, Mapping):
-        raise LessonError(LessonError.NOT_OBJECT, field="state")
-    specs = PAGE_STATE[page]
-    checked = {}
-    for key, value in state.items():
-        if key not in specs:
-            raise LessonError(LessonError.UNKNOWN_KEY, key=shown(key), page=page, keys=", ".join(specs))
-        checked[key] = check_value(f"state.{key}", specs[key], value)
+def check_state(page: str, state: object, limits: Limits = LIMITS) -> dict[str, object]:
+    """A slide's settings: only the settings of the page's view (views/), each of its type and within its range,
+    the input within the lesson's own limit, and a model only if it is a shipped Transformer."""
+    cls = view_class(page)
+    assert cls is not None, page
+    try:
+        checked = check_mapping(cls, state, "lesson", limits.max_input_chars)
+    except ViewError as exc:
+        raise LessonError(exc.template, **exc.params) from None
+    if "model" in checked and checked["model"] not in TRANSFORMERS:
+        raise LessonError(LessonError.NOT_CHOICE, field="state.model", options=", ".join(TRANSFORMERS))
     return checked
-
-
-def check_value(field: str, spec: Spec, value: object) -> object:
-    """`value` if it fits `spec` (a Number's int comes back as a float)."""
-    if isinstance(spec, Choice):
-        if not isinstance(value, str) or value not in spec.options:
-            raise LessonError(LessonError.NOT_CHOICE, field=field, options=", ".join(spec.options))
-        return value
-    if isinstance(spec, Whole):
-        if value is None and spec.none_ok:
-            return None
-        fits = isinstance(value, int) and not isinstance(value, bool) and spec.low <= value <= spec.high
-        if not fits or value % spec.step:
-            if spec.step > 1:
-                raise LessonError(LessonError.NOT_STEP, field=field, step=spec.step, low=spec.low, high=spec.high)
-            raise LessonError(LessonError.NOT_WHOLE, field=field, low=spec.low, high=spec.high)
-        return value
-    if isinstance(spec, Number):
-        if isinstance(value, bool) or not isinstance(value, int | float) or not spec.low <= value <= spec.high:
-            raise LessonError(LessonError.NOT_NUMBER, field=field, low=f"{spec.low:g}", high=f"{spec.high:g}")
-        return float(value)
-    if isinstance(spec, Flag):
-        if not isinstance(value, bool):
-            raise LessonError(LessonError.NOT_FLAG, field=field)
-        return value
-    assert isinstance(spec, Words)
-    return check_text(field, value, spec.limit)
 
 
 def check_text(field: str, value: object, limit: int) -> str:
     """Text of at most `limit` characters without control characters (line breaks and tabs are fine)."""
-    if not isinstance(value, str):
-        raise LessonError(LessonError.NOT_TEXT_FIELD, field=field)
-    if len(value) > limit:
-        raise LessonError(LessonError.TOO_LONG, field=field, length=len(value), limit=limit)
-    for ch in value:
-        if ch not in ALLOWED_CONTROLS and unicodedata.category(ch) in ("Cc", "Cs"):
-            raise LessonError(LessonError.BAD_CHARACTERS, field=field)
-    return value
+    try:
+        return check_view_text(field, value, limit)
+    except ViewError as exc:
+        raise LessonError(exc.template, **exc.params) from None
 
 
 def check_texts(field: str, value: object, limit: int) -> dict[str, str]:

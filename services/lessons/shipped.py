@@ -9,7 +9,6 @@ from .lesson import Lesson
 from .parse import parse_lesson
 
 LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
-DEFAULT_LESSON = "attention-basics"
 
 
 @cache

@@ -1,7 +1,7 @@
 """Class rooms: a teacher's view that a class follows, and the question the class answers.
 
-A room is a small JSON state the teacher publishes (page, model, input, step, layer, head, lesson
-slide, presenter flag and a few page extras; see schema.STATE_FIELDS) with a `version` that moves on
+A room is a small JSON state the teacher publishes (the page and its view, views/: model, input, step,
+layer, head, lesson slide, presenter flag, …; see schema.state_json) with a `version` that moves on
 every change followers must redraw: the state, the open question, its reveal, the shared models, the
 end of the class. Students read it; the one thing they write is their answer to the open question.
 
@@ -51,7 +51,6 @@ from services.rooms.errors import (
 from services.rooms.factory import REDIS_URL_SETTING, open_room_store, shared_room_store
 from services.rooms.limits import RoomLimits
 from services.rooms.memory import MemoryRoomStore
-from services.rooms.schema import STATE_FIELDS
 from services.rooms.snapshot import (
     AnswerCounts,
     ModelInfo,
@@ -65,7 +64,6 @@ from services.rooms.store import RoomStore
 
 __all__ = [
     "REDIS_URL_SETTING",
-    "STATE_FIELDS",
     "AnswerCounts",
     "AnswersClosed",
     "InvalidState",

@@ -5,6 +5,7 @@ never hold the teacher's key, and text that came from the user is cut short befo
 """
 
 from services.i18n_marker import N_
+from views import ViewError
 
 
 class RoomError(Exception):
@@ -56,15 +57,18 @@ class InvalidState(RoomError):
 
     NOT_A_MAPPING = N_("What was sent to the class must be a set of named settings.")
     UNKNOWN_FIELD = N_("The setting “{field}” cannot be sent to a class.")
+    UNKNOWN_PAGE = N_("There is no page “{page}” to show a class.")
     MISSING_FIELD = N_("The setting “{field}” is missing.")
-    NOT_TEXT = N_("“{field}” must be text.")
-    NOT_VALID_TEXT = N_("“{field}” holds characters that are not valid text.")
-    TOO_LONG = N_("“{field}” is too long: {length} characters, at most {limit}.")
+    NOT_TEXT = ViewError.NOT_TEXT
+    NOT_VALID_TEXT = ViewError.BAD_CHARACTERS
+    TOO_LONG = ViewError.TOO_LONG
     EMPTY = N_("“{field}” must not be empty.")
     BAD_NAME = N_("“{field}” may hold only letters, digits, “_”, “-”, “.” and “:”.")
-    NOT_INT = N_("“{field}” must be a whole number from {low} to {high}.")
-    NOT_BOOL = N_("“{field}” must be true or false.")
+    NOT_INT = ViewError.NOT_WHOLE
+    NOT_BOOL = ViewError.NOT_FLAG
     NOT_NUMBER = N_("“{field}” must be a finite number.")
+    NOT_CHOICE = ViewError.NOT_CHOICE
+    UNKNOWN_KEY = ViewError.UNKNOWN_KEY
     NOT_SCALAR = N_("“{field}” must be text, a number, or true or false.")
     TOO_MANY = N_("“{field}” holds too many entries: {count}, at most {limit}.")
     TOO_LARGE = N_("What was sent to the class is too large: {size} bytes, at most {limit}.")

@@ -25,8 +25,8 @@ class RoomLimits:
     student_window: float = 30.0  # s since a student's last call during which they count as connected
     ended_memory: float = 600.0  # s an ended room still answers "has ended" (then "no such class")
     max_input_chars: int = 2000  # the app's own input box limit (ui/inputs.py)
-    max_text_chars: int = 256  # any other text setting
-    max_extra: int = 32  # entries in the state's free "extra" mapping and a question's "context"
+    max_text_chars: int = 256  # a question's context text
+    max_extra: int = 32  # entries in a question's "context"
     max_state_bytes: int = 64 * 1024  # the state as compact ASCII JSON
     max_options: int = 256  # options of one question (a token per option fits any input)
     max_option_chars: int = 64

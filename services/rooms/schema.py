@@ -1,19 +1,20 @@
 """Strict checks of everything sent to a room, turning it into canonical compact JSON or raising InvalidState.
 
-The state's named settings have fixed types and bounds; page-specific extras go in `extra`, a small
-flat mapping of scalars. Text is stored as ASCII JSON, so any valid string survives every backend.
+The state is a page's view (views/): its page and that view's settings, checked by the view's own check. A
+question's context is a small flat mapping of scalars. Text is stored as ASCII JSON, so any valid string survives
+every backend.
 """
 
 import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import safetensors
 
 from services.rooms.errors import InvalidState, ModelTooLarge
 from services.rooms.limits import MB, RoomLimits
+from views import ViewError, check_mapping, view_class
 
 _NAME = re.compile(r"[A-Za-z0-9_.:-]+")
 _EXTRA_KEY = re.compile(r"[a-z][a-z0-9_]{0,39}")
@@ -22,43 +23,7 @@ _SHOWN_FIELD_CHARS = 40
 MAX_CONFIG_BYTES = 64 * 1024
 
 
-@dataclass(frozen=True)
-class TextField:
-    """A string of at most `limit` characters; `input=True` uses the limits' input length instead."""
-
-    limit: int = 0
-    input: bool = False
-
-
-@dataclass(frozen=True)
-class IntField:
-    """A whole number in [low, high] (never a bool)."""
-
-    low: int
-    high: int
-
-
-@dataclass(frozen=True)
-class BoolField:
-    """true or false."""
-
-
-# The state a teacher publishes: what a follower needs to show the teacher's view.
-STATE_FIELDS: dict[str, TextField | IntField | BoolField] = {
-    "page": TextField(64),  # the page's URL path, e.g. "step-by-step"
-    "model": TextField(128),  # the model's name, e.g. "reverse" or a model shared with the room
-    "input": TextField(input=True),  # source text
-    "target": TextField(input=True),  # target text, where a page has one
-    "kind": TextField(32),  # attention kind, e.g. "cross"
-    "step": IntField(0, 10_000),
-    "layer": IntField(0, 255),
-    "head": IntField(0, 255),
-    "query": IntField(0, 100_000),
-    "lesson": TextField(128),
-    "slide": IntField(0, 10_000),
-    "present": BoolField(),
-}
-EXTRA = "extra"  # {name: text | number | bool | None}, for page-specific settings
+PAGE = "page"  # the state's one setting outside the view: the page's URL path, e.g. "step-by-step"
 QUESTION_FIELDS = ("id", "kind", "options", "context")
 
 
@@ -134,16 +99,6 @@ def _check_scalars(field: str, value: object, limits: RoomLimits) -> dict:
     return checked
 
 
-def _check_field(name: str, spec: TextField | IntField | BoolField, value: object, limits: RoomLimits) -> object:
-    if isinstance(spec, TextField):
-        return check_text(name, value, limits.max_input_chars if spec.input else spec.limit)
-    if isinstance(spec, IntField):
-        return check_int(name, value, spec.low, spec.high)
-    if not isinstance(value, bool):
-        raise InvalidState(InvalidState.NOT_BOOL, field=name)
-    return value
-
-
 def _check_size(text: str, limits: RoomLimits) -> str:
     if len(text) > limits.max_state_bytes:
         raise InvalidState(InvalidState.TOO_LARGE, size=len(text), limit=limits.max_state_bytes)
@@ -151,16 +106,18 @@ def _check_size(text: str, limits: RoomLimits) -> str:
 
 
 def state_json(state: object, limits: RoomLimits) -> str:
-    """The teacher's state checked field by field, as canonical JSON (the whole state replaces the last one)."""
-    checked: dict[str, object] = {}
-    for name, value in _mapping(state).items():
-        if name == EXTRA:
-            checked[name] = _check_scalars(EXTRA, value, limits)
-        elif isinstance(name, str) and name in STATE_FIELDS:
-            checked[name] = _check_field(name, STATE_FIELDS[name], value, limits)
-        else:
-            raise InvalidState(InvalidState.UNKNOWN_FIELD, field=shown(name))
-    return _check_size(canonical_json(checked), limits)
+    """The teacher's view as canonical JSON: {"page": its URL path, …the settings of that page's view (views/)},
+    each checked by the view's own check (the whole state replaces the last one)."""
+    mapping = _mapping(state)
+    page = mapping.get(PAGE)
+    cls = view_class(page) if isinstance(page, str) else None
+    if cls is None:
+        raise InvalidState(InvalidState.UNKNOWN_PAGE, page=shown(page if page is not None else ""))
+    try:
+        settings = check_mapping(cls, {n: v for n, v in mapping.items() if n != PAGE}, "room", limits.max_input_chars)
+    except ViewError as exc:
+        raise InvalidState(exc.template, **exc.params) from None
+    return _check_size(canonical_json({PAGE: page, **settings}), limits)
 
 
 def question_json(question: object, limits: RoomLimits) -> str:

@@ -74,7 +74,7 @@ class RoomStore(ABC):
         return self._snapshot(self._update(self._teacher(code, key), {}, bump=False))
 
     def publish(self, code: str, key: str, state: dict) -> int:
-        """Replace the room's state (see schema.STATE_FIELDS); returns the version. The same state again
+        """Replace the room's state (a page's view: see schema.state_json); returns the version. The same state again
         counts as a heartbeat and leaves the version alone, so a rerun does not wake every follower."""
         doc = self._teacher(code, key)
         text = refuse_key(state_json(state, self.limits), key)

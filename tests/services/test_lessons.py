@@ -11,7 +11,7 @@ from model.pretrained import PRETRAINED_ARCH
 from services.lessons import (
     FORMAT,
     LIMITS,
-    PAGE_STATE,
+    PAGES,
     Lesson,
     LessonError,
     LessonLibrary,
@@ -22,6 +22,8 @@ from services.lessons import (
     shipped_lessons,
     view_state,
 )
+from views import AttentionView, HomeView, RnnView, build
+from views.base import by_name
 
 SHIPPED = "attention-basics"
 # The order the issue lists: (page, what decides the view) for each of the shipped slides.
@@ -99,14 +101,22 @@ def test_the_shipped_lesson_is_bilingual_and_in_the_issue_order():
     assert parse_lesson(shipped_file(SHIPPED)) == lesson  # the download holds the same lesson
 
 
-def test_every_page_and_setting_a_slide_may_hold_is_known():
-    assert set(PAGE_STATE) == {
+def test_every_page_a_slide_may_show_is_known_and_names_only_shipped_transformers():
+    assert set(PAGES) == {
         "step-by-step", "attention", "positional-encoding", "inside-a-layer", "train", "rnn-vs-transformer"
     }  # fmt: skip
-    assert PAGE_STATE["rnn-vs-transformer"]["bottleneck_task"].options == ("reverse", "translate")
+    assert by_name(RnnView)["bottleneck_task"].control.spec.options == ("reverse", "translate")
     transformers = {n for n, arch in PRETRAINED_ARCH.items() if arch == "transformer"}
-    for specs in (specs for page, specs in PAGE_STATE.items() if page != "rnn-vs-transformer"):
-        assert set(specs["model"].options) == transformers
+    for page in PAGES:
+        for name in sorted(PRETRAINED_ARCH):
+            doc = good()
+            doc["slides"][0] = {**doc["slides"][0], "page": page, "state": {"model": name}}
+            if name in transformers:
+                assert parse_lesson(as_bytes(doc)).slides[0].state == {"model": name}
+            else:
+                with pytest.raises(LessonError) as caught:
+                    parse_lesson(as_bytes(doc))
+                assert caught.value.template == LessonError.NOT_CHOICE and caught.value.params["field"] == "state.model"
 
 
 BAD = {  # name → (file bytes, expected template, expected params (a subset), slide number or None)
@@ -206,10 +216,12 @@ def test_echoed_values_are_cut_short_and_printable():
     assert len(shown) == 40 and shown.endswith("…") and "\u202e" not in shown
 
 
-def test_view_state_keeps_only_what_the_page_holds_and_checks():
-    values = {"model": "my-own", "input": "1 2", "kind": "cross", "layer": 99, "head": 1, "step": 3, "token": None}
-    assert view_state("attention", values) == {"input": "1 2", "kind": "cross", "head": 1, "token": None}
-    assert view_state("home", values) == {}
+def test_view_state_keeps_what_a_lesson_can_hold_and_differs_from_the_default():
+    view = build(AttentionView, {"model": "my-own", "input": "1 2", "kind": "cross", "layer": 0, "head": 1,
+                                 "token": None, "present": True, "lang": "zh"})  # fmt: skip
+    assert view_state(view) == {"input": "1 2", "kind": "cross", "head": 1}  # no user model, presenter, language
+    assert view_state(build(AttentionView, {"input": "x " * 200})) == {}  # over the lesson's input limit
+    assert view_state(build(HomeView, {"model": "reverse"})) == {}  # no slide shows Home
 
 
 def test_add_slide_stops_at_the_limit():

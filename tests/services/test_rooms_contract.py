@@ -17,10 +17,11 @@ from services.rooms import (
     WrongKey,
 )
 from services.rooms.codes import CODE_ALPHABET, hash_key, new_key
+from views import ViewError
 
 from .conftest import TEST_LIMITS
 
-STATE = {"page": "step-by-step", "model": "reverse", "input": "a b c", "step": 5, "layer": 1, "head": 2}
+STATE = {"page": "step-by-step", "model": "reverse", "input": "a b c", "step": 5, "wt_layer": 1, "wt_head": 2}
 NEXT = {**STATE, "step": 6}
 
 
@@ -64,9 +65,9 @@ def test_publishing_the_same_state_again_does_not_move_the_version(store):
 
 def test_snapshot_state_is_a_copy_the_caller_may_change(store):
     ticket = store.create_room()
-    store.publish(ticket.code, ticket.key, {"page": "attention", "extra": {"heads_off": "0.1"}})
+    store.publish(ticket.code, ticket.key, {"page": "attention", "heads_off_code": "e1.2"})
     store.snapshot(ticket.code).state["page"] = "changed"
-    assert store.snapshot(ticket.code).state == {"page": "attention", "extra": {"heads_off": "0.1"}}
+    assert store.snapshot(ticket.code).state == {"page": "attention", "heads_off_code": "e1.2"}
 
 
 @pytest.mark.parametrize("key", [None, "", "guess", 123, "x" * 10_000, "A" * 43])
@@ -173,25 +174,30 @@ def test_very_long_input_is_refused_and_nothing_changes(store):
     ("state", "template", "params"),
     [
         ("page=x", InvalidState.NOT_A_MAPPING, {}),
-        ({"password": "x"}, InvalidState.UNKNOWN_FIELD, {"field": "password"}),
-        ({"step": True}, InvalidState.NOT_INT, {"field": "step", "low": 0, "high": 10_000}),
-        ({"step": "5"}, InvalidState.NOT_INT, {"field": "step", "low": 0, "high": 10_000}),
-        ({"step": 10_001}, InvalidState.NOT_INT, {"field": "step", "low": 0, "high": 10_000}),
-        ({"head": -1}, InvalidState.NOT_INT, {"field": "head", "low": 0, "high": 255}),
-        ({"present": 1}, InvalidState.NOT_BOOL, {"field": "present"}),
-        ({"page": 7}, InvalidState.NOT_TEXT, {"field": "page"}),
-        ({"page": "p" * 65}, InvalidState.TOO_LONG, {"field": "page", "length": 65, "limit": 64}),
-        ({"input": "bad \ud800 text"}, InvalidState.NOT_VALID_TEXT, {"field": "input"}),
-        ({"extra": {"x": {"nested": 1}}}, InvalidState.NOT_SCALAR, {"field": "extra.x"}),
-        ({"extra": {"x": float("nan")}}, InvalidState.NOT_NUMBER, {"field": "extra.x"}),
-        ({"extra": {"Bad Name": 1}}, InvalidState.BAD_NAME, {"field": "extra.Bad Name"}),
+        ({"step": 5}, InvalidState.UNKNOWN_PAGE, {"page": ""}),
+        ({"page": 7}, InvalidState.UNKNOWN_PAGE, {"page": "7"}),
+        ({"page": "p" * 65}, InvalidState.UNKNOWN_PAGE, {"page": "p" * 39 + "…"}),
+        ({"page": "step-by-step", "password": "x"}, InvalidState.UNKNOWN_KEY, {"field": "password"}),
+        ({"page": "attention", "wt_layer": 1}, InvalidState.UNKNOWN_KEY, {"field": "wt_layer", "page": "attention"}),
+        ({"page": "step-by-step", "lang": "zh"}, InvalidState.UNKNOWN_KEY, {"field": "lang"}),  # each reads their own
+        ({"page": "step-by-step", "step": True}, InvalidState.NOT_INT, {"field": "step", "low": 1, "high": 8}),
+        ({"page": "step-by-step", "step": "5"}, InvalidState.NOT_INT, {"field": "step", "low": 1, "high": 8}),
+        ({"page": "step-by-step", "step": 9}, InvalidState.NOT_INT, {"field": "step", "low": 1, "high": 8}),
+        ({"page": "attention", "head": -1}, InvalidState.NOT_INT, {"field": "head", "low": 0, "high": 15}),
+        ({"page": "attention", "present": 1}, InvalidState.NOT_BOOL, {"field": "present"}),
+        ({"page": "attention", "kind": "sideways"}, InvalidState.NOT_CHOICE, {"field": "kind"}),
+        ({"page": "attention", "input": "bad \ud800 text"}, InvalidState.NOT_VALID_TEXT, {"field": "input"}),
         (
-            {"extra": {f"k{i}": i for i in range(33)}},
-            InvalidState.TOO_MANY,
-            {"field": "extra", "count": 33, "limit": 32},
+            {"page": "step-by-step", "wt_temperature": float("nan")},
+            ViewError.NOT_NUMBER,
+            {"field": "wt_temperature", "low": "0.1", "high": "5"},
         ),
-        ({"extra": [1, 2]}, InvalidState.NOT_A_MAPPING, {}),
-        ({"\x1b[31m" + "k" * 100: 1}, InvalidState.UNKNOWN_FIELD, {"field": "[31m" + "k" * 35 + "…"}),
+        ({"page": "step-by-step", "wt_temperature": {"nested": 1}}, ViewError.NOT_NUMBER, {"field": "wt_temperature"}),
+        (
+            {"page": "attention", "\x1b[31m" + "k" * 100: 1},
+            InvalidState.UNKNOWN_KEY,
+            {"field": "[31m" + "k" * 35 + "…"},
+        ),
     ],
 )
 def test_malformed_state_gets_its_own_message_and_changes_nothing(store, state, template, params):
@@ -199,8 +205,9 @@ def test_malformed_state_gets_its_own_message_and_changes_nothing(store, state, 
     store.publish(ticket.code, ticket.key, STATE)
     with pytest.raises(InvalidState) as caught:
         store.publish(ticket.code, ticket.key, state)
-    assert (caught.value.template, caught.value.params) == (template, params)
-    assert str(caught.value) == template.format(**params)
+    assert caught.value.template == template
+    assert {name: caught.value.params[name] for name in params} == params
+    assert str(caught.value) == template.format(**caught.value.params)
     assert (store.version(ticket.code), store.snapshot(ticket.code).state) == (2, STATE)
 
 
@@ -208,9 +215,9 @@ def test_state_too_large_as_a_whole_is_refused(make_store):
     store = make_store(max_state_bytes=1000)
     ticket = store.create_room()
     with pytest.raises(InvalidState) as caught:
-        store.publish(ticket.code, ticket.key, {"input": "x" * 600, "target": "y" * 600})
+        store.publish(ticket.code, ticket.key, {"page": "attention", "input": "x" * 600, "target": "y" * 600})
     assert caught.value.template == InvalidState.TOO_LARGE and caught.value.params["limit"] == 1000
-    assert caught.value.params["size"] == len('{"input":"","target":""}') + 1200
+    assert caught.value.params["size"] == len('{"input":"","page":"attention","target":""}') + 1200
 
 
 def test_a_flood_of_rooms_meets_the_room_limit(store, clock):
@@ -383,9 +390,7 @@ def test_a_state_or_question_holding_the_key_is_never_sent(store):
     ticket = store.create_room()
     store.publish(ticket.code, ticket.key, STATE)
     leaks = [
-        lambda: store.publish(
-            ticket.code, ticket.key, {**STATE, "extra": {"link": f"?room={ticket.code}&key={ticket.key}"}}
-        ),
+        lambda: store.publish(ticket.code, ticket.key, {**STATE, "input": f"?room={ticket.code}&key={ticket.key}"}),
         lambda: store.publish(ticket.code, ticket.key, {**STATE, "input": ticket.key}),
         lambda: store.ask(ticket.code, ticket.key, {"id": "q", "kind": "k", "options": ["a", ticket.key]}),
     ]

@@ -48,11 +48,11 @@ def test_a_follower_on_another_server_wakes_with_the_teachers_state(servers):
     for step in range(5):
         version = b.version(ticket.code)
         thread, woke = follow_once(b, ticket.code, version)
-        assert a.publish(ticket.code, ticket.key, {**STATE, "step": step}) == version + 1
+        assert a.publish(ticket.code, ticket.key, {**STATE, "step": step + 1}) == version + 1
         thread.join(30)
         assert woke[0] is not None, "the follower on B timed out instead of being told"
-        assert (woke[0].version, woke[0].state["step"]) == (version + 1, step)
-        assert b.snapshot(ticket.code).state == {**STATE, "step": step}
+        assert (woke[0].version, woke[0].state["step"]) == (version + 1, step + 1)
+        assert b.snapshot(ticket.code).state == {**STATE, "step": step + 1}
 
 
 def test_students_on_one_server_answer_and_the_teacher_on_the_other_counts(servers):

@@ -1,0 +1,44 @@
+"""The Attention page's view: which kind, layer, head and query it shows, summaries, heads switched off."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from model.errors import N_
+
+from .base import PageView
+from .common import MAX_INPUT_CHARS, Common
+from .controls import Choice, Flag, Text, Whole, control
+
+MAX_LAYERS = MAX_HEADS = 16  # the Train page builds at most 6 + 6 layers and 16 heads
+MAX_TOKENS = 64  # the toy models' max_len
+MAX_OFF_CHARS = 2000  # model.knockout refuses longer codes unread
+KIND_LABELS = {
+    "encoder": N_("Encoder self-attention"),
+    "decoder": N_("Decoder masked self-attention"),
+    "cross": N_("Cross-attention"),
+}
+SUMMARY_LABELS = {
+    "entropy": N_("Entropy per head"),
+    "peak": N_("Largest weight per head"),
+    "mean": N_("Mean over heads"),
+    "rollout": N_("Attention rollout (encoder)"),
+}
+KIND = Choice(tuple(KIND_LABELS), KIND_LABELS)
+LAYER = Whole(0, MAX_LAYERS - 1, shown_from=1)
+HEAD = Whole(0, MAX_HEADS - 1, shown_from=1)
+
+
+@dataclass(frozen=True)
+class AttentionView(PageView):
+    PAGE = "attention"
+
+    common: Common = field(default_factory=Common)
+    target: str = control(Text(MAX_INPUT_CHARS), "")
+    kind: str = control(KIND, "encoder")
+    layer: int = control(LAYER, 0)
+    head: int = control(HEAD, 0)
+    token: int | None = control(Whole(0, MAX_TOKENS - 1, none_ok=True), None)  # the one query the head view keeps
+    summaries: bool = control(Flag(), False)
+    more: str = control(Choice(tuple(SUMMARY_LABELS), SUMMARY_LABELS), "entropy")  # the summary shown
+    heads_off: str = control(Text(MAX_OFF_CHARS), "", name="heads_off_code", url="off")  # model.knockout's code

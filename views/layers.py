@@ -1,0 +1,24 @@
+"""The Inside-a-layer page's view: which stack, which LayerNorm and which feed-forward block."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from model.errors import N_
+
+from .attention import LAYER
+from .base import PageView
+from .common import Common
+from .controls import Choice, Whole, control
+
+STACK_LABELS = {"encoder": N_("Encoder"), "decoder": N_("Decoder")}
+
+
+@dataclass(frozen=True)
+class InsideLayerView(PageView):
+    PAGE = "inside-a-layer"
+
+    common: Common = field(default_factory=Common)
+    stack: str = control(Choice(tuple(STACK_LABELS), STACK_LABELS), "encoder", name="layer_stack", url="stack")
+    norm: int = control(Whole(0, 63), 0, name="layer_ln", url="ln")  # which sublayer's LayerNorm, in stack order
+    ffn: int = control(LAYER, 0, name="layer_ffn", url="ffn")
