@@ -3,13 +3,14 @@
 import streamlit as st
 import torch
 
-from ui.classroom.follow import follow_room
+from ui.classroom.follow import follow_room, page_path
 from ui.classroom.sidebar import classroom_sidebar
 from ui.language import language_switch
 from ui.lesson.add import add_view_button
 from ui.navigation import app_pages, run_page
 from ui.presenter import presenter_view
-from ui.sidebar import render_sidebar
+from ui.sidebar import model_choices, render_sidebar
+from ui.state import settle, sync_url
 from ui.training.panels import stop_training_if_left
 
 # One intra-op thread per forward pass. Our models are tiny, and the browser, the server and other sessions
@@ -22,9 +23,12 @@ st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
 language_switch()
 navigation = st.navigation(app_pages())
 follow_room(navigation)  # a class: before any widget, so a student's view can be set to the teacher's
+settle(page_path(navigation), model_choices())  # the link's view (views/), before any widget draws it
 presenter_view()  # after follow_room: a class follows the teacher's presenter view too
 stop_training_if_left(navigation.url_path)
 render_sidebar()
 classroom_sidebar(navigation)
 add_view_button(navigation.url_path)
+sync_url(page_path(navigation))
 run_page(navigation)
+sync_url(page_path(navigation))  # what the page's own widgets moved in this run

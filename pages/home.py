@@ -1,48 +1,9 @@
 """Landing page: what the lab is, and a link to each page."""
 
-import streamlit as st
-
-from ui import navigation as nav
-from ui.i18n import N_, _
+from ui.home.page import render
 from ui.navigation import require_entry
-from ui.presenter import page_header
+from ui.state import current
+from views import HomeView
 
 require_entry()
-
-SECTIONS = [
-    (nav.ATTENTION, N_(
-        "Type a sentence and see every layer's and every head's attention at once: encoder self-attention, "
-        "masked decoder self-attention and cross-attention, a head view, entropy and rollout.")),
-    (nav.STEP_BY_STEP, N_(
-        "Walk through softmax(QKᵀ/√dₖ)V one step at a time with the real numbers in the formulas; "
-        "edit X and the weights, change the mask, switch off the scaling.")),
-    (nav.POSITIONAL, N_(
-        "The sinusoidal table, how positions resemble each other, and what the model does without positions.")),
-    (nav.INSIDE_A_LAYER, N_(
-        "The residual stream, what attention and the feed-forward block each add, LayerNorm statistics.")),
-    (nav.TRAIN, N_("Train a model from random weights in seconds and watch a head's attention form.")),
-    (nav.RNN_VS_TRANSFORMER, N_(
-        "Where attention came from: an RNN encoder–decoder squeezes the input into one vector, then attention lets "
-        "it look back. Its alignment beside the Transformer's, its decoder step by step, the seeds' claims measured.")),
-    (nav.LESSON, N_(
-        "A ready lesson in 14 slides, from why attention to a recap, each with a live view; download it, edit it, "
-        "upload your own, or build one from the views you add.")),
-]  # fmt: skip
-
-page_header(
-    "Attention Lab",
-    _(
-        "See every number a small Transformer computes. The models here are encoder–decoder Transformers "
-        "laid out as in *Attention Is All You Need* (2017), trained in seconds on a CPU by this repository's "
-        "own training command. Pick one in the sidebar; every page follows your choice and your input, and "
-        "every view has its own link you can share."
-    ),
-    markdown=True,
-    keep=True,
-)
-
-columns = st.columns(2)
-for i, (spec, blurb) in enumerate(SECTIONS):
-    with columns[i % 2].container(border=True):
-        st.page_link(spec.script, label=f"**{_(spec.title)}**", icon=spec.icon)
-        st.caption(_(blurb))
+render(current(HomeView))

@@ -1,7 +1,9 @@
 """Lesson: a ready-made (or uploaded, or built) sequence of slides, each a few sentences and a live view."""
 
-from ui.lesson.page import lesson_page
+from ui.lesson.page import render
 from ui.navigation import require_entry
+from ui.state import current
+from views import LessonView
 
 require_entry()
-lesson_page()
+render(current(LessonView))

@@ -1,16 +1,19 @@
-"""The source text every page shares, kept in the URL as ?text=... so a link reopens the view."""
+"""The source text every page shares (every view's `input`), in the link as ?text=… unless it is the model's example."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from model import LoadedModel
+from views import Common, key_of
+from views.common import MAX_INPUT_CHARS
 
 from .i18n import N_, _
 from .models import selected_model
+from .state.session import implicit
 
-TEXT_KEY = "text"
-_EXAMPLE_KEY = "_text_example"  # the example the text box was last defaulted to
+TEXT_KEY = key_of(Common, "input")
+EXAMPLE_KEY = "_text_example"  # the example the text box was last defaulted to (the link leaves it out)
 TOO_LONG = {  # what → the notice when it is cut to the model's limit
     "input": N_("The input has {n} tokens; this model reads at most {limit}, so only the first {limit} are used."),
     "target": N_("The target has {n} tokens; this model reads at most {limit}, so only the first {limit} are used."),
@@ -22,16 +25,15 @@ def source_text(label: str | None = None, loaded: LoadedModel | None = None) -> 
     that task's example, unless the user has typed something of their own."""
     loaded = loaded or selected_model()
     example = loaded.task.example
-    previous = st.session_state.get(_EXAMPLE_KEY)
-    if previous is not None and previous != example and st.session_state.get(TEXT_KEY) in (None, previous):
+    previous, text = st.session_state.get(EXAMPLE_KEY), st.session_state.get(TEXT_KEY)
+    if text is None or (previous not in (None, example) and text == previous):
         st.session_state[TEXT_KEY] = example
-    st.session_state[_EXAMPLE_KEY] = example
+    st.session_state[EXAMPLE_KEY] = example
+    implicit(TEXT_KEY, example)  # the model's own example: the view (and the link) holds none
     return st.text_input(
         label or _("Input"),
-        value=example,
         key=TEXT_KEY,
-        bind="query-params",
-        max_chars=2000,
+        max_chars=MAX_INPUT_CHARS,
         help=_("Tokens separated by spaces. Words the model does not know become <unk>."),
     )
 

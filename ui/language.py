@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from views import VIEWS, fields
+
 from .i18n import LANG_KEY, LANGUAGES, browser_language
 
-# Widgets whose options are shown translated. Streamlit keeps a choice as its shown label, so on a switch
+VIEW_KEYS = {f.control.key for cls in VIEWS.values() for f in fields(cls)} - {LANG_KEY}  # every page's controls
+# Other widgets whose options are shown translated. Streamlit keeps a choice as its shown label, so on a switch
 # these are set again from their values, to be shown in the new language instead of reset.
 KEEP_ON_SWITCH: set[str] = set()
 
@@ -22,7 +25,7 @@ def keep_on_language_switch(*keys: str) -> None:
 
 
 def _carry_choices_over() -> None:
-    for key in KEEP_ON_SWITCH:
+    for key in KEEP_ON_SWITCH | VIEW_KEYS:
         if key in st.session_state:
             st.session_state[key] = st.session_state[key]
 

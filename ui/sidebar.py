@@ -5,11 +5,12 @@ from __future__ import annotations
 import streamlit as st
 
 from model import PRETRAINED, CheckpointError
+from views import Common, key_of
 
 from .charts import chart_format_picker
 from .choices import shown_as
 from .classroom.room_models import room_model_names
-from .i18n import _, explain, ngettext
+from .i18n import LANGUAGES, N_, _, explain, ngettext, translations
 from .models import (
     CELL_NAMES,
     DEFAULT_MODEL,
@@ -20,45 +21,41 @@ from .models import (
     selected_model,
     user_models,
 )
-from .tokens import md_escape
+
+MODEL_KEY = key_of(Common, "model")  # the Model picker's session key
 
 
-def _label(name: str) -> str:
+SHARED, YOURS = N_("{name} (shared by the teacher)"), N_("{name} (yours)")
+
+
+def _label(name: str, gettext=_) -> str:
     if name in PRETRAINED:
         return name
     if name not in user_models() and name in room_model_names():
-        return _("{name} (shared by the teacher)").format(name=name)
-    return _("{name} (yours)").format(name=name)
+        return gettext(SHARED).format(name=name)
+    return gettext(YOURS).format(name=name)
 
 
-def _say_if_the_link_names_an_unknown_model(names: list[str], labels: dict[str, str]) -> None:
-    """A link's ?model= that this session does not have (mistyped, or a model trained in another session) opens
-    the default model: say so on the page, once, rather than show another model without a word."""
-    asked = st.query_params.get("model")
-    if "model" in st.session_state or not asked or asked in names or asked in labels.values():
-        return
-    shown = asked if len(asked) <= 40 else asked[:39] + "…"
-    st.warning(
-        _(
-            "This link asks for the model “{name}”, which is not here (a model trained in the browser stays in "
-            "the session that trained it); showing **{default}** instead."
-        ).format(name=md_escape(shown), default=DEFAULT_MODEL)
-    )
+def model_choices() -> dict[str, str]:
+    """{a name or the picker's label for it, in any language: the model's name}: a link written when the URL held
+    the picker's label ("mine (yours)") still names the model."""
+    names = model_names()
+    found = {_label(name, translations(lang).gettext): name for name in names for lang in LANGUAGES}
+    return found | {name: name for name in names}
 
 
 def render_sidebar() -> None:
     """Model picker plus a one-line description of the chosen model."""
     names = model_names()
     labels = {name: _label(name) for name in names}
-    _say_if_the_link_names_an_unknown_model(names, labels)
+    if st.session_state.get(MODEL_KEY) not in names:  # a model this session no longer has (a class that ended)
+        st.session_state[MODEL_KEY] = DEFAULT_MODEL
     with st.sidebar:
         st.selectbox(
             _("Model"),
             names,
-            index=names.index(DEFAULT_MODEL),
             format_func=shown_as(labels),
-            key="model",
-            bind="query-params",
+            key=MODEL_KEY,
             help=_("Shipped models are trained by this repository's own command; models you train appear here too."),
         )
         try:

@@ -5,7 +5,7 @@ form and back through the one check in `validate`. Nothing here imports Streamli
 """
 
 from .attention import AttentionView
-from .base import Field, PageView, build, fields, get, replace, values
+from .base import Field, PageView, build, fields, get, key_of, replace, values
 from .codec import LinkProblem, check_mapping, fit, from_mapping, from_params, to_mapping, to_params
 from .common import DEFAULT_MODEL, Common
 from .controls import Choice, Control, Flag, Grid, Number, Text, Whole
@@ -22,6 +22,6 @@ __all__ = [
     "DEFAULT_LESSON", "DEFAULT_MODEL", "SLIDE_PAGES", "VIEWS", "AttentionView", "Choice", "Common", "Control",
     "Field", "Flag", "Grid", "HomeView", "InsideLayerView", "LessonView", "LinkProblem", "Number", "PageView",
     "PositionalView", "RnnView", "StepByStepView", "Text", "TrainView", "ViewError", "Whole", "build",
-    "check_mapping", "fields", "fit", "from_mapping", "from_params", "get", "replace", "to_mapping", "to_params",
-    "values", "view_class",
+    "check_mapping", "fields", "fit", "from_mapping", "from_params", "get", "key_of", "replace", "to_mapping",
+    "to_params", "values", "view_class",
 ]  # fmt: skip

@@ -12,7 +12,7 @@ from .controls import Choice, Flag, Text, Whole, control
 
 MAX_LAYERS = MAX_HEADS = 16  # the Train page builds at most 6 + 6 layers and 16 heads
 MAX_TOKENS = 64  # the toy models' max_len
-MAX_OFF_CHARS = 2000  # model.knockout refuses longer codes unread
+MAX_OFF_CHARS = 10_000  # held as typed; model.knockout refuses a code over its own limit with its own message
 KIND_LABELS = {
     "encoder": N_("Encoder self-attention"),
     "decoder": N_("Decoder masked self-attention"),

@@ -67,6 +67,11 @@ def by_name(cls: type) -> dict[str, Field]:
     return {f.name: f for f in fields(cls)}
 
 
+def key_of(cls: type, name: str) -> str:
+    """The session key of control `name` of view class `cls` (or of the shared `Common`)."""
+    return by_name(cls)[name].control.key
+
+
 def get(view: PageView, name: str) -> Any:
     """The value of the control `name` in `view`."""
     value: Any = view

@@ -11,7 +11,7 @@ from .base import PageView
 from .common import Common
 from .controls import Choice, Whole, control
 
-STACK_LABELS = {"encoder": N_("Encoder"), "decoder": N_("Decoder")}
+STACK_LABELS = {"encoder": N_("Encoder (reads the input)"), "decoder": N_("Decoder (writes the output)")}
 
 
 @dataclass(frozen=True)

@@ -22,11 +22,11 @@ class RnnView(PageView):
     PAGE = "rnn-vs-transformer"
 
     common: Common = field(default_factory=Common)
-    part: int = control(Whole(1, N_PARTS), 1, name="rnn_part")
-    step: int = control(Whole(1, MAX_TOKENS), 1, name="rnn_step")  # the decoder step, counted from 1
-    layer: int | None = control(LAST_LAYER, None, name="rnn_layer")  # None: the Transformer's last decoder layer
-    mean: bool = control(Flag(), True, name="rnn_mean")
-    head: int = control(HEAD, 0, name="rnn_head")
+    rnn_part: int = control(Whole(1, N_PARTS), 1)
+    rnn_step: int = control(Whole(1, MAX_TOKENS), 1)  # the decoder step, counted from 1
+    rnn_layer: int | None = control(LAST_LAYER, None)  # None: the Transformer's last decoder layer
+    rnn_mean: bool = control(Flag(), True)
+    rnn_head: int = control(HEAD, 0)
     bottleneck_task: str = control(Choice(RNN_TASKS), RNN_TASKS[0])
     bottleneck_n: int = control(Choice(PER_LENGTH), 100)
     grad_length: int = control(Whole(10, 100, step=10), 40)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from views import PageView, get, to_mapping
-from views.base import by_name
 
 from .errors import LessonError
 from .lesson import Lesson, Slide
@@ -12,15 +11,14 @@ from .schema import LIMITS, PAGES, Limits
 
 
 def view_state(view: PageView, limits: Limits = LIMITS) -> dict[str, object]:
-    """The slide settings of `view`: each lesson setting that differs from its default and that a lesson file can
-    hold (a session's own model or an input over the lesson's limit is left out, so the slide opens on the page's
-    default for it). A page no slide can show: {}."""
+    """The slide settings of `view`: each lesson setting a lesson file can hold (a session's own model or an input
+    over the lesson's limit is left out, so the slide opens on the page's default for it; an unset one too). A page
+    no slide can show: {}."""
     if type(view).PAGE not in PAGES:
         return {}
-    known = by_name(type(view))
     state = {}
     for name, value in to_mapping(view, "lesson").items():
-        if value is None or value == known[name].default:
+        if value is None:
             continue
         try:
             state |= check_state(type(view).PAGE, {name: get(view, name)}, limits)

@@ -215,20 +215,19 @@ def test_summaries_open_from_the_url_with_entropy_per_head(lang):
     assert entropy["layout"]["yaxis"]["ticktext"] == [WORDS[lang]["layer"].format(n=n) for n in (1, 2)]
 
 
-def test_switching_language_keeps_kind_tab_and_layer_and_the_url_follows():
-    """The URL holds the shown labels of the session's language: switching rewrites them, and the view stays."""
+def test_switching_language_keeps_kind_tab_and_layer_and_the_url_holds_ids():
+    """A link written with the shown labels opens the view; the URL then holds ids, the same in every language,
+    and a language switch keeps the view."""
     at = open_page(model="reverse", text="3 1 2", kind="Cross-attention", layer="2", summaries="true",
                    more="Mean over heads")  # fmt: skip
-    assert at.query_params["kind"] == "Cross-attention" and at.query_params["more"] == "Mean over heads"
+    assert at.query_params["kind"] == "cross" and at.query_params["more"] == "mean"
     at.button_group(key="lang").set_value("zh").run()
     assert not at.exception
     assert (at.radio(key="kind").value, at.selectbox(key="layer").value) == ("cross", 1)
     assert at.radio(key="kind").options == ["编码器自注意力", "解码器掩码自注意力", "交叉注意力"]
     assert "head-mean" in figures(at)  # the chosen summary stays, under its Chinese label
     assert at.query_params["lang"] == "zh" and at.query_params["layer"] == "2"
-    assert at.query_params["kind"] == "交叉注意力" and at.query_params["more"] == "各头平均"
+    assert at.query_params["kind"] == "cross" and at.query_params["more"] == "mean"
     at.button_group(key="lang").set_value("en").run()
-    assert (at.radio(key="kind").value, at.query_params["kind"], at.query_params["more"]) == (
-        "cross", "Cross-attention", "Mean over heads"
-    )  # fmt: skip
+    assert (at.radio(key="kind").value, at.query_params["kind"], at.query_params["more"]) == ("cross", "cross", "mean")
     assert "head-mean" in figures(at)

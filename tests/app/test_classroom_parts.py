@@ -1,4 +1,4 @@
-"""The classroom glue's pure parts: the view registry, the guard against stale browser values, the join link
+"""The classroom glue's pure parts: the room state of a view, the guard against stale browser values, the join link
 and its QR code (read back with zxing-cpp)."""
 
 from __future__ import annotations
@@ -13,71 +13,76 @@ from PIL import Image
 
 from services.rooms import RoomLimits
 from services.rooms.schema import state_json
-from ui.classroom import registry
+from ui.classroom import room_state
 from ui.classroom.join import join_link, qr_png
 
 TEACHER = {
     "model": "reverse", "text": "1 2 3", "target": "", "kind": "cross", "step": np.int64(5), "layer": 1,
     "head": 3, "query": 2, "present": True, "lesson_slide": 4, "lesson": "intro",
-    "source": "model", "wt_temperature": 1.5, "wt_scale_off": True, "token": None, "wt_kind": "decoder self",
+    "source": "model", "wt_temperature": 1.5, "wt_scale_off": True, "token": None, "wt_kind": "decoder",
     "user_models": {"mine": object()}, "_class_role": "secret", "lang": "zh", "wt_values": {"X": [1]},
 }  # fmt: skip
 
 
-def test_collect_takes_the_listed_keys_as_room_fields_and_extras():
-    state = registry.collect(TEACHER, "attention")
+def test_collect_takes_the_controls_of_the_pages_view():
+    state = room_state.collect(TEACHER, "attention")
     assert state["page"] == "attention"
     assert state["model"] == "reverse" and state["input"] == "1 2 3" and state["kind"] == "cross"
-    assert state["step"] == 5 and type(state["step"]) is int  # a NumPy scalar becomes a plain int
-    assert (state["layer"], state["head"], state["query"], state["slide"], state["lesson"]) == (1, 3, 2, 4, "intro")
-    assert state["present"] is True
-    assert state["extra"] == {"source": "model", "wt_temperature": 1.5, "wt_scale_off": True, "token": None,
-                              "wt_kind": "decoder self"}  # fmt: skip
+    assert (state["layer"], state["head"], state["token"], state["present"]) == (1, 3, None, True)
+    assert "step" not in state and "wt_kind" not in state  # the walkthrough's: not the Attention page's view
     assert "lang" not in json.dumps(state) and "secret" not in json.dumps(state)  # never the session's own keys
     assert json.loads(state_json(state, RoomLimits())) == state  # the room takes it as it is
+    walk = room_state.collect(TEACHER, "step-by-step")
+    assert walk["step"] == 5 and type(walk["step"]) is int  # a NumPy scalar becomes a plain int
+    assert (walk["source"], walk["wt_temperature"], walk["wt_scale_off"], walk["wt_kind"]) == (
+        "model", 1.5, True, "decoder")  # fmt: skip
+    lesson = room_state.collect(TEACHER, "lesson")
+    assert (lesson["lesson"], lesson["slide"]) == ("intro", 4)
 
 
-def test_collect_leaves_out_values_of_the_wrong_type():
-    state = registry.collect({"step": "5", "layer": True, "head": -1, "text": 3, "wt_temperature": float("nan")}, "x")
-    assert state == {"page": "x"}
+def test_collect_gives_defaults_for_values_of_the_wrong_type():
+    state = room_state.collect({"step": "5", "query": True, "wt_head": -1, "text": 3, "wt_temperature": float("nan")},
+                               "step-by-step")  # fmt: skip
+    assert (state["step"], state["query"], state["wt_head"], state["input"], state["wt_temperature"]) == (
+        1, 1, 0, None, 1.0)  # fmt: skip
+    assert room_state.collect({"step": 3}, "no-such-page") == {"page": "no-such-page"}
 
 
-def test_apply_writes_only_listed_keys_and_only_a_model_this_session_has():
+def test_apply_writes_only_the_views_keys_and_only_a_model_this_session_has():
     session = {"step": 1, "model": "translate"}
-    hostile = {"step": 4, "model": "someone-elses", "input": "9 8",
-               "extra": {"_class_role": "x", "user_models": {}, "source": "model", "lang": "en"},
-               "_class_role": "y"}  # fmt: skip
-    changed = registry.apply(hostile, session, models=["translate", "reverse"])
-    assert session == {"step": 4, "model": "translate", "text": "9 8", "source": "model"}
-    assert sorted(changed) == ["source", "step", "text"]
-    registry.apply({"model": "reverse"}, session, models=["translate", "reverse"])
-    assert session["model"] == "reverse"
+    hostile = {"page": "step-by-step", "step": 4, "model": "someone-elses", "input": "9 8", "source": "model"}
+    changed = room_state.apply(hostile, session, models=["translate", "reverse"])
+    assert (session["step"], session["model"], session["text"], session["source"]) == (4, "translate", "9 8", "model")
+    assert {"source", "step", "text"} <= set(changed) and "model" not in changed
+    assert room_state.apply({**hostile, "_class_role": "y"}, session, models=["translate"]) == []  # not a view: nothing
+    assert room_state.apply({"page": "<b>", "step": 2}, session, models=["translate"]) == []
+    room_state.apply({"page": "step-by-step", "model": "reverse"}, session, models=["translate", "reverse"])
+    assert session["model"] == "reverse" and "_class_role" not in session
 
 
 def test_a_view_goes_from_teacher_to_student_unchanged():
-    state = json.loads(state_json(registry.collect(TEACHER, "step-by-step"), RoomLimits()))
+    state = json.loads(state_json(room_state.collect(TEACHER, "step-by-step"), RoomLimits()))
     student: dict = {}
-    registry.apply(state, student, models=["reverse"])
-    for key in ("model", "text", "kind", "step", "layer", "head", "query", "present", "lesson_slide", "source",
-                "wt_temperature", "wt_scale_off", "token", "wt_kind"):  # fmt: skip
+    room_state.apply(state, student, models=["reverse"])
+    for key in ("model", "text", "step", "query", "present", "source", "wt_temperature", "wt_scale_off", "wt_kind"):
         assert student[key] == TEACHER[key], key
-    assert "user_models" not in student and "_class_role" not in student
+    assert "user_models" not in student and "_class_role" not in student and "lang" not in student
 
 
 def test_stale_browser_values_after_a_full_run_are_put_back_until_the_browser_catches_up():
-    before_full = {"page": "step-by-step", "step": 1, "extra": {"wt_head": 0}}
-    tick_before = {"page": "step-by-step", "step": 1, "layer": 0, "extra": {"wt_head": 0}}
-    after = {"page": "step-by-step", "step": 2, "layer": 0, "extra": {"wt_head": 1}}
-    pending = registry.moved([before_full, tick_before], after)
-    assert pending == {"step": ((1,), 2), "extra.wt_head": ((0,), 1), "layer": ((None,), 0)}
-    stale = {"page": "step-by-step", "step": 1, "layer": 0, "extra": {"wt_head": 0}}  # sent before the run drew
-    assert registry.undo_stale(stale, pending) == after
-    assert "layer" not in pending  # the browser reported the new layer: nothing to guard there
-    caught_up = {"page": "step-by-step", "step": 2, "layer": 0, "extra": {"wt_head": 0}}
-    assert registry.undo_stale(caught_up, pending)["extra"] == {"wt_head": 1}  # head still pending
+    before_full = {"page": "step-by-step", "step": 1, "wt_head": 0}
+    tick_before = {"page": "step-by-step", "step": 1, "wt_layer": 0, "wt_head": 0}
+    after = {"page": "step-by-step", "step": 2, "wt_layer": 0, "wt_head": 1}
+    pending = room_state.moved([before_full, tick_before], after)
+    assert pending == {"step": ((1,), 2), "wt_head": ((0,), 1), "wt_layer": ((None,), 0)}
+    stale = {"page": "step-by-step", "step": 1, "wt_layer": 0, "wt_head": 0}  # sent before the run drew
+    assert room_state.undo_stale(stale, pending) == after
+    assert "wt_layer" not in pending  # the browser reported the new layer: nothing to guard there
+    caught_up = {"page": "step-by-step", "step": 2, "wt_layer": 0, "wt_head": 0}
+    assert room_state.undo_stale(caught_up, pending)["wt_head"] == 1  # head still pending
     assert "step" not in pending
-    moved_on = {"page": "step-by-step", "step": 2, "layer": 0, "extra": {"wt_head": 3}}  # the teacher chose head 4
-    assert registry.undo_stale(moved_on, pending) == moved_on and pending == {}
+    moved_on = {"page": "step-by-step", "step": 2, "wt_layer": 0, "wt_head": 3}  # the teacher chose head 4
+    assert room_state.undo_stale(moved_on, pending) == moved_on and pending == {}
 
 
 @pytest.mark.parametrize(

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from ui.classroom import registry
 from ui.classroom.role import ROLE_KEY
 from ui.rnn.align import HEAD_KEY, LAYER_KEY, MEAN_KEY
 from ui.rnn.bottleneck import PER_LENGTH_KEY, TASK_KEY
 from ui.rnn.decoder import STEP_KEY
 from ui.rnn.gradients import BIAS_KEY, LENGTH_KEY
 from ui.rnn.parts import PART_KEY
+from views import RnnView, fields
 
 from .test_classroom import run, session, start_class
 
@@ -20,7 +20,7 @@ RNN_PAGE = "pages/rnn-vs-transformer.py"
 
 def test_every_key_the_rnn_page_keeps_its_view_in_is_followed():
     keys = {PART_KEY, STEP_KEY, LAYER_KEY, MEAN_KEY, HEAD_KEY, TASK_KEY, PER_LENGTH_KEY, LENGTH_KEY, BIAS_KEY}
-    assert keys <= set(registry.EXTRAS)
+    assert keys <= {f.control.key for f in fields(RnnView) if f.control.room}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -1,13 +1,14 @@
 """Malformed links on every page: an unknown model, out-of-range or non-numeric layer, head, step and sliders,
 unknown labels, repeated parameters, 10 KB values, unicode, a garbage class code, a key without a room.
 
-A model the link names but this session does not have gets a message. A value a widget cannot take (layer=999,
-step=1e9, head=abc) opens that widget on its default and drops the value from the URL, so the next link shared
-is clean; the page draws in full either way, and the values the link got right are kept.
+A model the link names but this session does not have gets a message. A value a control cannot take (layer=999,
+step=1e9, head=abc, a layer past this model's last) opens that control on its default with a message naming the
+parameter and what it may hold, and leaves the URL, so the next link shared is clean; the page draws in full either
+way, and the values the link got right are kept.
 
 Covered elsewhere, not repeated here: unknown lang= values (tests/app/test_language.py), room=ZZZZZZ and
 room=not a code! on the Attention page (tests/app/test_classroom.py), unknown source= and mask= labels
-(tests/app/test_step_by_step.py).
+(tests/app/test_step_by_step.py), every control's range (tests/views).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ UNKNOWN_MODEL = Says("This link asks for the model “", "这个链接要的模�
 NOT_A_CODE = Says("That is not a class code", "这不是课堂代码")
 SLIDERS = {"d_model": "abc", "length": "1e9", "no_pe": "maybe"}
 KB10 = "9" * 10_240
+LAYERS_1_16 = Says("“layer” must be a whole number from 1 to 16.", "“layer”必须是 1 到 16 之间的整数。")
+TOO_LONG = Says("characters, at most 2000. The page opens with its default instead.", "最多 2000 个。")
 
 
 @dataclass(frozen=True)
@@ -45,17 +48,42 @@ CASES = [
     ],  # some pages in both languages
     UrlCase("model-10KB", "positional-encoding", {"model": KB10}, UNKNOWN_MODEL),
     UrlCase("model-script", "attention", {"model": "<script>alert(1)</script>"}, UNKNOWN_MODEL),
-    UrlCase("layer=-1", "attention", {"layer": "-1", "model": "reverse"}, None, ("layer",), {"model": "reverse"}),
-    UrlCase("layer=999", "attention", {"layer": "999", "head": "2"}, None, ("layer",), {"head": 1}),
-    UrlCase("head=abc", "attention", {"head": "abc", "layer": "2"}, None, ("head",), {"layer": 1}),
+    UrlCase(
+        "layer=-1", "attention", {"layer": "-1", "model": "reverse"}, LAYERS_1_16, ("layer",), {"model": "reverse"}
+    ),
+    UrlCase("layer=999", "attention", {"layer": "999", "head": "2"}, LAYERS_1_16, ("layer",), {"head": 1}, BOTH),
+    UrlCase(
+        "layer=3-of-2",
+        "attention",
+        {"layer": "3", "head": "2", "model": "reverse"},
+        Says("“layer” must be a whole number from 1 to 2.", "“layer”必须是 1 到 2 之间的整数。"),
+        ("layer",),
+        {"head": 1},
+        BOTH,
+    ),
+    UrlCase("head=abc", "attention", {"head": "abc", "layer": "2"}, Says("“head”", "“head”"), ("head",), {"layer": 1}),
     UrlCase("kind-more-unknown", "attention", {"kind": "z", "more": "x", "summaries": "x"}, dropped=("kind",)),
     UrlCase("off-not-a-head", "attention", {"off": "<b>zz9</b>"}, Says("is not a head", "不是一个头"), langs=BOTH),
     UrlCase("off-no-such-head", "attention", {"off": "e1.1,e9.9"}, Says("names no head of this", "不是这个模型的头")),
-    UrlCase("off-10KB", "attention", {"off": "e1.1," * 2048}, Says("characters long, more than", "个字符，超过了上限")),
+    UrlCase(
+        "off-10KB",
+        "attention",
+        {"off": "e1.1," * 2048},
+        Says("“off” is too long: 10240 characters, at most 10000.", "最多 10000 个。"),
+        ("off",),
+    ),
     UrlCase("layer-repeated", "attention", {"layer": ["2", "1", "2"]}, None),
-    UrlCase("text-10KB", "attention", {"text": KB10}, Says("Not in this model's vocabulary", "这些词不在模型的词表里")),
+    UrlCase("text-10KB", "attention", {"text": KB10}, TOO_LONG, ("text",), langs=BOTH),
     UrlCase("text-unicode", "inside-a-layer", {"text": "\u202e😀 中文 ü \U0001f9ea"}),
-    UrlCase("step=1e9", "step-by-step", {"step": "1e9", "query": "2"}, None, ("step",), {"query": 2}),
+    UrlCase(
+        "step=1e9",
+        "step-by-step",
+        {"step": "1e9", "query": "2"},
+        Says("“step” must be a whole number from 1 to 8.", "“step”必须是 1 到 8 之间的整数。"),
+        ("step",),
+        {"query": 2},
+        BOTH,
+    ),
     UrlCase("step=-5-query=abc", "step-by-step", {"step": "-5", "query": "abc"}, None, ("step", "query")),
     UrlCase("step-repeated", "step-by-step", {"step": ["3", "4"]}, None),
     UrlCase("step-10KB", "step-by-step", {"step": KB10, "lang": "xx"}, None, ("step",)),

@@ -36,7 +36,7 @@ def samples(field: Field, channel: str) -> list:
         found = ["1", "10/11", "/".join(["1" * spec.max_size] * spec.max_size)]
     else:
         assert isinstance(spec, Text)
-        limit = LESSON_LIMITS.max_input_chars if channel == "lesson" else spec.limit
+        limit = {"lesson": LESSON_LIMITS.max_input_chars, "room": ROOM_LIMITS.max_input_chars}.get(channel, spec.limit)
         found = ["", "a b c", "字 ü \u202e 😀", "x" * min(limit, spec.limit)]
     if getattr(spec, "none_ok", False):
         found.append(None)

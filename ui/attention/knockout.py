@@ -1,10 +1,9 @@
 """Switch heads off on the Attention page: pick heads per attention kind and layer, see the model's output with and
 without them side by side, and the attention figures redrawn with them off.
 
-URL: ?off=e1.3,c2.1 (model.knockout's link code: kind letter, layer.head 1-based; the same in every language).
-The session keeps the code (OFF_KEY) and writes it to the URL on every run of the page; a link's code is read when
-the session starts. A code this model cannot use gets a message and leaves every head on, and stays as it was
-until a head is picked, so nothing typed is lost.
+The link holds ?off=e1.3,c2.1 (model.knockout's code: kind letter, layer.head 1-based; the same in every language):
+the view's `heads_off` control (views.AttentionView), kept under OFF_KEY. A code this model cannot use gets a
+message and leaves every head on, and stays as it was until a head is picked, so nothing typed is lost.
 
 Runs (each cached per session by ui.trace_cache): the outputs compared are the model's own greedy outputs with
 and without the heads; the figures with heads off come from a run whose decoder reads the same input as the page's
@@ -29,14 +28,15 @@ from model.knockout import (
     parse_heads_off,
     weight_change,
 )
+from views import AttentionView, key_of
+from views.attention import KIND_LABELS as KINDS
 
 from ..i18n import _, explain
 from ..presenter import controls, presenting
 from ..tokens import md_escape, token_chips
 from ..trace_cache import cached_run
-from .view import KINDS
 
-OFF_PARAM, OFF_KEY = "off", "heads_off_code"  # URL parameter; the session key of its value
+OFF_KEY = key_of(AttentionView, "heads_off_code")
 PILLS_KEY = "off_pills_{name}"  # one multi-select per attention block
 
 
@@ -57,20 +57,9 @@ class Knockout:
         return weight_change(attention_layers(self.off, kind), attention_layers(self.intact, kind))
 
 
-def _code() -> str:
-    if OFF_KEY not in st.session_state:
-        st.session_state[OFF_KEY] = st.query_params.get(OFF_PARAM, "")[:10_000]
-    return st.session_state[OFF_KEY]
-
-
 def heads_off_now(loaded: LoadedModel) -> HeadsOff:
-    """The heads switched off for this model (a message when the session's code does not fit it); keeps ?off= in
-    the URL in step."""
-    code = _code()
-    if code and st.query_params.get(OFF_PARAM) != code:
-        st.query_params[OFF_PARAM] = code
-    elif not code and OFF_PARAM in st.query_params:
-        del st.query_params[OFF_PARAM]
+    """The heads switched off for this model (a message when the session's code does not fit it)."""
+    code = str(st.session_state.get(OFF_KEY, ""))
     try:
         return parse_heads_off(code, loaded.config)
     except InputError as exc:

@@ -20,29 +20,23 @@ import streamlit as st
 from model import Trace
 from model.analysis import attention_layers, attention_rollout, attention_tokens, head_entropy, head_mean, head_peak
 from model.knockout import blank_heads_off
+from views import AttentionView
+from views.attention import KIND_LABELS, SUMMARY_LABELS
 from viz.attention import head_figure, overview_figure
 from viz.head_view import head_view_figure
 from viz.matrix import SIGNED_SCALE, matrix_figure
 
 from ..charts import chart_name, show_chart
-from ..choices import shown_as, translated_options
+from ..choices import shown_as
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..presenter import controls, in_order, presenting
+from ..state import fit, sync_url
 
-# URL (Streamlit writes a bound choice as its shown label; every link also carries lang=):
-#   ?kind=   Encoder self-attention | Decoder masked self-attention | Cross-attention      (lang=en)
-#            编码器自注意力 | 解码器掩码自注意力 | 交叉注意力                                    (lang=zh)
-#   ?more=   Largest weight per head | Mean over heads | Attention rollout (encoder)       (lang=en)
-#            每个头的最大权重 | 各头平均 | 注意力汇总（编码器）                                 (lang=zh)
-#            (absent: the first summary, entropy per head)
-#   ?layer=, ?head= 1-based numbers and ?summaries=true in both languages.
-# ui.choices reads a link's label in either language, so an English link opened in Chinese shows the same view.
-KINDS = {
-    "encoder": N_("Encoder self-attention"),
-    "decoder": N_("Decoder masked self-attention"),
-    "cross": N_("Cross-attention"),
-}
+# The link (views.AttentionView): ?kind=encoder|decoder|cross, ?layer= and ?head= counted from 1, ?token=,
+# ?summaries=true, ?more=entropy|peak|mean|rollout, ?off= (ui.state writes it; a link written with a label in
+# either language still opens the same view).
+KINDS = KIND_LABELS
 KIND_HELP = N_(
     "Encoder self-attention: each source token looks at every source token. "
     "Decoder masked self-attention: each output position looks only at earlier outputs. "
@@ -55,13 +49,10 @@ AXES = {  # kind → (query axis title, key axis title)
 }
 HOVER = (N_("query"), N_("key"), N_("weight"))
 SUMMARIES_LABEL = N_("Summaries: entropy and largest weight per head, mean over heads, attention rollout")
-SUMMARIES = {
-    "entropy": N_("Entropy per head"), "peak": N_("Largest weight per head"), "mean": N_("Mean over heads"),
-    "rollout": N_("Attention rollout (encoder)"),
-}  # fmt: skip
-keep_on_language_switch("token")
+SUMMARIES = SUMMARY_LABELS
+keep_on_language_switch("token", "kind", "more", "summaries")
 FOCUS_PRESENT_HEIGHT = 400  # px: the focused head in the presenter view, above the fold of a 1280×720 projector
-PAGE = "attention"  # first word of every chart's file name
+PAGE = AttentionView.PAGE  # also the first word of every chart's file name
 
 if TYPE_CHECKING:
     from .knockout import Knockout
@@ -94,8 +85,8 @@ def attention_section(trace: Trace, knockout: Knockout | None = None) -> None:
     switched off (knockout), drawn from the run with them off, each off head shown as "off"."""
     with controls(label=_("Attention kind")):
         kind = st.radio(
-            _("Attention kind"), list(KINDS), format_func=translated_options("kind", KINDS), key="kind",
-            bind="query-params", horizontal=True, help=_(KIND_HELP),
+            _("Attention kind"), list(KINDS), format_func=shown_as({k: _(label) for k, label in KINDS.items()}),
+            key="kind", horizontal=True, help=_(KIND_HELP),
         )  # fmt: skip
     heads_off, off = (knockout.heads_off, [knockout.word]) if knockout else (frozenset(), [])
     trace = knockout.off if knockout else trace
@@ -113,10 +104,16 @@ def attention_section(trace: Trace, knockout: Knockout | None = None) -> None:
         show_chart(fig, "overview", name=chart_name(PAGE, kind, "overview", *off))
     with focus_box:
         focus_section(weights, kind, queries, keys, knockout.change(kind) if knockout else None, off)
-    box = st.expander(_(SUMMARIES_LABEL), key="summaries", on_change="rerun", bind="query-params")
+    box = st.expander(_(SUMMARIES_LABEL), key="summaries", on_change="rerun")
     if box.open:  # lazy: built and painted only when opened
         with box:
             summaries(trace, weights, kind, layers, heads, queries, keys, heads_off, off)
+    sync_url(PAGE)
+
+
+def within(value: int, count: int) -> int:
+    """A 0-based index clamped to 0..count-1."""
+    return min(max(int(value), 0), count - 1)
 
 
 def is_off(weights) -> bool:
@@ -129,22 +126,20 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str], chang
     """Layer / head / token pickers, the chosen head large, and the layer's head view; with heads switched off, the
     focused head's change (with them off − every head on) under it. `off`: the file-name words of the knockout."""
     n_layers, n_heads = weights.shape[:2]
+    fit(PAGE, {"layer": n_layers - 1, "head": n_heads - 1, "token": len(queries) - 1})
     pickers, columns = st.container(), st.columns([3, 2])
     with controls(columns[1] if presenting() else pickers, _("Layer, head, token")):  # presenter: beside the head
         pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
         # options show as 1, 2, … so a shared link reads ?layer=2&head=3
-        layer = pick_layer.selectbox(
-            _("Layer"), range(n_layers), format_func=one_based, key="layer", bind="query-params"
-        )
-        head = pick_head.radio(
-            _("Head"), range(n_heads), format_func=one_based, key="head", bind="query-params", horizontal=True
-        )
+        layer = pick_layer.selectbox(_("Layer"), range(n_layers), format_func=one_based, key="layer")
+        head = pick_head.radio(_("Head"), range(n_heads), format_func=one_based, key="head", horizontal=True)
         token = pick_token.selectbox(
             _("Isolate one query token"), [None, *range(len(queries))], key="token",
             format_func=shown_as({None: _("All tokens")} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
             help=_("Keep only the lines from this token in the head view."),
         )  # fmt: skip
     focused_charts(weights, kind, layer, head, token, queries, keys, change, off, columns=columns)
+    sync_url(PAGE)
 
 
 def focused_charts(
@@ -213,8 +208,8 @@ def summaries(
     """Per-head entropy and peak weight, each layer's mean over heads, and the encoder's attention rollout
     (one at a time: only the chosen one is built and painted). Heads switched off (NaN in `weights`) are left out."""
     chosen = st.segmented_control(
-        _("Summary"), list(SUMMARIES), default="entropy", required=True, key="more", bind="query-params",
-        format_func=translated_options("more", SUMMARIES), label_visibility="collapsed",
+        _("Summary"), list(SUMMARIES), required=True, key="more", label_visibility="collapsed",
+        format_func=shown_as({k: _(label) for k, label in SUMMARIES.items()}),
     )  # fmt: skip
     height = 170 + 70 * len(layers)
     if chosen == "entropy":

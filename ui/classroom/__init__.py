@@ -2,7 +2,7 @@
 and everyone can predict what the model computes, then see the answer.
 
 - role.py: this session's part in a class (teacher, student, none), kept in st.session_state.
-- registry.py: the view a class follows, as room state: the page plus a list of session-state keys.
+- room_state.py: the view a class follows, as room state: the page and its view (views/).
 - follow.py: the one early call in app.py: join or resume from the URL, apply the teacher's view.
 - teacher.py / student.py: the sidebar panels and their run_every fragments (publish; follow).
 - join.py: the join link (never the key) and its QR code.

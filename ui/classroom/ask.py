@@ -107,15 +107,12 @@ def question_panel(loaded: LoadedModel, text: str, target: str | None, trace: Tr
     _panel(view)
 
 
-WALK_KINDS = {"encoder self": "encoder", "decoder self": "decoder", "cross": "cross"}  # model.inspect → analysis
-
-
 def walk_question_panel(walk, query: int) -> None:
     """The Step-by-step page's panel: questions about the block and head the steps follow (`walk`, a
     ui.walkthrough.state.Walk) and its query row."""
     if _hidden():
         return
-    kind = WALK_KINDS.get(walk.notes.get("kind"), "example")
+    kind = walk.notes.get("kind") if walk.notes.get("kind") in ATTENTION_KINDS else "example"
     view = _example_view(walk, query) if kind == "example" else _model_view(walk, query, kind)
     if view is not None:
         _panel(view)

@@ -12,11 +12,12 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from services.rooms import RoomClosed, RoomError, RoomNotFound, WrongKey
 from services.rooms.codes import normalize_code
+from services.rooms.schema import PAGE
 
 from ..i18n import LANG_KEY, N_, current_language
 from ..models import model_names
 from ..navigation import PAGES, PageSpec
-from . import registry
+from . import room_state
 from .role import (
     KEY_PARAM,
     ROOM_PARAM,
@@ -125,9 +126,9 @@ def _apply_if_moved(role: ClassRole, page: st.Page) -> None:
         return  # the backend is away for a moment: keep the current view
     if snapshot.version == role.applied_version:
         return
-    registry.apply(snapshot.state, st.session_state, model_names())
+    room_state.apply(snapshot.state, st.session_state, model_names())
     role.applied_version = snapshot.version
-    spec = page_spec(snapshot.state.get(registry.PAGE))
+    spec = page_spec(snapshot.state.get(PAGE))
     if spec is not None and spec.url_path != page_path(page):
         switch_to(role, spec.script)
 

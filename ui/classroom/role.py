@@ -36,7 +36,7 @@ class ClassRole:
     shared_errors: dict = field(default_factory=dict, repr=False)  # teacher: model name → why the room refused it
     full_run_view: dict = field(default_factory=dict, repr=False)  # teacher: the view at the last full run
     tick_view: dict = field(default_factory=dict, repr=False)  # teacher: the view at the last fragment run
-    pending: dict = field(default_factory=dict, repr=False)  # teacher: settings that run moved (registry.moved)
+    pending: dict = field(default_factory=dict, repr=False)  # teacher: settings that run moved (room_state.moved)
     pending_since: float = 0.0  # teacher: monotonic time of that full run
 
     @property

@@ -18,11 +18,13 @@ import streamlit as st
 
 from model.checkpoint import checkpoint_bytes
 from services.rooms import InvalidState, RoomClosed, RoomError, RoomNotFound, RoomStore
+from services.rooms.schema import PAGE
 
 from ..i18n import N_, _, explain, ngettext
 from ..models import user_models
+from ..sidebar import MODEL_KEY
 from ..trace_cache import is_shared
-from . import registry
+from . import room_state
 from .join import join_link, qr_png
 from .role import ClassRole, current_role, notice_error, room_store, set_notice, set_role
 
@@ -124,15 +126,15 @@ def publish_tick(page: str) -> None:
 
 def _view(role: ClassRole, page: str, full_run: bool) -> dict:
     """This session's view; in the fragment runs after a full run, without the values that run moved away from
-    while the browser has not caught up (see registry.undo_stale)."""
-    state = registry.collect(st.session_state, page)
+    while the browser has not caught up (see room_state.undo_stale)."""
+    state = room_state.collect(st.session_state, page)
     if full_run:
-        role.pending = registry.moved([role.full_run_view, role.tick_view], state)
+        role.pending = room_state.moved([role.full_run_view, role.tick_view], state)
         role.pending_since, role.full_run_view = time.monotonic(), state
         return state
     role.tick_view = state
     if role.pending and time.monotonic() - role.pending_since < STALE_FOR:
-        return registry.undo_stale(state, role.pending)
+        return room_state.undo_stale(state, role.pending)
     role.pending = {}
     return state
 
@@ -156,14 +158,10 @@ def publish_view(store: RoomStore, role: ClassRole, state: dict) -> list[Invalid
 
 def _culprit(state: dict, error: InvalidState, key: str) -> str | None:
     """The setting to leave out: the one the error names, else one holding the key, else the largest."""
-    named = str(error.params.get("field", "")).split(".")
-    if named[0] == registry.EXTRA and len(named) > 1 and named[1] in state.get(registry.EXTRA, {}):
-        return ".".join(named[:2])
-    if named[0] in state and named[0] != registry.PAGE:
-        return named[0]
-    flat = {name: value for name, value in state.items() if name != registry.PAGE}
-    flat |= {f"{registry.EXTRA}.{k}": v for k, v in state.get(registry.EXTRA, {}).items()}
-    flat.pop(registry.EXTRA, None)
+    named = str(error.params.get("field", ""))
+    if named in state and named != PAGE:
+        return named
+    flat = {name: value for name, value in state.items() if name != PAGE}
     if not flat:
         return None
     holding_key = [name for name, value in flat.items() if key in json.dumps(value)]
@@ -171,16 +169,13 @@ def _culprit(state: dict, error: InvalidState, key: str) -> str | None:
 
 
 def _drop(state: dict, name: str) -> None:
-    if name.startswith(f"{registry.EXTRA}."):
-        state[registry.EXTRA].pop(name.split(".", 1)[1], None)
-    else:
-        state.pop(name, None)
+    state.pop(name, None)
 
 
 def _share_models(store: RoomStore, role: ClassRole) -> None:
     """Share with the room each model this teacher trained or uploaded (the one in use first), once per model."""
     mine = user_models()
-    selected = st.session_state.get(registry.FIELDS["model"])
+    selected = st.session_state.get(MODEL_KEY)
     for name in sorted(mine, key=lambda n: n != selected):
         loaded = mine[name]
         if role.shared.get(name) is loaded.model or is_shared(loaded):

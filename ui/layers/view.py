@@ -6,20 +6,22 @@ import streamlit as st
 
 from model import Trace
 from model.analysis_layers import LayerAnalysis, analyse_layers
+from views import InsideLayerView
+from views.layers import STACK_LABELS
 from viz.layers import ffn_figure, layernorm_stats_figure, row_heatmap
 
 from ..charts import chart_name, show_chart
-from ..choices import shown_as, translated_options
+from ..choices import shown_as
 from ..i18n import N_, _
-from ..language import keep_on_language_switch
 from ..presenter import controls
+from ..state import fit, sync_url
 
 KIND_NAMES = {  # "L{n} {kind}" labels of the sublayers
     "self_attn": N_("L{n} self-attention"),
     "cross_attn": N_("L{n} cross-attention"),
     "ffn": N_("L{n} feed-forward"),
 }
-STACKS = {"encoder": N_("Encoder (reads the input)"), "decoder": N_("Decoder (writes the output)")}
+STACKS = STACK_LABELS
 LN_INPUT = {  # norm placement → what the LayerNorm reads
     "pre": N_(
         "pre-LN: the LayerNorm input is the stream entering the sublayer. LayerNorm shifts each position's vector to "
@@ -32,8 +34,7 @@ LN_INPUT = {  # norm placement → what the LayerNorm reads
         "the output's mean and spread are set by γ and β, not by the input."
     ),
 }
-keep_on_language_switch("layer_ln", "layer_ffn")
-PAGE = "inside-a-layer"  # first word of every chart's file name
+PAGE = InsideLayerView.PAGE  # also the first word of every chart's file name
 
 
 def sublayer_label(name: str) -> str:
@@ -45,7 +46,7 @@ def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
     """The encoder or decoder stack's numbers (model.analysis_layers) and the tokens along its positions."""
     stack = st.radio(
         _("Stack"), list(STACKS), horizontal=True, key="layer_stack",
-        format_func=translated_options("layer_stack", STACKS),
+        format_func=shown_as({k: _(label) for k, label in STACKS.items()}),
     )  # fmt: skip
     return stack_analysis(trace, stack, norm)
 
@@ -73,6 +74,7 @@ def stream_section(a: LayerAnalysis, tokens: list[str]) -> None:
 def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
     left, right = st.columns([1, 2])
     labels = dict(enumerate(map(sublayer_label, a.sublayers)))
+    fit(PAGE, {"layer_ln": len(a.sublayers) - 1})
     with controls(left, _("LayerNorm of")):
         i = st.selectbox(_("LayerNorm of"), range(len(a.sublayers)), format_func=shown_as(labels), key="layer_ln")
     left.caption(_(LN_INPUT[a.norm]))
@@ -83,12 +85,14 @@ def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
                                  x_title=_("token"), y_title=_("over d_model"))  # fmt: skip
     with right:
         show_chart(fig, "layer_ln_chart", name=chart_name(PAGE, a.sublayers[i], "layernorm"), theme="streamlit")
+    sync_url(PAGE)
 
 
 @st.fragment
 def ffn_section(a: LayerAnalysis, tokens: list[str]) -> None:
     left, _right = st.columns([1, 2])
     labels = {k: _("Layer {n}").format(n=k + 1) for k in range(a.n_layers)}
+    fit(PAGE, {"layer_ffn": a.n_layers - 1})
     with controls(left, _("Feed-forward of layer")):
         layer = st.selectbox(
             _("Feed-forward of layer"), range(a.n_layers), key="layer_ffn", format_func=shown_as(labels)
@@ -100,3 +104,4 @@ def ffn_section(a: LayerAnalysis, tokens: list[str]) -> None:
                      active_title=_("units firing (> 0)"), value_name=_("activation"),
                      hover=(_("unit"), _("token"), _("activation")), count_hover=_("{n} units fire"))  # fmt: skip
     show_chart(fig, "layer_ffn_chart", name=chart_name(PAGE, a.stack, "ffn", layer=layer), theme="streamlit")
+    sync_url(PAGE)

@@ -1,26 +1,26 @@
 """ "Add this view to my lesson": a sidebar button on every page a slide can show, building the session's own lesson.
 
-The view is taken as a class room takes it (ui/classroom/registry.collect: the page and its listed session keys),
-so a slide holds exactly what a class would follow; settings a lesson cannot hold (a session's own model) are left
-out and the slide opens on the page's default for them.
+The slide holds the page's view (views/) as this session shows it, as a class would follow it; settings a lesson
+cannot hold (a session's own model) are left out and the slide opens on the page's default for them.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from services.lessons import LANGUAGES, PAGE_STATE, Lesson, LessonError, Slide, add_slide, view_state
+from services.lessons import LANGUAGES, Lesson, LessonError, Slide, add_slide, view_state
+from views import SLIDE_PAGES, VIEWS
 
-from ..classroom.registry import EXTRA, PAGE, collect
 from ..i18n import N_, _, explain, ngettext, translations
-from ..navigation import PAGES
+from ..navigation import PAGES as NAV_PAGES
+from ..state.session import read
 from .state import MINE_KEY, keep_own
 
 NOTICE_KEY = "_lesson_added"  # what the last press did: ("ok", count) or ("full", LessonError)
 MINE_ID_KEY = "_lesson_mine_id"  # the library id of the current version of the session's own lesson
 MY_LESSON = N_("My lesson")
 SLIDE_TEXT = N_("The page “{page}” as it was when this slide was added. Edit this text in the lesson's file.")
-TITLES = {spec.url_path: spec.title for spec in PAGES}
+TITLES = {spec.url_path: spec.title for spec in NAV_PAGES}
 
 
 def in_both(msgid: str, **params: object) -> dict[str, str]:
@@ -30,11 +30,9 @@ def in_both(msgid: str, **params: object) -> dict[str, str]:
 
 def view_slide(page: str, session) -> Slide:
     """The slide of this session's current view of `page`."""
-    room_state = collect(session, page)
-    values = {k: v for k, v in room_state.items() if k not in (PAGE, EXTRA)} | room_state.get(EXTRA, {})
     titles = in_both(TITLES[page])
     texts = {lang: translations(lang).gettext(SLIDE_TEXT).format(page=titles[lang]) for lang in LANGUAGES}
-    return Slide(page, view_state(page, values), titles, texts)
+    return Slide(page, view_state(read(VIEWS[page], session)), titles, texts)
 
 
 def _add(page: str) -> None:
@@ -55,7 +53,7 @@ def my_lesson_id() -> str | None:
 
 def add_view_button(page: str) -> None:
     """In the sidebar of a page a slide can show: the button, and what its last press did."""
-    if page not in PAGE_STATE:
+    if page not in SLIDE_PAGES:
         return
     with st.sidebar:
         st.button(

@@ -9,15 +9,17 @@ from __future__ import annotations
 import streamlit as st
 
 from services.lessons import Lesson, in_language, shipped_lessons
+from views import LessonView
 
 from ..choices import shown_as
 from ..i18n import _, current_language, ngettext
 from ..language import keep_on_language_switch
 from ..presenter import StepLabels, controls, page_header, presenting, step_buttons
+from ..state import sync_url
 from .add import my_lesson_id
 from .files import files_panel
 from .links import open_button
-from .state import LESSON_KEY, SLIDE_KEY, current, find_lesson, own_lessons, remember
+from .state import LESSON_KEY, SLIDE_KEY, current, find_lesson, own_lessons
 from .text import inert_markdown
 from .views import live_view
 
@@ -77,7 +79,8 @@ def slide_words(slide, lang: str) -> None:
     open_button(slide, lang)
 
 
-def lesson_page() -> None:
+def render(view: LessonView, *, slide: bool = False) -> None:
+    """The Lesson page (the view's lesson and slide are in the session's keys; no slide shows this page)."""
     lang = current_language()
     lesson_id, lesson, slide_no, unknown = current()
     bar = page_header(_("Lesson"))
@@ -98,7 +101,7 @@ def lesson_page() -> None:
         with files_col, st.popover(_("Download, upload"), width="stretch"):
             files_panel(lesson_id, lesson)
     slide = lesson.slides[slide_no - 1]
-    remember(lesson_id, slide_no)
+    sync_url(LessonView.PAGE)  # the slide the stepper moved to, before the slide's view draws
     with st.container(border=True):
         if presenting():
             words_col, view_col = st.columns([1, 2], gap="medium")

@@ -7,6 +7,8 @@ import streamlit as st
 
 from model import Ablation, LoadedModel, Trace, sinusoidal_table
 from model.analysis import attention_layers, attention_tokens, head_mean, position_similarity
+from views import PositionalView
+from views.base import by_name
 from viz.matrix import SIGNED_SCALE, matrix_figure
 from viz.positional import curves_figure, encoding_figure
 
@@ -17,14 +19,16 @@ from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..models import POSITIONAL_NAMES
 from ..presenter import controls, presenting
+from ..state import implicit, sync_url
 from ..tokens import token_chips
 from ..trace_cache import cached_run
 
-# URL: ?d_model=, ?length= (numbers) and ?no_pe=true, the same in both languages.
+# The link (views.PositionalView): ?d_model=, ?length= (numbers) and ?no_pe=true, the same in both languages.
 NO_POSITIONS = Ablation(positional=False)
 RUNS = {"with": N_("With positions"), "without": N_("Without positions")}  # figure role suffix → heading
 keep_on_language_switch("dims")
-PAGE = "positional-encoding"  # first word of every chart's file name
+D_MODEL, LENGTH = (by_name(PositionalView)[name].control.spec for name in ("d_model", "length"))
+PAGE = PositionalView.PAGE  # also the first word of every chart's file name
 
 
 def dimension_name(d: int) -> str:
@@ -37,8 +41,11 @@ def sinusoidal_lab(default_d_model: int) -> None:
     row = st.container(horizontal=True) if presenting() else None  # presenter view: both popovers in one row
     with controls(row, _("Table size")):
         size_col, length_col = st.columns(2)
-        d_model = size_col.slider("d_model", 8, 256, default_d_model, step=8, key="d_model", bind="query-params")
-        length = length_col.slider(_("Positions"), 4, 128, 50, key="length", bind="query-params")
+        if st.session_state.get("d_model") is None:  # the view's default: this model's own width
+            st.session_state["d_model"] = default_d_model
+        implicit("d_model", default_d_model)
+        d_model = size_col.slider("d_model", D_MODEL.low, D_MODEL.high, step=D_MODEL.step, key="d_model")
+        length = length_col.slider(_("Positions"), LENGTH.low, LENGTH.high, key="length")
     table = pe_table_chart(d_model, length)
     with controls(row, _("Dimensions to plot")):
         dims = st.multiselect(
@@ -60,6 +67,7 @@ def sinusoidal_lab(default_d_model: int) -> None:
             cell_text=False, height=380, role="pe-similarity",
         )  # fmt: skip
         show_chart(fig, "pe_similarity", name=chart_name(PAGE, "sinusoidal-similarity", f"d{d_model}", model=""))
+    sync_url(PAGE)
 
 
 def pe_table_chart(d_model: int, length: int):
@@ -106,7 +114,7 @@ def cross_attention_chart(trace: Trace, title: str, key: str, cell_text: bool | 
 def ablation_section(loaded: LoadedModel, text: str, trace: Trace) -> None:
     """Prediction and last-layer cross-attention with the positional encoding, and (toggled) without it."""
     off = st.toggle(
-        _("Remove the positional encoding at inference"), key="no_pe", bind="query-params",
+        _("Remove the positional encoding at inference"), key="no_pe",
         help=_("Runs the same trained weights with the positional table replaced by zeros."),
     )  # fmt: skip
     expected = loaded.task.target_for(text)

@@ -11,6 +11,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from ..i18n import _
+from ..state import link_notes
 from .state import leave_presenter_view, presenting
 
 CONTROLS_ICON = ":material/tune:"
@@ -26,6 +27,7 @@ def page_header(title: str, intro: str = "", *, markdown: bool = False, keep: bo
         st.title(title)
         if intro:
             (st.markdown if markdown else st.caption)(intro)
+        show_link_notes()
         return None
     bar = st.container(horizontal=True, vertical_alignment="center", gap="small", key="presenter_bar")
     bar.title(title, help=None if keep or not intro else intro, width="content", anchor=False)
@@ -37,7 +39,14 @@ def page_header(title: str, intro: str = "", *, markdown: bool = False, keep: bo
     )  # fmt: skip
     if keep and intro:
         st.markdown(intro)
+    show_link_notes()
     return slot
+
+
+def show_link_notes() -> None:
+    """What the link asked for that the page could not show (ui.state), once, under the title."""
+    for note in link_notes():
+        st.warning(note, icon="⚠️")
 
 
 @contextmanager

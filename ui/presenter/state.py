@@ -1,5 +1,5 @@
-"""Presenter view on or off: a sidebar toggle bound to the URL as ?present=true (a boolean, the same in every
-language), so a link opens a page ready for the projector."""
+"""Presenter view on or off: a sidebar toggle, kept in the link as ?present=true (every view's `present`, views/),
+so a link opens a page ready for the projector."""
 
 from __future__ import annotations
 
@@ -11,10 +11,8 @@ PRESENT_KEY = "present"
 
 
 def presenting() -> bool:
-    """Is this run in the presenter view? The toggle's value, or the URL's before the toggle has a value."""
-    if PRESENT_KEY in st.session_state:
-        return bool(st.session_state[PRESENT_KEY])
-    return str(st.query_params.get(PRESENT_KEY, "")).strip().lower() == "true"
+    """Is this run in the presenter view? (ui.state has read the link into the toggle's key before any widget.)"""
+    return bool(st.session_state.get(PRESENT_KEY, False))
 
 
 def presenter_toggle() -> bool:
@@ -25,7 +23,6 @@ def presenter_toggle() -> bool:
     return st.sidebar.toggle(
         _("Presenter view"),
         key=PRESENT_KEY,
-        bind="query-params",
         help=_(
             "For a projector: large text and figures, the controls folded into one bar, the sidebar closed. "
             "Page Down / Page Up (a clicker) and ← / → step through the walkthrough and the training snapshots."

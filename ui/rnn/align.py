@@ -13,6 +13,7 @@ from viz.attention import head_figure
 from ..attention.view import AXES, HOVER, hover_names, numbered, one_based
 from ..charts import show_chart
 from ..i18n import _
+from ..state import implicit
 from ..tokens import md_escape
 from .pairs import Pair, output_line, run_models
 from .parts import keep_in
@@ -53,14 +54,16 @@ def transformer_controls(model: LoadedModel) -> tuple[int, int | None]:
     layers, heads = range(model.config.n_decoder_layers), range(model.config.n_heads)
     keep_in(LAYER_KEY, layers, layers[-1])
     keep_in(HEAD_KEY, heads, 0)
+    if st.session_state.get(LAYER_KEY) is None:  # the view's default: the last decoder layer
+        st.session_state[LAYER_KEY] = layers[-1]
+    implicit(LAYER_KEY, layers[-1])
     layer_col, mean_col, head_col = st.columns([1, 1, 2], vertical_alignment="bottom")
     layer = layer_col.selectbox(
-        _("Transformer decoder layer"), layers, index=len(layers) - 1, format_func=one_based, key=LAYER_KEY,
-        bind="query-params",
+        _("Transformer decoder layer"), layers, format_func=one_based, key=LAYER_KEY,
     )  # fmt: skip
-    mean = mean_col.toggle(_("Mean over heads"), value=True, key=MEAN_KEY, bind="query-params")
+    mean = mean_col.toggle(_("Mean over heads"), key=MEAN_KEY)
     head = head_col.radio(
-        _("Head"), heads, format_func=one_based, key=HEAD_KEY, bind="query-params", horizontal=True, disabled=mean,
+        _("Head"), heads, format_func=one_based, key=HEAD_KEY, horizontal=True, disabled=mean,
         help=_("Switch off “Mean over heads” to see one head."),
     )  # fmt: skip
     return int(layer), None if mean else int(head)

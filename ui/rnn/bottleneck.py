@@ -7,6 +7,7 @@ import streamlit as st
 
 from model.pretrained import PRETRAINED_ARCH
 from model.rnn_analysis import accuracy_by_length
+from views.rnn import PER_LENGTH
 from viz.curves import Series, line_figure
 
 from ..charts import show_chart
@@ -16,7 +17,6 @@ from .parts import keep_in
 
 TASK_KEY, PER_LENGTH_KEY = "bottleneck_task", "bottleneck_n"
 LENGTHS = tuple(range(1, 25))  # tasks that cannot make a length skip it (translate: 5 to 9 words)
-PER_LENGTH = (20, 50, 100, 200)
 FAMILIES = {  # shipped name suffix → how the curve is named and drawn
     "": (N_("Transformer"), "#1f77b4", "solid", "circle"),
     "-rnn": (N_("RNN + attention"), "#ff7f0e", "solid", "diamond"),
@@ -35,16 +35,13 @@ def measured(name: str, per_length: int) -> dict[int, float]:
     return accuracy_by_length(shared_model(name), list(LENGTHS), per_length=per_length)
 
 
-def bottleneck_section(default_task: str) -> None:
+def bottleneck_section() -> None:
     tasks = bottleneck_tasks()
     keep_in(TASK_KEY, tasks, tasks[0])
     task_col, n_col = st.columns([2, 1])
-    task = task_col.radio(
-        _("Task"), tasks, index=tasks.index(default_task) if default_task in tasks else 0, horizontal=True,
-        key=TASK_KEY, bind="query-params",
-    )  # fmt: skip
+    task = task_col.radio(_("Task"), tasks, horizontal=True, key=TASK_KEY)
     per_length = n_col.select_slider(
-        _("Inputs per length"), PER_LENGTH, value=100, key=PER_LENGTH_KEY, bind="query-params",
+        _("Inputs per length"), PER_LENGTH, key=PER_LENGTH_KEY,
         help=_("More inputs give smoother curves; each new setting is measured once and then kept for everyone."),
     )  # fmt: skip
     bottleneck_view(task, int(per_length))

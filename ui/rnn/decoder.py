@@ -76,7 +76,7 @@ def step_picker(written: list[str]) -> int:
     keep_in(STEP_KEY, options, 1)
     chosen = st.radio(
         _("Decoder step"), options, format_func=str, captions=[md_escape(w) for w in written], horizontal=True,
-        key=STEP_KEY, bind="query-params", help=_("The buttons and Page Up / Page Down move one step."),
+        key=STEP_KEY, help=_("The buttons and Page Up / Page Down move one step."),
     )  # fmt: skip
     return int(chosen)
 

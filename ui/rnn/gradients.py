@@ -7,13 +7,17 @@ import streamlit as st
 
 from model.rnn_analysis import gradient_through_time
 from model.rnn_cells import CELL_TYPES
+from views import RnnView
+from views.base import by_name
 from viz.curves import Series, line_figure
 
 from ..charts import show_chart
 from ..i18n import _
 from ..models import CELL_NAMES
+from ..state import sync_url
 
 LENGTH_KEY, BIAS_KEY = "grad_length", "grad_bias"
+LENGTH, BIAS = (by_name(RnnView)[key].control.spec for key in (LENGTH_KEY, BIAS_KEY))
 STYLES = {"rnn": ("#d62728", "solid", "circle"), "gru": ("#2ca02c", "solid", "diamond"),
           "lstm": ("#9467bd", "dash", "square")}  # fmt: skip
 
@@ -41,9 +45,9 @@ def gradients_section() -> None:
         )
     )
     length_col, bias_col = st.columns(2)
-    length = length_col.slider(_("Sequence length"), 10, 100, 40, step=10, key=LENGTH_KEY, bind="query-params")
+    length = length_col.slider(_("Sequence length"), LENGTH.low, LENGTH.high, step=LENGTH.step, key=LENGTH_KEY)
     bias = bias_col.slider(
-        _("Bias of the gate that keeps the state"), 0.0, 4.0, 0.0, step=0.5, key=BIAS_KEY, bind="query-params",
+        _("Bias of the gate that keeps the state"), BIAS.low, BIAS.high, step=0.5, key=BIAS_KEY,
         help=_("Added to the bias of the GRU's update gate and the LSTM's forget gate: a larger bias starts the cell "
                "closer to keeping its state. The plain RNN has no such gate."),
     )  # fmt: skip
@@ -75,3 +79,4 @@ def gradients_section() -> None:
             "Nothing is trained: this is the gradient a first training step would see."
         )
     )
+    sync_url(RnnView.PAGE)

@@ -1,4 +1,4 @@
-"""The page's five parts, one at a time like slides (?rnn_part=1…5 in the URL: a number in every language), and
+"""The page's five parts, one at a time like slides (?rnn_part=1…5 in the link: a number in every language), and
 a guard that keeps a number-valued widget inside its current options."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ def part_picker() -> int:
     """The part shown, bound to ?rnn_part=."""
     part = st.radio(
         _("Part"), list(PARTS), format_func=str, captions=[_(name) for name in PARTS.values()], horizontal=True,
-        key=PART_KEY, bind="query-params", label_visibility="collapsed",
+        key=PART_KEY, label_visibility="collapsed",
     )  # fmt: skip
     return int(part)
 

@@ -3,8 +3,8 @@
 Each table is text, checked cell by cell (ui.walkthrough.parse); a bad cell is named in a message and
 the last valid numbers stay in use. The math itself is model.walkthrough.worked_example.
 
-The mask kind is bound to the URL like the source (see ui.walkthrough.state): ?mask=Causal in English,
-?mask=因果 in Chinese, or its id (?mask=causal) in a link typed by hand. The custom grid is not in the URL.
+The mask kind is a control of the page's view like the source (see ui.walkthrough.state): ?mask=causal in the link.
+The custom grid is not in the link.
 """
 
 from __future__ import annotations
@@ -21,24 +21,16 @@ from model.walkthrough import (
     random_example,
     worked_example,
 )
+from views.walkthrough import MASK_LABELS
 
-from ..i18n import N_, _
-from ..language import keep_on_language_switch
+from ..i18n import _
 from .links import translated_labels
 from .parse import as_text_frame, parse_matrix, parse_tokens
-from .state import EXAMPLE, Ablations, Walk
+from .state import EXAMPLE, MASK_KIND_KEY, Ablations, Walk
 
 N_HEADS = 2
 MATRICES = ("X", "W_Q", "W_K", "W_V", "W_O")
 VALUES_KEY, VERSION_KEY, MASK_KEY = "wt_values", "wt_version", "wt_custom_mask"
-MASK_KIND_KEY = "mask"  # also the URL parameter
-MASK_LABELS = {  # short: the shown label goes into the URL; the help text explains each
-    "none": N_("No mask"),
-    "causal": N_("Causal"),
-    "padding": N_("Padding"),
-    "custom": N_("Custom"),
-}
-keep_on_language_switch(MASK_KIND_KEY)
 
 
 def editor_key(name: str) -> str:
@@ -168,7 +160,6 @@ def mask_controls(tokens: list[str], mask_on: bool) -> np.ndarray | None:
     """Mask kind (and the custom grid): bool (L, L), True = may attend, or None for no mask."""
     kind = st.selectbox(
         _("Mask"), list(MASK_LABELS), format_func=translated_labels(MASK_LABELS).get, key=MASK_KIND_KEY,
-        bind="query-params",
         help=_("Causal: each token sees only itself and the tokens before it (no peeking ahead). "
                "Padding: the last token is treated as padding and hidden from every query. "
                "Custom: tick the cells you allow."),

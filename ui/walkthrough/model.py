@@ -5,19 +5,21 @@ from __future__ import annotations
 import streamlit as st
 
 from model import Ablation, LoadedModel
-from model.inspect import KINDS, from_trace, n_layers
+from model.inspect import from_trace, n_layers
+from views import StepByStepView, key_of
+from views.attention import KIND_LABELS
 
 from ..i18n import N_, _
 from ..inputs import source_text
-from ..language import keep_on_language_switch
+from ..state import fit
 from ..trace_cache import cached_run
 from .links import translated_labels
 from .state import MODEL, Ablations, Walk, md_plain
 
-KIND_KEY = "wt_kind"
-KIND_LABELS = {"encoder self": N_("Encoder self-attention"), "decoder self": N_("Decoder masked self-attention"),
-               "cross": N_("Cross-attention (decoder → encoder)")}  # fmt: skip
-keep_on_language_switch(KIND_KEY)
+PAGE = StepByStepView.PAGE
+KIND_KEY, LAYER_KEY = key_of(StepByStepView, "wt_kind"), key_of(StepByStepView, "wt_layer")
+KIND_NAMES = KIND_LABELS | {"cross": N_("Cross-attention (decoder → encoder)")}  # the walkthrough names the direction
+_INSPECT = {"encoder": "encoder self", "decoder": "decoder self", "cross": "cross"}  # model.inspect's names
 
 
 def model_controls(loaded: LoadedModel) -> tuple[str, str, int]:
@@ -25,9 +27,12 @@ def model_controls(loaded: LoadedModel) -> tuple[str, str, int]:
     text_col, kind_col, layer_col = st.columns([3, 2, 1], vertical_alignment="bottom")
     with text_col:
         text = source_text(_("Input"), loaded=loaded)
-    kind = kind_col.selectbox(_("Attention"), KINDS, format_func=translated_labels(KIND_LABELS).get, key=KIND_KEY)
-    layers = list(range(n_layers(loaded.model, kind)))
-    layer = layer_col.selectbox(_("Layer"), layers, format_func=lambda i: str(i + 1), key="wt_layer")
+    kind = kind_col.selectbox(
+        _("Attention"), list(KIND_NAMES), format_func=translated_labels(KIND_NAMES).get, key=KIND_KEY
+    )
+    layers = list(range(n_layers(loaded.model, _INSPECT[kind])))
+    fit(PAGE, {"wt_layer": len(layers) - 1})
+    layer = layer_col.selectbox(_("Layer"), layers, format_func=lambda i: str(i + 1), key=LAYER_KEY)
     return text, kind, int(layer)
 
 
@@ -37,15 +42,15 @@ def model_walk(loaded: LoadedModel, text: str, kind: str, layer: int, head: int,
     trace = cached_run(loaded, text, ablation=ablation)
     if trace is None:
         return None
-    full = from_trace(trace, loaded.model, kind, layer)
+    full = from_trace(trace, loaded.model, _INSPECT[kind], layer)
     src, tgt = trace.tokens("src"), trace.tokens("tgt")
-    q_tokens = src if kind == "encoder self" else tgt
-    k_tokens = tgt if kind == "decoder self" else src
-    if trace.prediction is not None and kind != "encoder self":
+    q_tokens = src if kind == "encoder" else tgt
+    k_tokens = tgt if kind == "decoder" else src
+    if trace.prediction is not None and kind != "encoder":
         st.caption(
             _("Decoder input: `<bos>` + the model's own output, “{output}”.").format(output=md_plain(trace.prediction))
         )
-    if not ablations.mask and kind != "decoder self":
+    if not ablations.mask and kind != "decoder":
         st.caption(_("Mask off changes only the decoder's causal mask: this block has no mask to remove."))
     pre_ln = loaded.config.norm == "pre"
     notes = {"kind": kind, "layer": layer, "model": loaded.name, "pre_ln": pre_ln, "prediction": trace.prediction}

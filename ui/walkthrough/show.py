@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from views.walkthrough import MASK_LABELS
+
 from ..i18n import _
 from ..presenter import stage
-from .example import MASK_LABELS
 from .state import Walk
 from .steps import header, step_mask, step_projections, step_scaling, step_scores
 from .steps_late import step_multi_head, step_residual_norm, step_softmax, step_weighted_sum

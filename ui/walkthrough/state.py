@@ -1,11 +1,8 @@
 """The walkthrough's controls and shared state: which step, which source, which query token, ablations.
 
-step, source and query live in the URL (?step=5&source=...&query=2), so a link reopens the same view.
-Step and query are numbers, the same in every language. The source is an id ("example", "model") shown
-with a translated label, and Streamlit's URL binding writes the shown label: ?lang=en&source=From+the+model,
-?lang=zh&source=来自模型 (every link carries its lang=). A link may also name the source by its id or by its
-label in the other language (links.accept_any_language, called first by the page), so hand-written and older
-links keep working.
+Every control here is one of the page's view (views.StepByStepView), so the link holds it (?step=5&source=model
+&query=2, ids and numbers, the same in every language; ui.state writes it, and reads a link written with a label
+in either language).
 """
 
 from __future__ import annotations
@@ -18,12 +15,15 @@ import streamlit as st
 
 from model import Trace
 from model.walkthrough import select_head
+from views import StepByStepView, key_of
+from views.base import by_name
+from views.walkthrough import SOURCE_LABELS
 
 from ..i18n import N_, _, current_language
-from ..language import keep_on_language_switch
 from ..navigation import ATTENTION
 from ..presenter import StepLabels, presenting
 from ..presenter import step_buttons as presenter_steps
+from ..state import fit
 from .links import translated_labels
 
 STEPS = {
@@ -36,11 +36,13 @@ STEPS = {
     7: N_("Multi-head"),
     8: N_("Residual + LayerNorm"),
 }
-EXAMPLE, MODEL = "example", "model"  # the source's ids: the same in every language (and in the JSON export)
-SOURCE_LABELS = {EXAMPLE: N_("Worked example"), MODEL: N_("From the model")}
-STEP_KEY, SOURCE_KEY, QUERY_KEY, HEAD_KEY = "step", "source", "query", "wt_head"
-keep_on_language_switch(SOURCE_KEY, HEAD_KEY)
+EXAMPLE, MODEL = SOURCE_IDS = tuple(SOURCE_LABELS)  # the source's ids: the same in every language (and the export)
+STEP_KEY, SOURCE_KEY, QUERY_KEY, HEAD_KEY, MASK_KIND_KEY = (
+    key_of(StepByStepView, name) for name in ("step", "source", "query", "wt_head", "mask")
+)
 MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|$~<>:")
+PAGE = StepByStepView.PAGE
+TEMPERATURE = by_name(StepByStepView)["wt_temperature"].control.spec
 
 
 @dataclass
@@ -98,7 +100,6 @@ def step_picker() -> int:
         captions=[_(name) for name in STEPS.values()],
         horizontal=True,
         key=STEP_KEY,
-        bind="query-params",
         label_visibility="collapsed",
     )
     return int(step)
@@ -121,9 +122,7 @@ def source_picker() -> str:
         _("Numbers from"),
         list(SOURCE_LABELS),
         format_func=translated_labels(SOURCE_LABELS).get,
-        default=EXAMPLE,
         key=SOURCE_KEY,
-        bind="query-params",
         required=True,
         help=_("A small example you can edit, or one attention block of the model chosen in the sidebar."),
     )
@@ -132,6 +131,7 @@ def source_picker() -> str:
 def head_picker(container, n_heads: int) -> int:
     """The head the single-head steps follow (0-based), labelled "head 1", "head 2", … in the session's language."""
     heads = list(range(n_heads))
+    fit(PAGE, {"wt_head": n_heads - 1})
     labels = {h: _("head {n}").format(n=h + 1) for h in heads}  # translated now (see links.translated_labels)
     return container.selectbox(_("Head"), heads, format_func=labels.get, key=HEAD_KEY)
 
@@ -144,6 +144,7 @@ def md_plain(text: str) -> str:
 def query_picker(tokens: list[str]) -> int:
     """The query token (row) the softmax and weighted-sum steps follow; 0-based."""
     options = list(range(1, len(tokens) + 1))
+    fit(PAGE, {"query": len(tokens)})
     chosen = st.radio(
         _("Query token (row) to follow"),
         options,
@@ -151,7 +152,6 @@ def query_picker(tokens: list[str]) -> int:
         captions=[md_plain(t if len(t) <= 12 else t[:11] + "…") for t in tokens],
         horizontal=True,
         key=QUERY_KEY,
-        bind="query-params",
         help=_("Steps 5, 6 and 8 work through this token's row in full."),
     )
     return int(chosen) - 1
@@ -169,10 +169,9 @@ def ablation_controls() -> Ablations:
     t_col, s_col, m_col = st.columns(3, vertical_alignment="bottom")
     temperature = t_col.slider(
         _("Temperature τ"),
-        0.1,
-        5.0,
-        1.0,
-        0.1,
+        TEMPERATURE.low,
+        TEMPERATURE.high,
+        step=0.1,
         key="wt_temperature",
         help=_("Divides the scores once more before the softmax: τ > 1 flattens the weights, τ < 1 sharpens them."),
     )

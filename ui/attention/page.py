@@ -1,0 +1,110 @@
+"""The Attention page as a function of its view: `render(view)` draws the page; `render(view, slide=True)` draws
+the part a lesson slide shows (one head large beside its layer's head view), with no controls."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from model import LoadedModel, Trace
+from model.analysis import attention_layers, attention_tokens
+from views import AttentionView
+
+from ..classroom.ask import question_panel
+from ..i18n import _
+from ..inputs import source_text
+from ..models import get_model
+from ..presenter import controls, page_header, presenting
+from ..rnn.notice import transformer_only
+from ..tokens import show_tokens, source_tokens, token_chips
+from ..trace_cache import cached_run
+from ..trace_download import trace_downloads
+from ..walkthrough.state import md_plain
+from .knockout import knockout_section
+from .view import attention_section, focused_charts, within
+
+PAGE = AttentionView.PAGE
+
+
+def render(view: AttentionView, *, slide: bool = False) -> None:
+    """The page for `view`; with `slide`, the slide's part of it."""
+    if slide:
+        render_slide(view)
+        return
+    bar = page_header(
+        _("Attention"),
+        _(
+            "Type an input: the model runs on it and every attention weight it computed is drawn below. "
+            "Each row of an attention matrix is one query token; its weights over the keys sum to 1."
+        ),
+    )
+    loaded = get_model(view.common.model)
+    if not transformer_only(loaded):
+        return
+    with controls(bar, _("Input")):
+        text_col, target_col = st.columns([3, 2])
+        with text_col:
+            text = source_text(loaded=loaded)
+        with target_col:
+            target = st.text_input(
+                _("Target (optional)"),
+                key="target",
+                max_chars=2000,
+                placeholder=_("blank: the model's own output"),
+                help=_("Teacher-force the decoder on this output instead of the model's own answer."),
+            )
+    trace = cached_run(loaded, text, target)
+    if trace is None:
+        return
+    output_lines(trace)
+    knockout = knockout_section(loaded, text, target, trace, bar)
+    attention_section(trace, knockout)
+    question_panel(loaded, text, target, trace)
+    if knockout:
+        trace_downloads(knockout.off, PAGE, heads_off=knockout.code, off_word=knockout.word)
+    else:
+        trace_downloads(trace, PAGE)
+
+
+def output_lines(trace: Trace) -> None:
+    """The source tokens, and what the decoder reads: the model's own output, or the typed target."""
+    source_tokens(trace)
+    if trace.prediction is not None:
+        output = token_chips(trace.prediction.split()) or _("(empty)")
+        st.markdown(_("**Model output:** {tokens}").format(tokens=output))
+        st.caption(_("The decoder reads `<bos>` followed by this output: one row of its attention per position."))
+    else:
+        show_tokens(
+            _("Decoder input:"),
+            trace.tokens("tgt"),
+            trace.unknown_target,
+            _("Target words not in the vocabulary (read as <unk>): {words}"),
+        )
+        st.caption(_("The decoder input is your target (teacher forcing); clear it to see the model's own output."))
+
+
+def run_line(loaded: LoadedModel, text: str, trace: Trace) -> None:
+    """Which model read what, and what it wrote (a slide's one line about its run)."""
+    words = {"model": md_plain(loaded.name), "input": md_plain(text), "output": md_plain(trace.prediction or "")}
+    st.caption(_("Model **{model}** · input “{input}” · output “{output}”").format(**words))
+
+
+def slide_input(view, loaded: LoadedModel) -> str:
+    """A slide's input: its own, or the model's example when it has none."""
+    text = view.common.input
+    return text if isinstance(text, str) and text.strip() else loaded.task.example
+
+
+def render_slide(view: AttentionView) -> None:
+    """One head of one layer large, beside its layer's head view; layers, heads and rows past the model's are
+    clamped to its last one (a lesson is written without knowing the model)."""
+    loaded = get_model(view.common.model)
+    text = slide_input(view, loaded)
+    trace = cached_run(loaded, text, view.target)
+    if trace is None:
+        return
+    run_line(loaded, text, trace)
+    weights = attention_layers(trace, view.kind)  # (L, H, Lq, Lk)
+    queries, keys = attention_tokens(trace, view.kind)
+    token = view.token if view.token is not None and view.token < len(queries) else None
+    layer, head = within(view.layer, weights.shape[0]), within(view.head, weights.shape[1])
+    focused_charts(weights, view.kind, layer, head, token, queries, keys, cell_text=False if presenting() else None)

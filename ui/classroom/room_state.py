@@ -1,0 +1,77 @@
+"""The view a class follows, as room state: the teacher's page and that page's view (views/), by control name.
+
+A room state is {"page": the page's URL path, …every room control of that page's view}: option ids, numbers and
+flags, never a translated label, so a teacher in Chinese and a student in English see the same view. Applying
+writes only the controls of the named page's view into their session keys, so a room can set nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, MutableMapping
+
+from services.rooms.schema import PAGE
+from views import ViewError, build, check_mapping, fields, to_mapping, view_class
+
+from ..state.session import read, write
+
+MODEL = "model"  # the control a student may not have (a model trained in the teacher's session, say)
+
+
+def collect(session: Mapping, page: str) -> dict:
+    """The room state of this session's view of `page` (a page without a view: the page alone)."""
+    cls = view_class(page)
+    if cls is None:
+        return {PAGE: page}
+    return {PAGE: page, **to_mapping(read(cls, session), "room")}
+
+
+def apply(state: Mapping, session: MutableMapping, models: Collection[str]) -> list[str]:
+    """Write a room state's view into session state (before any widget is drawn); returns the keys set.
+
+    A state the view cannot hold changes nothing; a model this session cannot use is skipped, so the picker
+    keeps its choice."""
+    cls = view_class(state.get(PAGE)) if isinstance(state.get(PAGE), str) else None
+    if cls is None:
+        return []
+    try:
+        settings = check_mapping(cls, {name: value for name, value in state.items() if name != PAGE}, "room")
+    except ViewError:
+        return []
+    names = {f.name for f in fields(cls) if f.control.room}
+    if settings.get(MODEL, next(iter(models), None)) not in models:
+        settings.pop(MODEL)
+        names.discard(MODEL)
+    return write(build(cls, settings), session, names)
+
+
+def moved(earlier: list[Mapping], after: Mapping) -> dict:
+    """{setting: (its earlier values, its value now)} for each setting a full run set to a value other than one it
+    had in the `earlier` views (the last full run's, the last fragment run's); None stands for absent."""
+    changed = {}
+    for name in set(after).union(*earlier):
+        was = tuple({old.get(name) for old in earlier} - {after.get(name)})
+        if was:
+            changed[name] = (was, after.get(name))
+    return changed
+
+
+def undo_stale(state: Mapping, pending: dict) -> dict:
+    """`state` with each setting still pending (moved by a full run, not yet seen back from the browser) that reads
+    an earlier value put back to its new one; `pending` loses the settings the browser has caught up on (or moved
+    on from).
+
+    Why: a run_every fragment's timer in the browser sends every widget's value with each rerun it asks for.
+    After a full run changed a value in code (the Next button's callback moving the step), the browser keeps
+    sending the old value until it has drawn that run, which takes seconds on a busy machine; each of those
+    fragment runs sees the old value. Publishing it would pull the class back (step 2, 1, 2)."""
+    now = dict(state)
+    for name, (was, became) in list(pending.items()):
+        value = now.get(name)
+        if value in was:
+            if became is None:
+                now.pop(name, None)
+            else:
+                now[name] = became
+        else:
+            del pending[name]  # the browser shows the new value (or a newer one the teacher chose)
+    return now

@@ -1,0 +1,157 @@
+"""A page's view in its link: read when the link changed (the first run, a shared link, Back and Forward), written
+after every run, with a message on the page for each value the view cannot take.
+
+The link holds ids and numbers as on screen (?kind=cross&layer=2). A link written before held a choice's shown
+label in either language (?kind=Cross-attention, ?kind=交叉注意力): it still opens that view. The language (?lang=)
+is ui.language's; the room and key (?room=, ?key=) are the class's.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+
+import streamlit as st
+
+from views import (
+    DEFAULT_MODEL,
+    VIEWS,
+    Choice,
+    Common,
+    LinkProblem,
+    PageView,
+    ViewError,
+    build,
+    fields,
+    from_params,
+    to_params,
+    values,
+)
+from views import fit as fit_view
+from views.base import by_name
+
+from ..i18n import LANG_KEY, LANGUAGES, _, explain, translations
+from ..tokens import md_escape
+from .session import defaults, read, reassert, write
+
+WRITTEN_KEY = "_link_written"  # {page: {param: text}}: each view's parameters as this session last wrote them
+LAST_KEY = "_view_last"  # {page: its view's values when this session last showed it}, for coming back to it
+LINK_NOTES_KEY = "_link_notes"  # messages about the link, shown once under the page's title
+GIVEN_KEY = "_link_given"  # (page, {param: text}) the last link read gave, for fit()
+OWN = {LANG_KEY}  # parameters another part of the app keeps
+MODEL_PARAM = by_name(Common)["model"].control.url
+
+
+def _labels(spec: Choice) -> dict[str, str]:
+    """{the shown label in every language: id} of a choice with labels (for links written with a label)."""
+    return _label_table(tuple(spec.labels.items()))
+
+
+@functools.cache
+def _label_table(labels: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for lang in LANGUAGES:
+        for option, msgid in labels:
+            found.setdefault(translations(lang).gettext(msgid), option)
+    return found
+
+
+def _view_params(cls: type[PageView]) -> list[str]:
+    return [f.control.url for f in fields(cls) if f.control.url not in OWN]
+
+
+def _note(problem: LinkProblem) -> str:
+    return _("This link's {param}={value} cannot be shown: {reason} The page opens with its default instead.").format(
+        param=md_escape(problem.param), value=md_escape(problem.value), reason=explain(problem.error)
+    )
+
+
+def settle(page: str, models: Mapping[str, str]) -> PageView | None:
+    """Before any widget: read the link's parameters of `page`'s view that changed since this session wrote them
+    into the session's keys (a model must be one of `models`: {name or label: name}), give unset keys their
+    defaults; returns the view."""
+    cls = VIEWS.get(page)
+    if cls is None:
+        return None
+    written = _written(page)
+    given = {p: st.query_params[p] for p in _view_params(cls) if p in st.query_params}
+    changed = {p: text for p, text in given.items() if written.get(p) != text}
+    if changed:
+        settings, problems = from_params(cls, changed, _labels)
+        notes = [_unknown_model(changed[p.param]) if p.param == MODEL_PARAM else _note(p) for p in problems]
+        if "model" in settings:
+            asked = settings.pop("model")
+            if asked in models:
+                settings["model"] = models[asked]
+            else:
+                notes.append(_unknown_model(asked))
+        write(build(cls, settings), st.session_state, set(settings))
+        st.session_state[GIVEN_KEY] = (page, {by_name(cls)[name].control.url: changed[by_name(cls)[name].control.url]
+                                              for name in settings})  # fmt: skip
+        if notes:
+            st.session_state[LINK_NOTES_KEY] = notes
+    defaults(cls, st.session_state, st.session_state.get(LAST_KEY, {}).get(page, {}))
+    reassert(cls, st.session_state, skip=OWN)
+    return read(cls, st.session_state)
+
+
+def _unknown_model(name: str) -> str:
+    """A link's model this session does not have (mistyped, or trained in another session): said on the page,
+    rather than showing another model without a word."""
+    shown = name if len(name) <= 40 else name[:39] + "…"
+    return _(
+        "This link asks for the model “{name}”, which is not here (a model trained in the browser stays in "
+        "the session that trained it); showing **{default}** instead."
+    ).format(name=md_escape(shown), default=DEFAULT_MODEL)
+
+
+def _written(page: str) -> dict[str, str]:
+    """The parameters of `page`'s view as this session last wrote them into the link."""
+    return st.session_state.setdefault(WRITTEN_KEY, {}).setdefault(page, {})
+
+
+def sync_url(page: str) -> None:
+    """Write the session's view of `page` into the link: each control that differs from its default; the rest leave.
+    Idempotent, so a fragment that moved a control calls it too."""
+    cls = VIEWS.get(page)
+    if cls is None:
+        return
+    view = read(cls, st.session_state)
+    st.session_state.setdefault(LAST_KEY, {})[page] = values(view)
+    params = {p: t for p, t in to_params(view).items() if p not in OWN}
+    written = _written(page)
+    written.clear()
+    for param in _view_params(cls):
+        text = params.get(param)
+        if text is None:
+            if param in st.query_params:
+                del st.query_params[param]
+            continue
+        if st.query_params.get(param) != text:
+            st.query_params[param] = text
+        written[param] = text
+
+
+def fit(page: str, highs: dict[str, int]) -> None:
+    """Before a page draws the widgets of these controls: each whole-number control of `page`'s view above what
+    this model or input has (its last layer, head, row: `highs` by control name) goes back to its default; when
+    the link gave that value, the page says so."""
+    cls = VIEWS[page]
+    view, reset = fit_view(read(cls, st.session_state), highs)
+    if not reset:
+        return
+    write(view, st.session_state, set(reset))
+    given_page, given = st.session_state.get(GIVEN_KEY, ("", {}))
+    for name in reset:
+        control = by_name(cls)[name].control
+        if given_page != page or control.url not in given:
+            continue
+        spec = control.spec
+        error = ViewError(ViewError.NOT_WHOLE, field=control.url, low=spec.shown(spec.low),
+                          high=spec.shown(highs[name]))  # fmt: skip
+        st.warning(_note(LinkProblem(control.url, given.pop(control.url), error)), icon="⚠️")
+
+
+def link_notes() -> list[str]:
+    """The messages about this page's link (each once)."""
+    return st.session_state.pop(LINK_NOTES_KEY, [])

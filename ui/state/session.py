@@ -1,0 +1,94 @@
+"""A view to and from the session's widget keys (each control's `key`)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, MutableMapping
+from typing import Any, TypeVar
+
+import streamlit as st
+
+from views import PageView, ViewError, build, fields, values
+from views.validate import check_value
+
+V = TypeVar("V", bound=PageView)
+
+
+def _plain(value: object) -> object:
+    """NumPy scalars as Python ones; anything else unchanged."""
+    item = getattr(value, "item", None)
+    return item() if callable(item) and not isinstance(value, str | bytes) else value
+
+
+IMPLICIT_KEY = "_view_implicit"  # {session key: the value a page computed as that control's default (None)}
+
+
+def implicit(key: str, value: object) -> None:
+    """The page computed `value` as the default of the control kept under `key` (the model's example input, its
+    width, its last layer): while the key holds it, the view holds None there, so the link leaves it out and a
+    class or slide gets the same default computed anew."""
+    st.session_state.setdefault(IMPLICIT_KEY, {})[key] = value
+
+
+def read(cls: type[V], session: Mapping[str, Any]) -> V:
+    """The view the session's keys hold: each value the control can take, its default where it cannot or is unset
+    (or holds the default the page computed for it: `implicit`)."""
+    settings = {}
+    computed = session.get(IMPLICIT_KEY, {})
+    for f in fields(cls):
+        if f.control.key not in session:
+            continue
+        if f.default is None and f.control.key in computed and session[f.control.key] == computed[f.control.key]:
+            continue
+        try:
+            settings[f.name] = check_value(f.control.key, f.control.spec, _plain(session[f.control.key]))
+        except ViewError:
+            continue
+    return build(cls, settings)
+
+
+def write(view: PageView, session: MutableMapping[str, Any], names: set[str] | None = None) -> list[str]:
+    """Put `view`'s values (those named in `names`, else all) into the session's keys, before any widget is drawn;
+    None (a default computed by the page) removes the key. Returns the keys that changed."""
+    changed = []
+    for f in fields(type(view)):
+        if names is not None and f.name not in names:
+            continue
+        value, key = values(view)[f.name], f.control.key
+        if value is None:
+            if key in session:
+                del session[key]
+                changed.append(key)
+        elif key not in session or session[key] != value:
+            session[key] = value
+            changed.append(key)
+    return changed
+
+
+def defaults(cls: type[PageView], session: MutableMapping[str, Any], last: Mapping[str, Any] | None = None) -> None:
+    """Give each unset key the value `last` holds for its control (the page as this session last showed it: a
+    widget's key is dropped while another page is open), else the control's default (a widget then needs no
+    default of its own); None stays unset."""
+    last = last or {}
+    for f in fields(cls):
+        value = last.get(f.name, f.default)
+        if f.control.key not in session and value is not None:
+            session[f.control.key] = value
+
+
+def reassert(cls: type[PageView], session: MutableMapping[str, Any], skip: Collection[str] = ()) -> None:
+    """Set every key of the view to the value it holds, through the Session State API: a widget drawn under
+    another id than on the last run (the same control on another page) then starts from it, not from its own
+    default."""
+    for f in fields(cls):
+        if f.control.key in session and f.control.key not in skip:
+            session[f.control.key] = session[f.control.key]
+
+
+def current(cls: type[V]) -> V:
+    """The view this session shows now."""
+    return read(cls, st.session_state)
+
+
+def apply_view(view: PageView, names: set[str] | None = None) -> list[str]:
+    """Show `view` in this session (a class's, a slide's): its values into the widget keys."""
+    return write(view, st.session_state, names)

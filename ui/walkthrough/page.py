@@ -1,0 +1,97 @@
+"""The Step-by-step page as a function of its view: `render(view)` draws the page; `render(view, slide=True)` draws
+the step a lesson slide shows, on the worked example or one block of a model, with no controls."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from model.inspect import n_layers
+from model.walkthrough import build_mask
+from views import StepByStepView
+
+from ..attention.page import slide_input
+from ..attention.view import within
+from ..classroom.ask import walk_question_panel
+from ..i18n import _
+from ..models import get_model
+from ..presenter import controls, page_header
+from ..rnn.notice import transformer_only
+from . import state as nav
+from .example import N_HEADS, default_values, example_inputs, example_walk, mask_controls
+from .export import export_section
+from .model import model_controls, model_walk
+from .show import example_mask_note, model_mask_note, show_step
+from .state import EXAMPLE, Ablations, md_plain
+
+PAGE = StepByStepView.PAGE
+
+
+def ablations_of(view: StepByStepView) -> Ablations:
+    return Ablations(view.temperature, not view.scale_off, not view.mask_off)
+
+
+def render(view: StepByStepView, *, slide: bool = False) -> None:
+    """The page for `view`; with `slide`, only its step."""
+    if slide:
+        render_slide(view)
+        return
+    bar = page_header(
+        _("Attention, step by step"),
+        _(
+            "Softmax(Q Kᵀ / √dₖ) V, one step at a time, with every symbol replaced by the number the computation "
+            "produced. Change any input and every number updates."
+        ),
+    )
+    with controls(bar) as folded:
+        source_col, head_col, mask_col = st.columns([2, 1, 2], vertical_alignment="bottom")
+        with source_col:
+            source = nav.source_picker()
+        ablations = nav.ablation_controls()
+        if source == EXAMPLE:
+            values = example_inputs()
+            n_heads = N_HEADS
+        else:
+            loaded = get_model(view.common.model)
+            if not transformer_only(loaded):
+                return
+            text, kind, layer = model_controls(loaded)
+            n_heads = loaded.config.n_heads
+        head = nav.head_picker(head_col, n_heads)
+        if source == EXAMPLE:
+            with mask_col:
+                mask = mask_controls(values["tokens"], ablations.mask)
+            walk = example_walk(ablations, head, mask, values)
+            mask_note = example_mask_note(str(st.session_state.get(nav.MASK_KIND_KEY, "none")), ablations.mask)
+        else:
+            mask_col.caption(_("Model **{name}** · the sidebar picks another.").format(name=md_plain(loaded.name)))
+            model = model_walk(loaded, text, kind, layer, head, ablations)
+            if model is None:
+                return
+            walk, mask_note = model, model_mask_note()
+        st.divider()
+        step = nav.step_picker()
+    query = nav.step_buttons(lambda: nav.query_picker(walk.q_tokens), bar=bar, fold=folded)
+    show_step(step, walk, query, mask_note)
+    export_section(walk)
+    walk_question_panel(walk, query)
+
+
+def render_slide(view: StepByStepView) -> None:
+    """A step on the worked example or on one block of a model; layers, heads and rows past the model's are clamped
+    to its last one (a lesson is written without knowing the model)."""
+    ablations = ablations_of(view)
+    if view.source == EXAMPLE:
+        values = default_values()
+        n = len(values["tokens"])
+        mask = build_mask(view.mask, n, n, n_padding=1) if ablations.mask and view.mask != "custom" else None
+        walk = example_walk(ablations, within(view.head, N_HEADS), mask, values)
+        note = example_mask_note(view.mask, ablations.mask)
+    else:
+        loaded = get_model(view.common.model)
+        layer = within(view.layer, n_layers(loaded.model, view.kind))
+        head = within(view.head, loaded.config.n_heads)
+        model = model_walk(loaded, slide_input(view, loaded), view.kind, layer, head, ablations)
+        if model is None:
+            return
+        walk, note = model, model_mask_note()
+    show_step(view.step, walk, within(view.query - 1, len(walk.q_tokens)), note)
