@@ -7,13 +7,17 @@ README's words are translated now and handed to it.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import streamlit as st
 
 from model import Trace
 from model.export import README_MESSAGES, file_stem, to_csv_zip, to_npz
+from views import VIEWS, to_params
 
 from .i18n import _
 from .models import selected_model_name
+from .state import current
 
 
 def trace_downloads(
@@ -26,6 +30,9 @@ def trace_downloads(
     stem = file_stem("trace", page, model, off_word)
     words = {msgid: _(msgid) for msgid in README_MESSAGES}
     about = _("Model: {model}").format(model=model)
+    cls = VIEWS.get(page)
+    if cls is not None:  # the view that drew this trace, as its link's parameters: reopen it with /page?…
+        about += "  \n" + _("View: {link}").format(link=f"/{page}?{urlencode(to_params(current(cls)))}")
     if heads_off:
         about += "  \n" + _("Heads switched off: {heads} (the decoder reads the output with every head on).").format(
             heads=heads_off

@@ -9,8 +9,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import load_pretrained
+from services.lessons import FORMAT, parse_lesson
 from ui.i18n import translations
-from ui.walkthrough.export import CONVENTIONS_KEY, INFINITY_NOTE, WALK_KEY, to_json
+from ui.walkthrough.export import CONVENTIONS_KEY, INFINITY_NOTE, VIEW_KEY, WALK_KEY, to_json
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "pages/step-by-step.py"
@@ -44,7 +45,8 @@ def exported(at: AppTest) -> dict:
     def refuse(name):
         raise ValueError(f"invalid JSON constant {name}")
 
-    data = json.loads(to_json(at.session_state[WALK_KEY], at.session_state[CONVENTIONS_KEY]), parse_constant=refuse)
+    walk, conventions, view = (at.session_state[key] for key in (WALK_KEY, CONVENTIONS_KEY, VIEW_KEY))
+    data = json.loads(to_json(walk, conventions, view), parse_constant=refuse)
     for key in ("masked",):
         data[key] = [[float(v) if isinstance(v, str) else v for v in row] for row in data[key]]
     return {k: np.asarray(v, dtype=float) if isinstance(v, list) and k not in ("query_tokens", "key_tokens") else v
@@ -436,3 +438,15 @@ def test_switching_language_keeps_source_mask_kind_and_head():
     assert (at.session_state["source"], at.session_state["wt_kind"], at.session_state["wt_head"]) == (MODEL, "cross", 2)
     assert at.query_params["source"] == "model"
     assert subheader(at) == "Step 4 of 8 · Mask · head 3 of 4"
+
+
+def test_the_json_export_names_the_view_that_made_it_as_a_slide_would():
+    """The export reads the page's view (views.StepByStepView): its "view" is a lesson slide's page and state."""
+    at = open_page(step=5, source=MODEL, wt_kind="cross", wt_layer=1, wt_head=2, wt_temperature=2.0)
+    view = exported(at)["view"]
+    assert view["page"] == "step-by-step"
+    expected = {"step": 5, "source": "model", "wt_kind": "cross", "wt_layer": 1, "wt_head": 2, "wt_temperature": 2.0}
+    assert {k: view[k] for k in expected} == expected
+    slide = {"page": view.pop("page"), "state": view, "title": {"en": "t", "zh": "题"}, "text": {"en": "x", "zh": "文"}}
+    lesson = parse_lesson(json.dumps({"format": FORMAT, "title": {"en": "L", "zh": "课"}, "slides": [slide]}))
+    assert lesson.slides[0].view() == at.session_state[VIEW_KEY]

@@ -38,7 +38,7 @@ def test_shared_link_reopens_the_exact_view(page, app_url, probes):
     assert figs["attention-head"]["title"] == "Layer 2 · Head 3"
     assert figs["attention-head"]["x"] == numbered(["1", "2", "3", "<eos>"])
     assert figs["attention-overview"]["title"].startswith("Cross-attention")
-    assert "model=reverse" in page.url and "kind=Cross-attention" in page.url
+    assert "model=reverse" in page.url and "kind=cross" in page.url  # the link now holds the id
     # choosing another head redraws the focused view (a fragment rerun) and updates the link
     page.get_by_test_id("stRadio").filter(has_text="Head").get_by_text("1", exact=True).click()
     wait_for_figure(page, "attention-head", "Layer 2 · Head 1")

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 
 
 def slide_in_url(page) -> str:
-    return parse_qs(urlparse(page.url).query).get("slide", [""])[0]
+    return parse_qs(urlparse(page.url).query).get("slide", ["1"])[0]  # the first slide is the default: not in the link
 
 
 def press(page, key: str) -> None:

@@ -18,12 +18,16 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from views import PageView, StepByStepView, to_mapping
+
 from ..i18n import N_, _
+from ..state import current
 from ..trace_download import trace_downloads
 from .state import Walk
 
 WALK_KEY = "wt_walk"  # session: the Walk the download buttons export (tests call to_json on it)
 CONVENTIONS_KEY = "wt_conventions"  # session: the "conventions" text the JSON button writes
+VIEW_KEY = "wt_export_view"  # session: the page's view the JSON button writes
 CORE = ("X", "W_Q", "W_K", "W_V", "Q", "K", "V", "scores", "scaled", "masked", "weights", "Z")
 MULTI_HEAD = ("W_O", "heads", "concat", "out")
 MORE = ("M", "b_Q", "b_K", "b_V", "b_O", "R", "resid", "norm", "ln_gamma", "ln_beta", "mask")
@@ -56,11 +60,13 @@ def conventions_text() -> str:
     return _(CONVENTIONS) + " " + _(INFINITY_NOTE)
 
 
-def to_json(walk: Walk, conventions: str) -> str:
+def to_json(walk: Walk, conventions: str, view: PageView | None = None) -> str:
     """Strictly valid JSON (json.dumps with allow_nan=False) of every matrix plus what produced it;
-    conventions is the text of the "conventions" field (conventions_text())."""
+    conventions is the text of the "conventions" field (conventions_text()); `view`, the page's view that drew it,
+    goes in "view" with a lesson slide's ids (a slide's "state" can be pasted from it)."""
     arrays = export_arrays(walk)
     payload = {
+        **({"view": {"page": view.PAGE, **to_mapping(view, "lesson")}} if view is not None else {}),
         "source": walk.source,
         "head": walk.head + 1,
         "n_heads": walk.n_heads,
@@ -103,13 +109,14 @@ def matrix_csv(walk: Walk, name: str) -> str:
 def export_section(walk: Walk) -> None:
     """JSON of everything, and a CSV of the matrix picked from a list. Both are generated on click
     (a callable `data`), so a rerun does not ship ~270 KB of model numbers to the browser."""
-    conventions = conventions_text()
-    st.session_state[WALK_KEY], st.session_state[CONVENTIONS_KEY] = walk, conventions
+    conventions, view = conventions_text(), current(StepByStepView)
+    st.session_state[WALK_KEY], st.session_state[CONVENTIONS_KEY], st.session_state[VIEW_KEY] = walk, conventions, view
     with st.container(border=True):
         json_col, pick_col, csv_col = st.columns([2, 2, 2], vertical_alignment="bottom")
         json_col.download_button(
-            _("⬇️ This example as JSON"), lambda: to_json(walk, conventions), file_name="attention-walkthrough.json",
-            mime="application/json", width="stretch", on_click="ignore", help=_(INFINITY_NOTE),
+            _("⬇️ This example as JSON"), lambda: to_json(walk, conventions, view),
+            file_name="attention-walkthrough.json", mime="application/json", width="stretch", on_click="ignore",
+            help=_(INFINITY_NOTE),
         )  # fmt: skip
         names = [n for n in (*CORE, *MULTI_HEAD, *MORE) if n != "mask"]
         name = pick_col.selectbox(_("Matrix"), names, key="wt_csv_name")
