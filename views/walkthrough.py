@@ -10,7 +10,7 @@ from model.errors import N_
 from .attention import HEAD, KIND, LAYER, MAX_TOKENS
 from .base import PageView
 from .common import Common
-from .controls import Choice, Flag, Number, Whole, control
+from .controls import Choice, Flag, Grid, Number, Whole, control
 
 N_STEPS = 8
 SOURCE_LABELS = {"example": N_("Worked example"), "model": N_("From the model")}
@@ -26,6 +26,7 @@ class StepByStepView(PageView):
     step: int = control(Whole(1, N_STEPS), 1)
     query: int = control(Whole(1, MAX_TOKENS), 1)  # the query row steps 5, 6 and 8 follow, counted from 1
     mask: str = control(Choice(tuple(MASK_LABELS), MASK_LABELS), "none")  # the worked example's mask
+    custom_mask: str | None = control(Grid(), None, key="wt_custom_mask", url="custom")  # its grid when "custom"
     kind: str = control(KIND, "encoder", name="wt_kind")
     layer: int = control(LAYER, 0, name="wt_layer")
     head: int = control(HEAD, 0, name="wt_head")

@@ -330,3 +330,15 @@ def test_a_student_who_leaves_is_told_and_no_longer_counted():
     assert ROLE_KEY not in student.session_state and "room" not in student.query_params
     assert any(f"You left class {role.code}" in i.value for i in student.info)
     assert shared_room_store().snapshot(role.code).student_count == 0
+
+
+def test_a_class_follows_the_teachers_custom_mask():
+    """The worked example's custom grid is a control of the view (views.StepByStepView.custom_mask): it travels."""
+    teacher, role = start_class("en", STEP_PAGE)
+    teacher.session_state["mask"] = "custom"
+    teacher.session_state["wt_custom_mask"] = "1000/0100/0010/0001"  # each query sees only itself
+    run(teacher.button(key="wt_next").click())
+    assert shared_room_store().snapshot(role.code).state["custom_mask"] == "1000/0100/0010/0001"
+    student = session(room=role.code)
+    assert (student.session_state["mask"], student.session_state["wt_custom_mask"]) == ("custom", "1000/0100/0010/0001")
+    assert student.session_state["step"] == 2

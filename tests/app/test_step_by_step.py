@@ -246,12 +246,37 @@ def test_custom_mask_cells_become_minus_infinity():
     at = open_page(step=4, mask="custom")
     default = exported(at)  # the custom grid starts from the causal mask
     assert np.isneginf(default["masked"][0, 1:]).all() and np.isfinite(default["masked"][3]).all()
-    at.session_state["wt_mask_0"] = {"edited_rows": {3: {"2 cat": False}}, "added_rows": [], "deleted_rows": []}
+    assert at.query_params["custom"] == CAUSAL_4  # the grid is the view's: in the link (and the class's room)
+    at.session_state[f"wt_mask_0_{CAUSAL_4}"] = {"edited_rows": {3: {"2 cat": False}}, "added_rows": [],
+                                                  "deleted_rows": []}  # fmt: skip
     at.run()
     e = exported(at)
     assert np.isneginf(e["masked"][3, 1]) and e["weights"][3, 1] == 0
     assert np.isfinite(e["masked"][3, [0, 2, 3]]).all()
     check_export(e, heads=2)
+    assert at.query_params["custom"] == "1000/1100/1110/1011" and e["view"]["custom_mask"] == "1000/1100/1110/1011"
+
+
+CAUSAL_4 = "1000/1100/1110/1111"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_link_carries_the_custom_mask_and_a_bad_grid_gets_a_message(lang):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(lang=lang, step="4", mask="custom", custom="1000/1100/1010/1001")
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception and not at.warning
+    masked = exported(at)["masked"]  # (4, 4): −∞ where the grid holds 0
+    assert (np.isneginf(masked) == (np.array([[1, 0, 0, 0], [1, 1, 0, 0], [1, 0, 1, 0], [1, 0, 0, 1]]) == 0)).all()
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(lang=lang, step="4", mask="custom", custom="12/01")
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    rows = {"en": "a square grid of 0s and 1s, 1 to 16 rows", "zh": "由 0 和 1 组成的方阵，1 到 16 行"}[lang]
+    assert any("custom=12/01" in w.value and rows in w.value for w in at.warning), [w.value for w in at.warning]
+    assert at.query_params["custom"] == CAUSAL_4  # the default grid (causal) replaces it
 
 
 def test_model_source_bad_input_gets_a_message():

@@ -3,8 +3,8 @@
 Each table is text, checked cell by cell (ui.walkthrough.parse); a bad cell is named in a message and
 the last valid numbers stay in use. The math itself is model.walkthrough.worked_example.
 
-The mask kind is a control of the page's view like the source (see ui.walkthrough.state): ?mask=causal in the link.
-The custom grid is not in the link.
+The mask kind and the custom grid are controls of the page's view like the source (see ui.walkthrough.state):
+?mask=custom&custom=1000/1100/1110/1111 in the link, the grid's rows of 0/1 (1: the query may see that key).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from model.walkthrough import (
     random_example,
     worked_example,
 )
+from views.validate import grid_cells, grid_text
 from views.walkthrough import MASK_LABELS
 
 from ..i18n import _
@@ -165,22 +166,31 @@ def mask_controls(tokens: list[str], mask_on: bool) -> np.ndarray | None:
                "Custom: tick the cells you allow."),
     )  # fmt: skip
     L = len(tokens)
+    grid = None
     if kind == "custom":
+        grid = custom_grid(L)
         labels = [f"{i + 1} {t}" for i, t in enumerate(tokens)]
-        stored = st.session_state.get(MASK_KEY)
-        grid = stored if stored is not None and stored.shape == (L, L) else build_mask("causal", L, L)
         with st.popover(_("Edit the custom mask"), width="stretch"):
             st.caption(
                 _("Rows are queries, columns are keys; untick a cell to forbid that query from seeing that key.")
             )
+            shown = grid_text(grid)  # a grid from a link or the class opens a fresh editor
             frame = st.data_editor(
-                pd.DataFrame(grid, index=labels, columns=labels), key=f"wt_mask_{st.session_state.get(VERSION_KEY, 0)}"
+                pd.DataFrame(grid, index=labels, columns=labels),
+                key=f"wt_mask_{st.session_state.get(VERSION_KEY, 0)}_{shown}",
             )
         grid = frame.to_numpy(dtype=bool)
-        st.session_state[MASK_KEY] = grid
+        st.session_state[MASK_KEY] = grid_text(grid)  # the view's custom_mask: in the link and the class's room
     if not mask_on:
         return None
-    return build_mask(kind, L, L, n_padding=1, custom=st.session_state.get(MASK_KEY))
+    return build_mask(kind, L, L, n_padding=1, custom=grid)
+
+
+def custom_grid(n: int) -> np.ndarray:
+    """The view's custom grid for `n` tokens; causal when it has none, or one for another number of tokens."""
+    stored = st.session_state.get(MASK_KEY)
+    grid = np.array(grid_cells(stored), dtype=bool) if isinstance(stored, str) else None
+    return grid if grid is not None and grid.shape == (n, n) else build_mask("causal", n, n)
 
 
 def example_walk(ablations: Ablations, head: int, mask: np.ndarray | None, values: dict) -> Walk:

@@ -8,6 +8,7 @@ import streamlit as st
 from model.inspect import n_layers
 from model.walkthrough import build_mask
 from views import StepByStepView
+from views.validate import grid_cells
 
 from ..attention.page import slide_input
 from ..attention.view import within
@@ -83,7 +84,10 @@ def render_slide(view: StepByStepView) -> None:
     if view.source == EXAMPLE:
         values = default_values()
         n = len(values["tokens"])
-        mask = build_mask(view.mask, n, n, n_padding=1) if ablations.mask and view.mask != "custom" else None
+        custom = grid_cells(view.custom_mask) if view.custom_mask else None
+        if view.mask == "custom" and (custom is None or len(custom) != n):
+            custom = build_mask("causal", n, n)  # no grid, or one for another number of tokens
+        mask = build_mask(view.mask, n, n, n_padding=1, custom=custom) if ablations.mask else None
         walk = example_walk(ablations, within(view.head, N_HEADS), mask, values)
         note = example_mask_note(view.mask, ablations.mask)
     else:
