@@ -47,8 +47,9 @@ class Whole:
         """The value stored for a number a person wrote."""
         return shown - self.shown_from
 
-    def describe(self) -> str:
-        low, high = self.shown(self.low), self.shown(self.high)
+    def describe(self, shown: bool = True) -> str:
+        """'1–16' as a person counts (shown), '0–15' as stored (rooms and lesson files)."""
+        low, high = (self.shown(self.low), self.shown(self.high)) if shown else (self.low, self.high)
         text = f"{low}–{high}" + (f" (×{self.step})" if self.step > 1 else "")
         return text + (" | null" if self.none_ok else "")
 

@@ -1,0 +1,36 @@
+"""Every page's controls as a Markdown table, written from the view classes themselves (docs/architecture.md: the
+link parameters). tests/views keeps the doc equal to what this writes; services.lessons.docs does the same for a
+slide's settings (docs/lessons.md)."""
+
+from __future__ import annotations
+
+import re
+
+from .base import fields
+from .controls import Whole
+from .pages import VIEWS
+
+
+def describe(spec: object, shown: bool = True) -> str:
+    """A spec's type or range for a Markdown table cell (its '|' escaped)."""
+    text = spec.describe(shown) if isinstance(spec, Whole) else spec.describe()  # type: ignore[attr-defined]
+    return text.replace("|", "\\|")
+
+
+def url_table() -> str:
+    """| page | link parameters |: each page's controls by their link parameter, as a person writes them."""
+    rows = ["| page | link parameters (value) |", "|---|---|"]
+    for page, cls in VIEWS.items():
+        params = [f"`{f.control.url}` ({describe(f.control.spec)})" for f in fields(cls)]
+        rows.append(f"| `{page}` | {', '.join(params)} |")
+    return "\n".join(rows)
+
+
+def marked(name: str) -> re.Pattern[str]:
+    """The part of a doc between `<!-- {name}: begin -->` and `<!-- {name}: end -->`."""
+    return re.compile(rf"(<!-- {name}: begin -->\n)(.*?)(\n<!-- {name}: end -->)", re.S)
+
+
+def fill(text: str, name: str, table: str) -> str:
+    """`text` with its marked table `name` replaced by `table`."""
+    return marked(name).sub(lambda m: m.group(1) + table + m.group(3), text)
