@@ -17,7 +17,10 @@ from .dockerfile import ignore_patterns, ignored, instructions, pip_installs, re
 
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 # What the running app reads: its code, the shipped models, the catalogs, Streamlit's config (upload limit).
-APP_FILES = ("app.py", "requirements.txt", ".streamlit/", "model/", "ui/", "viz/", "services/", "pages/", "locales/")
+APP_FILES = (
+    "app.py", "requirements.txt", ".streamlit/", "attention_lab/", "model/", "ui/", "viz/", "services/", "pages/",
+    "locales/",
+)  # fmt: skip
 
 
 def of(keyword: str) -> list:
