@@ -166,8 +166,8 @@ def check_value(field: str, spec: Spec, value: object) -> object:
     if isinstance(spec, Whole):
         if value is None and spec.none_ok:
             return None
-        fits = isinstance(value, int) and not isinstance(value, bool) and spec.low <= value <= spec.high
-        if not fits or value % spec.step:
+        whole = value if isinstance(value, int) and not isinstance(value, bool) else None
+        if whole is None or not spec.low <= whole <= spec.high or whole % spec.step:
             if spec.step > 1:
                 raise LessonError(LessonError.NOT_STEP, field=field, step=spec.step, low=spec.low, high=spec.high)
             raise LessonError(LessonError.NOT_WHOLE, field=field, low=spec.low, high=spec.high)

@@ -72,7 +72,10 @@ class JobHandle:
         self.task, self.model_config, self.train_config, self.name = task, model_config, train_config, name
         self.snapshot_every = snapshot_every or max(5, train_config.steps // 100)
         source = probe[0] if probe else task.example
-        self.probe = (source, probe[1] if probe else task.target_for(source))
+        target = probe[1] if probe else task.target_for(source)
+        if target is None:  # cannot happen for a task's own example
+            raise ValueError(f"the probe {source!r} is not an input of the task {task.name!r}")
+        self.probe = (source, target)
         self.probe_tokens: tuple[list[str], list[str]] = probe_tokens(task, *self.probe)
         self.alive, self.heartbeat_timeout, self.max_snapshots = alive, heartbeat_timeout, max_snapshots
         self.registered_as: str | None = None  # set by the page once the model is in the session's list
@@ -82,7 +85,8 @@ class JobHandle:
         self._done = threading.Event()
         self._last_heartbeat = time.monotonic()
         self.stop_requested_at: float | None = None
-        self.status, self.reason, self.failure = QUEUED, "", None
+        self.status, self.reason = QUEUED, ""
+        self.failure: TrainingError | None = None
         self.step, self.seconds = 0, 0.0
         self.losses: list[tuple[int, float]] = []
         self.accuracies: list[tuple[int, float]] = []
