@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from model import ModelConfig, Task
 from model.probe import probe_tokens
@@ -19,9 +19,6 @@ from model.train import TrainConfig, TrainResult
 
 from .errors import REASON_NO_HEARTBEAT, REASON_SESSION_ENDED, TrainingError
 from .snapshots import Snapshot, keep_bounded
-
-if TYPE_CHECKING:
-    from .pool import TrainingPool
 
 QUEUED, RUNNING, DONE, STOPPED, FAILED = "queued", "running", "done", "stopped", "failed"
 FINISHED = (DONE, STOPPED, FAILED)
@@ -49,12 +46,20 @@ class JobView:
         return self.status in FINISHED
 
 
+class JobQueue(Protocol):
+    """What a job asks of the pool that holds it (TrainingPool, which imports this module, not the reverse)."""
+
+    def queue_place(self, job: JobHandle) -> tuple[int | None, float | None]: ...
+
+    def request_stop(self, job: JobHandle) -> None: ...
+
+
 class JobHandle:
     """A training job in the pool. Made by TrainingPool.submit; the page keeps it in its session state."""
 
     def __init__(
         self,
-        pool: TrainingPool,
+        pool: JobQueue,
         job_id: int,
         owner: str,
         task: Task,
