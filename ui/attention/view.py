@@ -12,7 +12,6 @@ only the focused part. The model is never run again for those (the trace is cach
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 import streamlit as st
@@ -29,6 +28,7 @@ from ..choices import shown_as, translated_options
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..presenter import controls, in_order, presenting
+from .knockout_runs import Knockout
 
 # URL (Streamlit writes a bound choice as its shown label; every link also carries lang=):
 #   ?kind=   Encoder self-attention | Decoder masked self-attention | Cross-attention      (lang=en)
@@ -62,9 +62,6 @@ SUMMARIES = {
 keep_on_language_switch("token")
 FOCUS_PRESENT_HEIGHT = 400  # px: the focused head in the presenter view, above the fold of a 1280×720 projector
 PAGE = "attention"  # first word of every chart's file name
-
-if TYPE_CHECKING:
-    from .knockout import Knockout
 
 
 def hover_names(*names: str) -> tuple[str, ...]:
