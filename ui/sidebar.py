@@ -8,7 +8,6 @@ from model import PRETRAINED, CheckpointError
 
 from .charts import chart_format_picker
 from .choices import shown_as
-from .classroom.room_models import room_model_names
 from .i18n import _, explain, ngettext
 from .models import (
     CELL_NAMES,
@@ -20,6 +19,7 @@ from .models import (
     selected_model,
     user_models,
 )
+from .room_models import room_model_names
 from .tokens import md_escape
 
 
