@@ -21,7 +21,7 @@ RUN pip install --index-url https://download.pytorch.org/whl/cpu torch==2.13.0 \
 
 # The app, owned by root and read-only for the user who runs it.
 COPY . .
-RUN python -m compileall -q app.py model services ui viz pages \
+RUN python -m compileall -q app.py attention_lab model services ui viz pages \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin lab
 
 USER lab

@@ -20,15 +20,10 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tests.browser.classroom import STEP_HEADING, close_dialog, go_to, join, start_class, wait_for_step  # noqa: E402
-from tests.browser.harness import chromium, new_page, streamlit_server  # noqa: E402
+from devtools.classroom import STEP_HEADING, close_dialog, go_to, join, start_class, wait_for_step
+from devtools.harness import chromium, new_page, streamlit_server
 
 # Stamps, in window.__painted[step], the time the page first shows "Step {step} of 8" and has painted it.
 WATCH_JS = """

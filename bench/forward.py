@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
-from pathlib import Path
 
 import torch
 from torch import nn
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from model import ModelConfig, Seq2SeqTransformer
 

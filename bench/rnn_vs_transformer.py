@@ -34,8 +34,6 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from model import get_task
 from model.architectures import build_model
 from model.rnn_analysis import accuracy_by_length

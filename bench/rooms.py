@@ -15,18 +15,14 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from services.rooms import MemoryRoomStore, RoomLimits, RoomStore  # noqa: E402
-from services.rooms.redis_store import RedisRoomStore  # noqa: E402
-from tests.services.redis_server import redis_server  # noqa: E402
+from devtools.redis_server import redis_server
+from services.rooms import MemoryRoomStore, RoomLimits, RoomStore
+from services.rooms.redis_store import RedisRoomStore
 
 LIMITS = RoomLimits(max_students=1000)
 

@@ -2,7 +2,7 @@
 
     python bench/soak.py [--edits 500 --sessions 10 --trainings 20 --abandon 5 --train-steps 200]
 
-Through the protocol client (bench/load/protocol.py, no browser): `--sessions` explorers share `--edits` edits of
+Through the protocol client (devtools/load/protocol.py, no browser): `--sessions` explorers share `--edits` edits of
 the Attention page (new inputs and layer/head picks), while `--trainings` training runs of `reverse` go through
 the Train page, two at a time, each in a session of its own that closes when its run has finished;
 `--abandon` of them close their tab a few seconds after Start instead (their jobs must end). Then every session is
@@ -31,19 +31,15 @@ import random
 import re
 import shutil
 import subprocess
-import sys
 import threading
 import time
 import urllib.request
 from dataclasses import dataclass
-from pathlib import Path
 
 import psutil
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bench.load.pages import (  # noqa: E402
+from devtools.harness import server_flags, streamlit_process
+from devtools.load.pages import (
     change_focus,
     edit_input,
     open_attention,
@@ -51,8 +47,6 @@ from bench.load.pages import (  # noqa: E402
     start_training,
     wait_training,
 )
-from bench.load.run import server_flags  # noqa: E402
-from tests.browser.harness import streamlit_process  # noqa: E402
 
 MB = 2**20
 

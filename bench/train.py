@@ -11,12 +11,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
-from pathlib import Path
 
 import torch
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from model import get_task
 from model.train import TrainConfig, default_model_config, train

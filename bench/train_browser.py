@@ -25,13 +25,10 @@ import argparse
 import os
 import re
 import statistics
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from tests.browser.harness import chromium, new_page, open_page, runs, server_pid, streamlit_server, wait_settled
+from devtools.harness import chromium, new_page, open_page, runs, server_pid, streamlit_server, wait_settled
 
 TEXTS = ("the big red dog sees a small cat", "a small cat sees the big red dog")
 DONE_TEXT = "is now in the sidebar"

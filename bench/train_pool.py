@@ -19,15 +19,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import threading
 import time
 from contextlib import contextmanager
-from pathlib import Path
 
 import torch
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from model import get_task, load_pretrained
 from model.train import StepInfo, TrainConfig, default_model_config, train

@@ -7,7 +7,7 @@ languages see the same machine load and their ratio tells what translation costs
 
 Edit-to-paint: from the Enter keypress in `Input` to the rerun finished and the charts painted, i.e. the
 last DOM change in the app before it went quiet for 300 ms (the quiet window is not counted). "Finished"
-is judged like tests/browser/harness.py's wait_settled, plus a check that the page shows the new input
+is judged like devtools/harness.py's wait_settled, plus a check that the page shows the new input
 (see DONE_JS). Cases:
   default  the default model (translate) and sentences like its example, in each language
   large    64 source tokens (and a 64-token target) on an untrained 4+4-layer × 8-head model, written to
@@ -34,19 +34,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote_plus
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from model import ModelConfig, Seq2SeqTransformer, get_task, save_checkpoint  # noqa: E402
-from model.runner import LoadedModel  # noqa: E402
-from tests.browser.harness import (  # noqa: E402
+from devtools.harness import (
     chromium,
     free_port,
     new_page,
     open_page,
     streamlit_server,
 )
-from ui.catalogs import read_catalog  # noqa: E402
+from model import ModelConfig, Seq2SeqTransformer, get_task, save_checkpoint
+from model.runner import LoadedModel
+from ui.catalogs import read_catalog
 
 LARGE_NAME = "bench-4x8"
 LARGE_TOKENS = 64

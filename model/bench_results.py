@@ -9,9 +9,11 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from attention_lab.paths import APP_ROOT
+
 from .errors import N_, LabError
 
-RESULTS = Path(__file__).resolve().parents[1] / "bench" / "results" / "rnn_vs_transformer.json"
+RESULTS = APP_ROOT / "bench" / "results" / "rnn_vs_transformer.json"
 FAMILIES = ("transformer", "rnn", "rnn-noattn")  # the JSON's names: Transformer, RNN + attention, RNN without
 TIMED = FAMILIES[:2]  # the timing section has no "rnn-noattn"
 TASKS = ("reverse", "translate")

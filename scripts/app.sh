@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Set up and run the app: install the Python packages, then serve it on http://localhost:8501.
+# Set up and run the app: install the Python packages and this checkout (editable, so the app served is the
+# checkout's), then serve it on http://localhost:8501: `attention-lab [streamlit run options]`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet --disable-pip-version-check -r requirements.txt
-exec python -m streamlit run app.py --server.headless true --browser.gatherUsageStats false "$@"
+python -m pip install --quiet --disable-pip-version-check --no-deps --editable .
+exec python -m attention_lab "$@"

@@ -13,10 +13,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from ui.catalogs import LOCALES_DIR, POT_FILE, catalog_problems, po_file
 
-from ui.catalogs import LOCALES_DIR, POT_FILE, catalog_problems, po_file  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 LOCALES = ("zh_CN",)
 

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import argparse
 import re
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from devtools.harness import chromium, new_page, open_page, runs, streamlit_server, wait_settled
+from ui.i18n import translations
 
-from tests.browser.harness import chromium, new_page, open_page, runs, streamlit_server, wait_settled  # noqa: E402
-from ui.i18n import translations  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 DOCS = ROOT / "docs"
 VIEWPORT = (1400, 1250)

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Set up and run every test: Python packages, Chromium with CJK and emoji fonts, redis-server, haproxy, ruff, pytest.
+# Set up and run every test: Python packages, this checkout installed editable (tests, bench/ and scripts/ import
+# it as installed packages), Chromium with CJK and emoji fonts, redis-server, haproxy; then ruff, mypy and pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+python -m pip install --quiet --disable-pip-version-check --no-deps --editable .
 # Debian packages the tests start for real: Chromium (browser tests) with the fonts that draw Chinese and the
 # page icons, redis-server (rooms across servers), haproxy (the load balancer of deploy/).
 missing=()
@@ -16,4 +18,5 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 ruff check .
 ruff format --check .
+python -m mypy  # the packages listed in pyproject.toml's [tool.mypy] files
 python -m pytest -q "$@"

@@ -41,7 +41,7 @@ class SharedCache(Generic[V]):
         self.max_entries, self.max_bytes, self._size_of = max_entries, max_bytes, size_of
         self._lock = threading.Lock()
         self._values: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
-        self._pending: dict[Hashable, Future] = {}
+        self._pending: dict[Hashable, Future[V]] = {}
         self._bytes = 0
         self.stats = CacheStats()
 
@@ -53,7 +53,7 @@ class SharedCache(Generic[V]):
                 return self._values[key][0]
             pending = self._pending.get(key)
             owner = pending is None
-            if owner:
+            if pending is None:
                 pending = self._pending[key] = Future()
                 self.stats.computed += 1
             else:

@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from .browser.harness import CHROMIUM, chromium, chromium_available, new_page, streamlit_server
+from devtools.harness import CHROMIUM, chromium, chromium_available, new_page, streamlit_server
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,9 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-ROOT = Path(__file__).resolve().parent.parent
+from attention_lab.paths import APP_ROOT
+
+ROOT = APP_ROOT  # locales/; in a checkout also babel.cfg and the code the catalogs are extracted from
 LOCALES_DIR = ROOT / "locales"
 POT_FILE = LOCALES_DIR / "messages.pot"
 DOMAIN = "messages"

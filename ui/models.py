@@ -9,10 +9,10 @@ import streamlit as st
 from model import PRETRAINED, LoadedModel, load_pretrained
 from model.errors import LabError
 
-from .classroom.room_models import room_model, room_model_names
 from .extra_models import EXTRA_MODELS_ENV, extra_models
 from .i18n import N_
 from .loading import load_once
+from .room_models import room_model, room_model_names
 
 DEFAULT_MODEL = "translate"
 USER_MODELS_KEY = "user_models"  # st.session_state: name -> LoadedModel trained or uploaded here

@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import runpy
 from dataclasses import dataclass
-from pathlib import Path
 
 import streamlit as st
+
+from attention_lab.paths import APP_ROOT
 
 from .i18n import N_, _
 
 ENTRY_KEY = "_entry_running"  # set while app.py runs a page
-ENTRY_SCRIPT = Path(__file__).resolve().parent.parent / "app.py"
+ENTRY_SCRIPT = APP_ROOT / "app.py"
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ from views import Common, key_of
 
 from .charts import chart_format_picker
 from .choices import shown_as
-from .classroom.room_models import room_model_names
 from .i18n import LANGUAGES, N_, _, explain, ngettext, translations
 from .models import (
     CELL_NAMES,
@@ -21,6 +20,7 @@ from .models import (
     selected_model,
     user_models,
 )
+from .room_models import room_model_names
 
 MODEL_KEY = key_of(Common, "model")  # the Model picker's session key
 

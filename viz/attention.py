@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .matrix import FONT, MAX_HOVER_TEXT_CELLS, WEIGHT_SCALE, float32, matrix_figure, text_em
+from .matrix import FONT, FONT_SIZE, MAX_HOVER_TEXT_CELLS, WEIGHT_SCALE, float32, matrix_figure, text_em
 
 
 def tile_gap(n_keys: int) -> int:
@@ -66,9 +66,10 @@ def overview_figure(
     w = float32(weights)  # (L, H, Lq, Lk)
     n_layers, n_heads, n_q, n_k = w.shape
     g = tile_gap(n_k)
+    tiles = tile_heads(w)
     trace = {
         "type": "heatmap",
-        "z": tile_heads(w),
+        "z": tiles,
         "colorscale": WEIGHT_SCALE,
         "zmin": 0.0,
         "zmax": 1.0,
@@ -82,7 +83,7 @@ def overview_figure(
         trace["hovertemplate"] = f"{hover_names[2]}: %{{z:.3f}}<extra></extra>"
     tile_px = min(240.0, width_px / n_heads)
     height = int(90 + n_layers * tile_px * n_q / n_k)
-    n_rows, n_cols = trace["z"].shape
+    n_rows, n_cols = tiles.shape
     off = [  # top-left cell of each switched-off head's tile
         (layer * (n_q + g), head * (n_k + g))
         for layer in range(n_layers)
@@ -112,7 +113,7 @@ def overview_figure(
                     "range": [n_rows - 0.5, -0.5],
                 },
                 "height": height,
-                "margin": {"l": int(20 + FONT["size"] * max(map(text_em, layer_names))), "r": 10, "t": 70, "b": 10},
+                "margin": {"l": int(20 + FONT_SIZE * max(map(text_em, layer_names))), "r": 10, "t": 70, "b": 10},
                 "font": FONT,
                 "plot_bgcolor": "rgba(0,0,0,0)",
                 "meta": role,

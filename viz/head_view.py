@@ -41,7 +41,9 @@ def head_view_lines(weights, focus: int | None = None) -> dict[tuple[int, int], 
     for h in range(w.shape[0]):
         for i in queries:
             for j in np.flatnonzero(w[h, i] >= BANDS[0][0]):
-                lines.setdefault((h, band_of(float(w[h, i, j]))), []).append((i, int(j)))
+                band = band_of(float(w[h, i, j]))
+                if band is not None:  # always: j is at or above the lowest band
+                    lines.setdefault((h, band), []).append((i, int(j)))
     return lines
 
 

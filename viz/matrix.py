@@ -12,7 +12,8 @@ import plotly.graph_objects as go
 
 WEIGHT_SCALE = "Blues"  # sequential: 0 = white, 1 = dark blue
 SIGNED_SCALE = "RdBu"  # diverging around 0, for encodings and similarities
-FONT = {"family": "Inter, 'Source Sans Pro', sans-serif", "size": 14}
+FONT_SIZE = 14
+FONT = {"family": "Inter, 'Source Sans Pro', sans-serif", "size": FONT_SIZE}
 MAX_HOVER_TEXT_CELLS = 12_000  # above this, hover shows the value only (per-cell text would bloat the page)
 MAX_CELL_TEXT = 144  # write the value inside each cell up to 12 × 12
 
@@ -38,7 +39,7 @@ def hover_grid(y_labels: list[str], x_labels: list[str], y_name: str, x_name: st
 def label_margins(x_labels: list[str] | None, y_labels: list[str] | None, x_title: str, y_title: str) -> dict:
     """Fixed margins wide enough for the tick labels (x labels are turned 45°). Plotly's automargin would
     measure them and draw the figure a second time, which costs ~20 ms per chart in the browser."""
-    size = FONT["size"]
+    size = FONT_SIZE
     longest_y = max((text_em(t) for t in y_labels or ["000"]), default=1.8)
     longest_x = max((text_em(t) for t in x_labels or ["000"]), default=1.8)
     return {

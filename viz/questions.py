@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from .matrix import FONT
+from .matrix import FONT, FONT_SIZE
 
 BAR = "#8a94a6"  # grey-blue: every option before the reveal
 MUTED = "#c9ced8"  # the wrong options after the reveal
@@ -29,7 +29,7 @@ def answers_figure(
         ),
         layout={
             "title": {"text": title}, "font": FONT, "height": 90 + 34 * n, "showlegend": False,
-            "margin": {"l": 16 + int(0.6 * FONT["size"] * max((len(t) for t in labels), default=3)), "r": 30,
+            "margin": {"l": 16 + int(0.6 * FONT_SIZE * max((len(t) for t in labels), default=3)), "r": 30,
                        "t": 50, "b": 40},
             "xaxis": {"title": {"text": count_title}, "range": [0, top * 1.15], "dtick": max(1, -(-top // 8)),
                       "rangemode": "tozero"},

@@ -204,7 +204,7 @@ def before_after_figure(
     layout = {
         "xaxis": _token_axis(x_tokens, x_title, domain=[0.0, 0.45]),
         "yaxis": _token_axis(y_tokens, y_title, reverse=True),
-        "xaxis2": _token_axis(x_tokens, x_title, domain=[0.53, 0.98]),
+        "xaxis2": {**_token_axis(x_tokens, x_title, domain=[0.53, 0.98]), "anchor": "y2"},
         "yaxis2": {**_token_axis(y_tokens, "", reverse=True), "anchor": "x2"},
         "height": height,
         "font": BIG_FONT,
@@ -216,5 +216,4 @@ def before_after_figure(
              "font": {"size": 20}},
         ],
     }  # fmt: skip
-    layout["xaxis2"]["anchor"] = "y2"
     return go.Figure({"data": data, "layout": layout})

@@ -1,4 +1,4 @@
-"""Locust users that speak Streamlit's websocket protocol (bench/load/protocol.py): no browser per session.
+"""Locust users that speak Streamlit's websocket protocol (devtools/load/protocol.py): no browser per session.
 
     locust -f bench/load/locustfile.py --headless --host http://127.0.0.1:8501 -u 40 -r 1 -t 5m Explorer
 
@@ -21,18 +21,14 @@ bench/load/run.py to cut a ramp into steps.
 from __future__ import annotations
 
 import random
-import sys
 import time
-from pathlib import Path
 
 import gevent
 import psutil
 from locust import User, between, events, task
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # Locust imports this file by path: the repo root
-
-from bench.load.classroom import PAGES, Follower, Room, change_view, open_page, start_class
-from bench.load.pages import (
+from devtools.load.classroom import PAGES, Follower, Room, change_view, open_page, start_class
+from devtools.load.pages import (
     change_focus,
     edit_input,
     open_attention,
@@ -40,8 +36,8 @@ from bench.load.pages import (
     start_training,
     wait_training,
 )
-from bench.load.protocol import ProtocolError, Run
-from bench.load.samples import SAMPLES, write
+from devtools.load.protocol import ProtocolError, Run
+from devtools.load.samples import SAMPLES, write
 
 
 @events.init_command_line_parser.add_listener

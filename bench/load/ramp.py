@@ -9,15 +9,11 @@ samples there and leaves out each step's first `--settle` seconds (users still s
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 from locust import LoadTestShape, events
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-
-from bench.load.samples import SAMPLES, window
+from devtools.load.samples import SAMPLES, window
 
 EXPLORING = {"edit input", "layer/head"}
 

@@ -14,7 +14,7 @@ follow    a teacher on --page starts a class and every --step-every s clicks Nex
           input (attention); N students follow (for N in --students, interleaved, --repeats rounds on one fresh
           server); follow latency p50/p90 (teacher's change sent → the student's rerun finished showing it),
           counted from the time the last student had joined; and how often the server ran the model
-          (bench/load/count_runs: LoadedModel.run/predict calls) per input the class saw
+          (devtools/count_runs.py: LoadedModel.run/predict calls) per input the class saw
 cost      the server CPU seconds one rerun costs (one session, edits 1 s apart, so nothing queues), on a server
           with Streamlit's defaults and one with the --compare options, edits interleaved between the two
 Each scenario starts its own `streamlit run app.py` (as the tests do; `--set runner.postScriptGC=false` adds
@@ -40,13 +40,12 @@ from pathlib import Path
 
 import psutil
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from devtools.harness import server_flags, streamlit_process
+from devtools.load import samples as sampling
+from devtools.load.pages import change_focus, edit_input, open_attention
+from devtools.load.protocol import StreamlitSession
 
-from bench.load import samples as sampling  # noqa: E402
-from bench.load.pages import change_focus, edit_input, open_attention  # noqa: E402
-from bench.load.protocol import StreamlitSession  # noqa: E402
-from tests.browser.harness import streamlit_process  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 EXPLORING = {"edit input", "layer/head"}
 LOCUSTFILE = ROOT / "bench" / "load" / "locustfile.py"
@@ -88,12 +87,6 @@ def run_locust(url: str, pid: int, args: list[str], files=(LOCUSTFILE,)) -> tupl
     rows = sampling.read(out)
     out.unlink()
     return rows, cpu / (time.monotonic() - started)
-
-
-def server_flags(settings: list[str]) -> tuple[str, ...]:
-    """["key=value", …] → ("--key", "value", …) for `streamlit run`."""
-    pairs = [item.split("=", 1) for item in settings]
-    return tuple(part for key, value in pairs for part in (f"--{key}", value))
 
 
 def server_options(options) -> tuple[str, ...]:
@@ -170,15 +163,6 @@ def training(options) -> None:
 
 
 # ---- follow: a class of N students ----
-COUNTER = ROOT / "bench" / "load" / "count_runs"
-
-
-def counting_env(path: Path) -> dict:
-    """The environment that makes the server count its model runs into path.PID (bench/load/count_runs)."""
-    python_path = [str(COUNTER), str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
-    return {"ATTENTION_LAB_COUNT_RUNS": str(path), "PYTHONPATH": os.pathsep.join(python_path)}
-
-
 def model_runs(path: Path, pid: int) -> int:
     """The server's model runs so far (its counter writes them once a second)."""
     time.sleep(1.5)
@@ -190,7 +174,12 @@ def follow(options) -> None:
     sizes = [int(n) for n in options.students.split(",")]
     results: dict[int, list] = {n: [] for n in sizes}
     counter = Path(tempfile.mkdtemp(prefix="model-runs-")) / "counts"
-    server = streamlit_process(timeout=300, env=counting_env(counter), options=server_options(options))
+    server = streamlit_process(
+        timeout=300,
+        env={"ATTENTION_LAB_COUNT_RUNS": str(counter)},
+        options=server_options(options),
+        module="devtools.count_runs",  # `streamlit run` that counts its model runs into counter.PID
+    )
     with server as (url, proc):
         warm(url)
         for _ in range(options.repeats):

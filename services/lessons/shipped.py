@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
+
+from attention_lab.paths import APP_ROOT
 
 from .lesson import Lesson
 from .parse import parse_lesson
 
-LESSONS_DIR = Path(__file__).resolve().parents[2] / "lessons"
+LESSONS_DIR = APP_ROOT / "lessons"
 
 
 @cache

@@ -4,6 +4,7 @@ import dataclasses
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 MB = 2**20
 
@@ -44,7 +45,7 @@ class RoomLimits:
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "RoomLimits":
         """Defaults, overridden by the ATTENTION_LAB_ROOM_* settings present in env (a deployment error if bad)."""
-        overrides: dict[str, float | int] = {}
+        overrides: dict[str, Any] = {}  # field name → its value, of that field's type (int or float)
         for variable, name in ENV_SETTINGS.items():
             raw = env.get(variable, "").strip()
             if not raw:

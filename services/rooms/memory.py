@@ -3,6 +3,7 @@ followers wait on RoomDocs' per-room Condition, which each committed change with
 
 import threading
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from services.rooms.doc import RoomDoc, Stage
 from services.rooms.errors import (
@@ -155,8 +156,9 @@ class MemoryRoomStore(RoomStore):
             raise StaleQuestion()
         return doc, self._private[code]
 
-    def _commit(self, doc: RoomDoc, private: _Private, **changes: object) -> RoomDoc:
-        """Store the changed document with the current student count and the next rev."""
+    def _commit(self, doc: RoomDoc, private: _Private, **changes: Any) -> RoomDoc:
+        """Store the changed document with the current student count and the next rev (`changes`: RoomDoc fields, each
+        of its field's type)."""
         new = replace(doc, rev=doc.rev + 1, student_count=len(private.students), **changes)
         self._docs.put(new)
         return new

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 
 import redis
+from redis.typing import EncodableT
 
 from services.rooms.codes import normalize_code
 from services.rooms.doc import RoomDoc, Stage
@@ -91,10 +92,10 @@ class RedisRoomStore(RoomStore):
 
     def _update(self, doc: RoomDoc, fields: dict[str, str], bump: bool, clear_answers: bool = False) -> RoomDoc:
         pairs = [item for field in fields.items() for item in field]
-        return self._run("update", doc.code, int(bump), int(clear_answers), *pairs)
+        return self._run_change("update", doc.code, int(bump), int(clear_answers), *pairs)
 
     def _reveal(self, doc: RoomDoc, question_id: str, n_options: int, answer: int) -> RoomDoc:
-        return self._run("reveal", doc.code, question_id, answer, n_options)
+        return self._run_change("reveal", doc.code, question_id, answer, n_options)
 
     def _answer_counts(self, doc: RoomDoc, question_id: str, n_options: int) -> tuple[int, ...]:
         with _reachable():
@@ -108,14 +109,16 @@ class RedisRoomStore(RoomStore):
     def _share_model(self, doc: RoomDoc, name: str, config_json: bytes, weights: bytes) -> RoomDoc:
         size = len(config_json) + len(weights)
         limits = self.limits
-        return self._run(
+        return self._run_change(
             "share_model", doc.code, name, config_json, weights, size, limits.max_models, limits.max_all_models_bytes
         )
 
     def _get_model(self, doc: RoomDoc, name: str) -> SharedModel | None:
         with _reachable():
             config_json, weights = self._redis.hmget(self._keys(doc.code)[3], f"c:{name}", f"w:{name}")
-        return None if config_json is None or weights is None else SharedModel(name, config_json, weights)
+        if isinstance(config_json, bytes) and isinstance(weights, bytes):  # bytes, or None when not stored
+            return SharedModel(name, config_json, weights)
+        return None
 
     def _close(self, doc: RoomDoc) -> None:
         self._run("close", doc.code, math.ceil(self.limits.ended_memory))
@@ -134,23 +137,32 @@ class RedisRoomStore(RoomStore):
         per_room = [room, f"{room}:students", f"{room}:answers", f"{room}:models"]
         return [*per_room, f"{self._prefix}rooms", f"{self._prefix}model_bytes"]
 
-    def _run(self, script: str, code: str, *args: object) -> RoomDoc | None:
-        """Run a script; keep the room hash it answers (read-your-writes before the message comes back)."""
+    def _run(self, script: str, code: str, *args: EncodableT) -> RoomDoc | None:
+        """Run a script; keep the room hash it answers (read-your-writes before the message comes back) and return
+        the newest copy held; None when it changed nothing ("same") or the code is taken ("collision")."""
         limits = self.limits
         ttl = math.ceil(limits.teacher_timeout + limits.ended_memory)
-        common = [self._channel_prefix + code, code, repr(self._clock()), limits.teacher_timeout]
+        common: list[EncodableT] = [self._channel_prefix + code, code, repr(self._clock()), limits.teacher_timeout]
         common += [limits.student_window, ttl, limits.max_students]
         with _reachable():
             reply = self._scripts[script](keys=self._keys(code), args=[*common, *args])
         status = reply[0].decode()
         if status == "ok":
-            self._docs.put(RoomDoc.from_fields(code, dict(zip(reply[1::2], reply[2::2], strict=True))))
-            return self._docs.get(code)
+            doc = RoomDoc.from_fields(code, dict(zip(reply[1::2], reply[2::2], strict=True)))
+            self._docs.put(doc)
+            return self._docs.get(code) or doc  # a message may have brought a newer rev meanwhile, or dropped it
         if status in ("same", "collision"):
             return None
         if status == "not_found":
             self._docs.drop(code)
         raise self._error(status, code)
+
+    def _run_change(self, script: str, code: str, *args: EncodableT) -> RoomDoc:
+        """_run for a teacher's change: its script ends in teacher_done(), so it answers the room or an error."""
+        doc = self._run(script, code, *args)
+        if doc is None:
+            raise RuntimeError(f"the {script!r} script answered no room")
+        return doc
 
     def _error(self, status: str, code: str) -> Exception:
         limits = self.limits

@@ -79,7 +79,7 @@ def _check_scalars(field: str, value: object, limits: RoomLimits) -> dict:
     mapping = _mapping(value)
     if len(mapping) > limits.max_extra:
         raise InvalidState(InvalidState.TOO_MANY, field=field, count=len(mapping), limit=limits.max_extra)
-    checked = {}
+    checked: dict[str, str | int | float | bool | None] = {}
     for name, item in mapping.items():
         if not isinstance(name, str) or not _EXTRA_KEY.fullmatch(name):
             raise InvalidState(InvalidState.BAD_NAME, field=f"{field}.{shown(name)}")

@@ -192,9 +192,10 @@ class RoomStore(ABC):
         if doc.version <= after_version:
             timeout = float(timeout)
             timeout = 0.0 if math.isnan(timeout) else min(max(timeout, 0.0), self.limits.max_wait)
-            doc = self._docs.wait(doc.code, after_version, timeout)
-            if doc is None:
+            changed = self._docs.wait(doc.code, after_version, timeout)
+            if changed is None:
                 raise RoomNotFound(code=normalize_code(code))
+            doc = changed
             doc.require_live(self._clock(), self.limits)
             if doc.version <= after_version:
                 return None

@@ -11,7 +11,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from model import ModelConfig, Task
 from model.probe import probe_tokens
@@ -19,9 +19,6 @@ from model.train import TrainConfig, TrainResult
 
 from .errors import REASON_NO_HEARTBEAT, REASON_SESSION_ENDED, TrainingError
 from .snapshots import Snapshot, keep_bounded
-
-if TYPE_CHECKING:
-    from .pool import TrainingPool
 
 QUEUED, RUNNING, DONE, STOPPED, FAILED = "queued", "running", "done", "stopped", "failed"
 FINISHED = (DONE, STOPPED, FAILED)
@@ -49,12 +46,20 @@ class JobView:
         return self.status in FINISHED
 
 
+class JobQueue(Protocol):
+    """What a job asks of the pool that holds it (TrainingPool, which imports this module, not the reverse)."""
+
+    def queue_place(self, job: JobHandle) -> tuple[int | None, float | None]: ...
+
+    def request_stop(self, job: JobHandle) -> None: ...
+
+
 class JobHandle:
     """A training job in the pool. Made by TrainingPool.submit; the page keeps it in its session state."""
 
     def __init__(
         self,
-        pool: TrainingPool,
+        pool: JobQueue,
         job_id: int,
         owner: str,
         task: Task,
@@ -72,7 +77,10 @@ class JobHandle:
         self.task, self.model_config, self.train_config, self.name = task, model_config, train_config, name
         self.snapshot_every = snapshot_every or max(5, train_config.steps // 100)
         source = probe[0] if probe else task.example
-        self.probe = (source, probe[1] if probe else task.target_for(source))
+        target = probe[1] if probe else task.target_for(source)
+        if target is None:  # cannot happen for a task's own example
+            raise ValueError(f"the probe {source!r} is not an input of the task {task.name!r}")
+        self.probe = (source, target)
         self.probe_tokens: tuple[list[str], list[str]] = probe_tokens(task, *self.probe)
         self.alive, self.heartbeat_timeout, self.max_snapshots = alive, heartbeat_timeout, max_snapshots
         self.registered_as: str | None = None  # set by the page once the model is in the session's list
@@ -82,7 +90,8 @@ class JobHandle:
         self._done = threading.Event()
         self._last_heartbeat = time.monotonic()
         self.stop_requested_at: float | None = None
-        self.status, self.reason, self.failure = QUEUED, "", None
+        self.status, self.reason = QUEUED, ""
+        self.failure: TrainingError | None = None
         self.step, self.seconds = 0, 0.0
         self.losses: list[tuple[int, float]] = []
         self.accuracies: list[tuple[int, float]] = []

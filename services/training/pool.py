@@ -189,7 +189,7 @@ class TrainingPool:
                 with contextlib.suppress(OSError):
                     worker.conn.send_bytes(pack("quit"))
         for worker in workers:
-            if worker.ready:
+            if worker.ready and worker.process is not None:
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     worker.process.wait(max(0.1, deadline - time.monotonic()))
             worker.end()
@@ -208,9 +208,9 @@ class TrainingPool:
                 if self._stop_reader:
                     return
                 workers = list(self._workers)
-            owners = {w.conn: w for w in workers}
+            owners: dict[object, Worker] = {w.conn: w for w in workers}  # wait() answers these very objects
             try:
-                for ready in wait([self._wake_r, *owners], timeout=TICK):
+                for ready in wait([self._wake_r, *(w.conn for w in workers)], timeout=TICK):
                     if ready == self._wake_r:
                         with contextlib.suppress(BlockingIOError):
                             os.read(self._wake_r, 4096)
@@ -302,7 +302,7 @@ class TrainingPool:
         """Stop jobs nobody watches; end workers that ignore Stop or run past the time limit."""
         with self._lock:
             jobs = list(self._active.values())
-            busy = [w for w in self._workers if w.job is not None]
+            busy = [(w, w.job) for w in self._workers if w.job is not None]
             starting = [w for w in self._workers if not w.ready]
         for worker in starting:
             if now - worker.started > START_LIMIT:
@@ -313,8 +313,7 @@ class TrainingPool:
             for job in jobs:
                 if job.stop_requested_at is None and (reason := job.watchdog_reason(now)):
                     job.stop(reason)
-        for worker in busy:
-            job = worker.job
+        for worker, job in busy:
             if now - worker.job_started > self.settings.time_limit:
                 self._retire(worker, TimeLimitError(self.settings.time_limit))
             elif (

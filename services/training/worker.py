@@ -89,7 +89,7 @@ class Reporter:
         self.seconds = info.seconds
         if info.accuracy is not None:
             self.add_accuracy(info.step, info.accuracy)
-        if self.schedule.due(info.step, info.total_steps):
+        if info.model is not None and self.schedule.due(info.step, info.total_steps):  # train() always passes it
             self.add_snapshot(info.step, info.model)
         if time.monotonic() - self.last_sent >= SEND_INTERVAL:
             self.flush()

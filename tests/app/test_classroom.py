@@ -14,8 +14,8 @@ from streamlit.testing.v1 import AppTest
 
 from model import load_pretrained
 from services.rooms import shared_room_store
+from ui.class_role import ROLE_KEY
 from ui.classroom.ask import QUESTION_KEY
-from ui.classroom.role import ROLE_KEY
 from ui.tokens import md_escape
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -186,7 +186,7 @@ def test_a_model_the_teacher_trained_is_shared_with_that_rooms_students_only():
 
 
 def _selected(at: AppTest):
-    from ui.classroom.room_models import _load
+    from ui.room_models import _load
 
     role = at.session_state[ROLE_KEY]
     info = {m.name: m.size for m in shared_room_store().room_models(role.code)}

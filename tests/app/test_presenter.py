@@ -228,7 +228,7 @@ def test_a_class_follows_the_teachers_presenter_view():
     """The presenter view is part of the view a class follows: a student joining and a student already there get
     the teacher's switch, and a student exploring on their own keeps their own."""
     from services.rooms import shared_room_store
-    from ui.classroom.role import ROLE_KEY
+    from ui.class_role import ROLE_KEY
 
     teacher = open_page("pages/step-by-step.py")
     teacher.button(key="_class_start").click().run()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui.classroom.role import ROLE_KEY
+from ui.class_role import ROLE_KEY
 from ui.rnn.align import HEAD_KEY, LAYER_KEY, MEAN_KEY
 from ui.rnn.bottleneck import PER_LENGTH_KEY, TASK_KEY
 from ui.rnn.decoder import STEP_KEY

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from model import TASKS
 from services.rooms import shared_room_store
-from ui.classroom.role import ROLE_KEY
+from ui.class_role import ROLE_KEY
 from ui.training.panels import name_problem
 
 from .training import figure, heatmap_z, open_train, set_run, start, texts, wait_for
@@ -246,7 +246,7 @@ def test_a_model_the_teacher_trains_in_class_reaches_the_rooms_students(train_po
 
 def room_model_for(at, name: str):
     """The room's model as the student's session loads it (the classroom's loader, from the room's bytes)."""
-    from ui.classroom.room_models import _load
+    from ui.room_models import _load
 
     code = at.session_state[ROLE_KEY].code
     size = {m.name: m.size for m in shared_room_store().room_models(code)}[name]

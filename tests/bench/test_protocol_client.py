@@ -15,9 +15,9 @@ import re
 import numpy as np
 import pytest
 
-from bench.load.protocol import StreamlitSession
+from devtools.harness import streamlit_server
+from devtools.load.protocol import StreamlitSession
 from model import load_pretrained
-from tests.browser.harness import streamlit_server
 
 MODEL = "reverse"
 

@@ -7,8 +7,9 @@ from urllib.parse import urlparse
 
 import pytest
 
+from devtools.harness import server_log_tail
+
 from .figures import SUBPAGE_PROBES
-from .harness import server_log_tail
 
 
 def _record_probes(page) -> list:

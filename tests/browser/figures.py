@@ -3,7 +3,7 @@ frontend's known 404 probes under a subpage path."""
 
 from __future__ import annotations
 
-from .harness import runs, wait_settled
+from devtools.harness import runs, wait_settled
 
 # Reads every plotly chart on the page: its role (layout.meta), title, axis tick labels, first trace's size,
 # the token labels of the head view, and the tick labels actually painted in the SVG.

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from devtools.harness import exceptions_on, open_page
+
 from .figures import FIGURES_JS, numbered, real_console_errors, type_input, wait_for_figure
-from .harness import exceptions_on, open_page
 
 pytestmark = pytest.mark.browser
 

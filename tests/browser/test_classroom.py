@@ -10,11 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from devtools.classroom import close_dialog, go_to, join, qr_text, start_class, step_shown, wait_for_step
+from devtools.harness import exceptions_on, new_page, streamlit_server
+from devtools.redis_server import redis_server
 from model import load_pretrained
-
-from ..services.redis_server import redis_server
-from .classroom import close_dialog, go_to, join, qr_text, start_class, step_shown, wait_for_step
-from .harness import exceptions_on, new_page, streamlit_server
 
 pytestmark = pytest.mark.browser
 FOLLOW_TIMEOUT = 20.0  # s: generous for a loaded CI machine; the bench reports the real figures

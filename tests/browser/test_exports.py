@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from devtools.harness import exceptions_on, open_page, runs, wait_settled
 from model import load_pretrained
 
 from .figures import real_console_errors, wait_for_figure
-from .harness import exceptions_on, open_page, runs, wait_settled
 
 pytestmark = pytest.mark.browser
 TEXT = "the big red dog sees a small cat"

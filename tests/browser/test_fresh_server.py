@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from devtools.harness import exceptions_on, new_page, open_page, streamlit_server
 from ui.navigation import PAGES
 
 from .figures import real_console_errors
-from .harness import exceptions_on, new_page, open_page, streamlit_server
 
 pytestmark = pytest.mark.browser
 

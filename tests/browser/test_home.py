@@ -4,7 +4,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from .harness import exceptions_on, open_page, runs, wait_settled
+from devtools.harness import exceptions_on, open_page, runs, wait_settled
 
 pytestmark = pytest.mark.browser
 

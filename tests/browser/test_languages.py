@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import exceptions_on, open_page
+from devtools.harness import exceptions_on, open_page
+
 from .visible_text import VISIBLE_TEXT_JS, chinese_texts, english_words
 
 pytestmark = pytest.mark.browser

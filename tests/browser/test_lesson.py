@@ -9,10 +9,10 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from devtools.harness import exceptions_on, new_page, open_page, runs, wait_settled
 from services.lessons import parse_lesson, shipped_file
 
 from .figures import real_console_errors
-from .harness import exceptions_on, new_page, open_page, runs, wait_settled
 from .test_presenter import CHART_JS, FONT_JS, LAYOUT_JS, inside
 
 pytestmark = pytest.mark.browser

@@ -4,8 +4,9 @@ focused head above the fold; the sidebar switch and Exit."""
 
 import pytest
 
+from devtools.harness import exceptions_on, new_page, open_page, runs, wait_settled
+
 from .figures import real_console_errors
-from .harness import exceptions_on, new_page, open_page, runs, wait_settled
 
 pytestmark = pytest.mark.browser
 

@@ -7,8 +7,9 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from devtools.harness import exceptions_on, open_page, runs, wait_settled
+
 from .figures import FIGURES_JS, real_console_errors, wait_for_figure
-from .harness import exceptions_on, open_page, runs, wait_settled
 
 pytestmark = pytest.mark.browser
 WORDS = {

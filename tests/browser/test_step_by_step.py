@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from .harness import exceptions_on, open_page, runs, wait_settled
+from devtools.harness import exceptions_on, open_page, runs, wait_settled
 
 pytestmark = pytest.mark.browser
 

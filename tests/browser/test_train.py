@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from devtools.harness import exceptions_on, new_page, open_page, runs, server_pid, wait_settled
 from model import PRETRAINED, load_pretrained
 from model.archive import load_archive, pack_archive
-
-from .harness import exceptions_on, new_page, open_page, runs, server_pid, wait_settled
 
 pytestmark = pytest.mark.browser
 SHIPPED = list(PRETRAINED)

@@ -14,8 +14,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..browser.harness import ROOT, free_port, wait_healthy
-from ..processes import require_binary, stop_process
+from devtools.harness import free_port, wait_healthy
+from devtools.processes import require_binary, stop_process
+
+ROOT = Path(__file__).resolve().parents[2]  # the checkout
 
 HAPROXY = "/usr/sbin/haproxy"
 CONFIG = ROOT / "deploy" / "haproxy.cfg"

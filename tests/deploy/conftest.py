@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..browser.harness import server_log_tail
+from devtools.harness import server_log_tail
 
 BALANCER_LOGS: list = []  # the running Balancer, while one runs (for failure reports)
 

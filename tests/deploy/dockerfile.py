@@ -8,7 +8,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..browser.harness import ROOT
+ROOT = Path(__file__).resolve().parents[2]  # the checkout
 
 DOCKERFILE = ROOT / "Dockerfile"
 DOCKERIGNORE = ROOT / ".dockerignore"

@@ -4,12 +4,14 @@ and HAProxy, given the very haproxy.cfg the balancer test runs, in front of exac
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import yaml
 
-from ..browser.harness import ROOT
 from .dockerfile import instructions
+
+ROOT = Path(__file__).resolve().parents[2]  # the checkout
 
 DEPLOY = ROOT / "deploy"
 COMPOSE = yaml.safe_load((DEPLOY / "compose.yaml").read_text())

@@ -11,13 +11,17 @@ import re
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
-from ..browser.harness import ROOT
 from .dockerfile import ignore_patterns, ignored, instructions, pip_installs, requirement_pin
 
+ROOT = Path(__file__).resolve().parents[2]  # the checkout
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 # What the running app reads: its code, the shipped models, the catalogs, Streamlit's config (upload limit).
-APP_FILES = ("app.py", "requirements.txt", ".streamlit/", "model/", "ui/", "viz/", "services/", "pages/", "locales/")
+APP_FILES = (
+    "app.py", "requirements.txt", ".streamlit/", "attention_lab/", "model/", "ui/", "viz/", "services/", "pages/",
+    "locales/",
+)  # fmt: skip
 
 
 def of(keyword: str) -> list:
@@ -107,5 +111,6 @@ def test_the_build_context_holds_every_file_the_app_reads_and_not_the_tests():
     needed = [f for f in tracked if f.startswith(APP_FILES)]
     assert len(needed) > 100 and any(f.endswith("model.safetensors") for f in needed)
     assert [f for f in needed if ignored(f, patterns)] == []
-    for left_out in ("tests/browser/harness.py", "bench/forward.py", ".git/HEAD", "ui/__pycache__/x.pyc", "Dockerfile"):
+    dev_files = ("devtools/harness.py", "tests/conftest.py", "bench/forward.py", ".git/HEAD", "ui/__pycache__/x.pyc")
+    for left_out in (*dev_files, "Dockerfile"):
         assert ignored(left_out, patterns), left_out

@@ -14,10 +14,11 @@ from contextlib import ExitStack
 
 import pytest
 
-from ..browser.classroom import close_dialog, go_to, join, start_class, wait_for_step
-from ..browser.harness import exceptions_on, free_port, new_page, open_page, streamlit_server
+from devtools.classroom import close_dialog, go_to, join, start_class, wait_for_step
+from devtools.harness import exceptions_on, free_port, new_page, open_page, streamlit_server
+from devtools.redis_server import redis_server
+
 from ..browser.test_train import go, train_tiny
-from ..services.redis_server import redis_server
 from .balancer import COOKIE, check_config, haproxy, require_haproxy
 from .conftest import BALANCER_LOGS
 from .dockerfile import instructions

@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser.harness import exceptions_on, open_page
+from devtools.harness import exceptions_on, open_page
 
 pytestmark = pytest.mark.browser
 PAYLOAD = (

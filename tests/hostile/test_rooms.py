@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from services.rooms import RoomError, shared_room_store
-from ui.classroom.role import ROLE_KEY
+from ui.class_role import ROLE_KEY
 
 from .apptest import Says, open_page, run
 

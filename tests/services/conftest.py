@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 import pytest
 
+from devtools.redis_server import RedisServer, redis_server
 from services.rooms import MemoryRoomStore, RoomLimits, RoomStore
 from services.rooms.redis_store import RedisRoomStore
 
 from .helpers import FakeClock
-from .redis_server import RedisServer, redis_server
 
 # Small bounds so floods reach them fast; timings in seconds of the fake clock below.
 TEST_LIMITS = dict(

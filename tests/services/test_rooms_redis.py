@@ -10,13 +10,13 @@ import pytest
 import redis
 from safetensors.numpy import save
 
+from devtools.redis_server import redis_server, require_redis_server, start_redis_server
 from services.rooms import RoomLimits, RoomNotFound, RoomUnavailable, StaleQuestion, WrongKey
 from services.rooms.codes import hash_key
 from services.rooms.redis_store import RedisRoomStore
 
 from .conftest import TEST_LIMITS
 from .helpers import eventually
-from .redis_server import redis_server, require_redis_server, start_redis_server
 
 STATE = {"page": "step-by-step", "model": "reverse", "input": "a b c", "step": 5}
 

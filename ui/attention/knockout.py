@@ -12,13 +12,10 @@ trace (the typed target, or the output with every head on), so the two can be co
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from model import Ablation, InputError, LoadedModel, Trace
-from model.analysis import attention_layers
 from model.knockout import (
     HeadsOff,
     attention_blocks,
@@ -26,7 +23,6 @@ from model.knockout import (
     file_word,
     format_heads_off,
     parse_heads_off,
-    weight_change,
 )
 from views import AttentionView, key_of
 from views.attention import KIND_LABELS as KINDS
@@ -35,26 +31,12 @@ from ..i18n import _, explain
 from ..presenter import controls, presenting
 from ..tokens import md_escape, token_chips
 from ..trace_cache import cached_run
+from .knockout_runs import Knockout
 
 OFF_KEY = key_of(AttentionView, "heads_off_code")
 PILLS_KEY = "off_pills_{name}"  # one multi-select per attention block
 
 
-@dataclass(frozen=True)
-class Knockout:
-    """The runs of one input with some heads switched off, beside the run with every head on."""
-
-    heads_off: HeadsOff
-    code: str  # the link code, "e1.3,c2.1"
-    word: str  # the file-name word: "off-e1.3-c2.1", "off-all", "off-7-heads" (model.knockout.file_word)
-    intact: Trace  # the page's trace, every head on
-    off: Trace  # heads off, the decoder reading the same input as `intact`
-
-    def change(self, kind: str):
-        """(L, H, Lq, Lk) weights with heads off − with every head on; None when the runs read other tokens."""
-        if self.off.tokens("tgt") != self.intact.tokens("tgt"):
-            return None
-        return weight_change(attention_layers(self.off, kind), attention_layers(self.intact, kind))
 
 
 def heads_off_now(loaded: LoadedModel) -> HeadsOff:

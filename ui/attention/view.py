@@ -12,7 +12,6 @@ only the focused part. The model is never run again for those (the trace is cach
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import numpy as np
 import streamlit as st
@@ -32,6 +31,7 @@ from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..presenter import controls, in_order, presenting
 from ..state import fit, sync_url
+from .knockout_runs import Knockout
 
 # The link (views.AttentionView): ?kind=encoder|decoder|cross, ?layer= and ?head= counted from 1, ?token=,
 # ?summaries=true, ?more=entropy|peak|mean|rollout, ?off= (ui.state writes it; a link written with a label in
@@ -53,9 +53,6 @@ SUMMARIES = SUMMARY_LABELS
 keep_on_language_switch("token", "kind", "more", "summaries")
 FOCUS_PRESENT_HEIGHT = 400  # px: the focused head in the presenter view, above the fold of a 1280×720 projector
 PAGE = AttentionView.PAGE  # also the first word of every chart's file name
-
-if TYPE_CHECKING:
-    from .knockout import Knockout
 
 
 def hover_names(*names: str) -> tuple[str, ...]:

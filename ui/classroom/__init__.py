@@ -1,12 +1,14 @@
 """Class rooms in the app: a teacher starts a class, students join with a link and follow the teacher's view,
 and everyone can predict what the model computes, then see the answer.
 
-- role.py: this session's part in a class (teacher, student, none), kept in st.session_state.
+- ../class_role.py (below this package): this session's part in a class (teacher, student, none), kept in
+  st.session_state; ending it; switching pages with the room kept in the URL.
 - room_state.py: the view a class follows, as room state: the page and its view (views/).
 - follow.py: the one early call in app.py: join or resume from the URL, apply the teacher's view.
 - teacher.py / student.py: the sidebar panels and their run_every fragments (publish; follow).
 - join.py: the join link (never the key) and its QR code.
-- room_models.py: models a teacher shared with the room, in its students' model picker.
+- ../room_models.py (below this package, for ui/models.py): models a teacher shared with the room, in its
+  students' model picker.
 - ask.py, answers.py: predict, then reveal (in a class, or alone); the true answers come from model/questions.py.
 The rooms themselves are services/rooms; nothing here touches room state except through its store.
 """

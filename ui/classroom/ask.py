@@ -32,6 +32,7 @@ from model.questions import (
 )
 from services.rooms import RoomError
 
+from ..class_role import ClassRole, current_role, notice_error, room_store
 from ..i18n import _, explain
 from ..language import keep_on_language_switch
 from ..trace_cache import cached_run
@@ -44,7 +45,6 @@ from .answers import (
     reveal_line,
     your_answer_line,
 )
-from .role import ClassRole, current_role, notice_error, room_store
 
 QUESTION_KEY = "_question"  # st.session_state: the open question of the teacher or the solo user, with its answer
 KIND_KEY = "_q_kind"

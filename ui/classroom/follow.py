@@ -8,31 +8,31 @@ room's version moves; this call then applies the room's state and switches to th
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from services.rooms import RoomClosed, RoomError, RoomNotFound, WrongKey
 from services.rooms.codes import normalize_code
 from services.rooms.schema import PAGE
 
-from ..i18n import LANG_KEY, N_, current_language
-from ..models import model_names
-from ..navigation import PAGES, PageSpec
-from . import room_state
-from .role import (
+from ..class_role import (
     KEY_PARAM,
     ROOM_PARAM,
     ClassRole,
     current_role,
+    end_class,
+    leave_url,
     notice_error,
     room_store,
-    set_notice,
+    run_page_hash,
     set_role,
     show_notice,
+    switch_to,
 )
+from ..models import model_names
+from ..navigation import PAGES, PageSpec
+from . import room_state
 from .student import student_question
 
 TRIED_KEY = "_class_tried"  # the (room, key) of the URL this session already tried to join
-ENDED = N_("Class {code} has ended; this page now works on its own.")
 
 
 def page_path(page: st.Page) -> str:
@@ -42,13 +42,6 @@ def page_path(page: st.Page) -> str:
 
 def page_spec(path: object) -> PageSpec | None:
     return next((spec for spec in PAGES if spec.url_path == path), None)
-
-
-def run_page_hash() -> str:
-    """The page this run draws (Streamlit's hash of the page script; a fragment run carries the one its browser
-    asked with)."""
-    ctx = get_script_run_ctx()
-    return ctx.page_script_hash if ctx is not None else ""
 
 
 def follow_room(page: st.Page) -> None:
@@ -83,7 +76,7 @@ def _from_url() -> ClassRole | None:
         role.student_id = store.join(role.code)
     except RoomError as exc:
         notice_error(exc, "error")
-        _leave_url()
+        leave_url()
         return None
     set_role(role)
     return role
@@ -97,22 +90,6 @@ def _keep_in_url(role: ClassRole) -> None:
         st.query_params[KEY_PARAM] = role.key
     elif not role.is_teacher and KEY_PARAM in st.query_params:
         del st.query_params[KEY_PARAM]
-
-
-def _leave_url() -> None:
-    for param in (ROOM_PARAM, KEY_PARAM):
-        if param in st.query_params:
-            del st.query_params[param]
-
-
-def end_class(role: ClassRole, error: RoomError | None = None) -> None:
-    """Forget the class in this session (it ended, or the teacher ended it); the page goes on alone."""
-    set_role(None)
-    _leave_url()
-    if isinstance(error, RoomClosed | RoomNotFound) or error is None:
-        set_notice(ENDED, "info", code=role.code)
-    else:
-        notice_error(error)
 
 
 def _apply_if_moved(role: ClassRole, page: st.Page) -> None:
@@ -131,11 +108,3 @@ def _apply_if_moved(role: ClassRole, page: st.Page) -> None:
     spec = page_spec(snapshot.state.get(PAGE))
     if spec is not None and spec.url_path != page_path(page):
         switch_to(role, spec.script)
-
-
-def switch_to(role: ClassRole, script: str) -> None:
-    """st.switch_page, keeping the room (and the teacher's key) and the language in the URL."""
-    params = {ROOM_PARAM: role.code, LANG_KEY: current_language()}
-    if role.is_teacher:
-        params[KEY_PARAM] = role.key
-    st.switch_page(script, query_params=params)

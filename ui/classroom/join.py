@@ -7,7 +7,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import segno
 
-from .role import ROOM_PARAM
+from ..class_role import ROOM_PARAM
 
 
 def join_link(app_url: str | None, page_path: str, code: str) -> str:

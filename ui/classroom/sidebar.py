@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ..class_role import current_role
 from ..i18n import _
 from ..navigation import PAGES
 from .follow import page_path, page_spec
-from .role import current_role
 from .student import student_sidebar
 from .teacher import start_class, teacher_sidebar
 

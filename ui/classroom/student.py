@@ -22,9 +22,18 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_run_yiel
 
 from services.rooms import RoomClosed, RoomError, RoomNotFound, RoomSnapshot
 
+from ..class_role import (
+    ClassRole,
+    current_role,
+    end_class,
+    notice_error,
+    room_store,
+    run_page_hash,
+    set_notice,
+    switch_to,
+)
 from ..i18n import N_, _
 from .answers import answer_pills, distribution, prompt, reveal_line, your_answer_line
-from .role import ClassRole, current_role, notice_error, room_store, set_notice
 
 FOLLOW_EVERY = 1.0  # s: the browser's timer for the follow fragment
 WAIT_FOR = 0.9  # s a follower's fragment run waits for the room to change (under FOLLOW_EVERY)
@@ -34,8 +43,6 @@ HEARTBEAT_EVERY = 10.0  # s between student heartbeats (the room counts a studen
 
 
 def _room_ended(role: ClassRole, error: RoomError) -> None:
-    from .follow import end_class  # follow.py draws this module's question at the top of the page
-
     end_class(role, error)
     st.rerun(scope="app")
 
@@ -47,8 +54,6 @@ def follow_tick(script: str) -> None:
     role = current_role()
     if role is None or role.is_teacher:
         return
-    from .follow import run_page_hash, switch_to
-
     if role.page_hash and run_page_hash() != role.page_hash:
         # The browser's timer asked for this run before it had drawn the page the last full run switched to, so
         # Streamlit runs it on the old page, and the browser clears the page it shows. Draw the right page again.
@@ -112,8 +117,6 @@ def _follow(role: ClassRole) -> None:
 
 
 def _leave(role: ClassRole) -> None:
-    from .follow import end_class
-
     with suppress(RoomError):  # leaving a class that has gone is not an error
         room_store().leave(role.code, role.student_id)
     end_class(role)

@@ -20,13 +20,13 @@ from model.checkpoint import checkpoint_bytes
 from services.rooms import InvalidState, RoomClosed, RoomError, RoomNotFound, RoomStore
 from services.rooms.schema import PAGE
 
+from ..class_role import ClassRole, current_role, end_class, notice_error, room_store, set_notice, set_role
 from ..i18n import N_, _, explain, ngettext
 from ..models import user_models
 from ..sidebar import MODEL_KEY
 from ..trace_cache import is_shared
 from . import room_state
 from .join import join_link, qr_png
-from .role import ClassRole, current_role, notice_error, room_store, set_notice, set_role
 
 PUBLISH_EVERY = 0.5  # s between publishes (and heartbeats) of the teacher's view
 STALE_FOR = 10.0  # s after a full run during which the browser may still send values from before it
@@ -50,8 +50,6 @@ def start_class() -> None:
 
 
 def _end(role: ClassRole) -> None:
-    from .follow import end_class
-
     with suppress(RoomError):  # already gone: the class is over either way
         room_store().close(role.code, role.key)
     end_class(role)
@@ -111,8 +109,6 @@ def publish_tick(page: str) -> None:
         refused = publish_view(store, role, _view(role, page, full_run))
         snapshot = store.snapshot(role.code)
     except (RoomClosed, RoomNotFound) as exc:
-        from .follow import end_class
-
         end_class(role, exc)
         st.rerun(scope="app")
         return

@@ -1,6 +1,7 @@
 """Drive the real app in headless Chromium: start `streamlit run`, open pages, wait for reruns.
 
-Shared by the browser tests and bench/ui_latency.py, so both judge "finished" the same way.
+Shared by the browser tests, the benchmarks (bench/ui_latency.py, ...) and scripts/screenshots.py, so all judge
+"finished" the same way.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from attention_lab.paths import APP_ROOT
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -177,17 +179,26 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float, log_tail, wha
         time.sleep(0.1)
 
 
+def server_flags(settings: list[str]) -> tuple[str, ...]:
+    """["key=value", …] → ("--key", "value", …) for `streamlit run`."""
+    pairs = [item.split("=", 1) for item in settings]
+    return tuple(part for key, value in pairs for part in (f"--{key}", value))
+
+
 @contextmanager
-def streamlit_process(timeout: float = 60.0, env: dict | None = None, options: tuple[str, ...] = ()):
-    """As streamlit_server, yielding (base URL, the server's Popen); `options` are more `streamlit run` flags."""
+def streamlit_process(
+    timeout: float = 60.0, env: dict | None = None, options: tuple[str, ...] = (), module: str = "streamlit"
+):
+    """As streamlit_server, yielding (base URL, the server's Popen); `options` are more `streamlit run` flags;
+    `module` is what `python -m` runs with `run app.py …` (devtools.count_runs: a server that counts model runs)."""
     port = free_port()
     log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)  # noqa: SIM115
     cmd = [
-        sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+        sys.executable, "-m", module, "run", str(APP_ROOT / "app.py"),
         "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none", *options,
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+    proc = subprocess.Popen(cmd, cwd=APP_ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc, timeout, lambda: Path(log.name).read_text()[-3000:], "streamlit")

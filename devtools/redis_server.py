@@ -16,7 +16,7 @@ from pathlib import Path
 
 import redis
 
-from ..processes import require_binary, stop_process
+from .processes import require_binary, stop_process
 
 REDIS_SERVER = "/usr/bin/redis-server"
 _START_TIMEOUT = 15.0

@@ -1,8 +1,11 @@
-"""This session's part in a class: the teacher (holding the room's key), a student, or none.
+"""This session's part in a class: the teacher (holding the room's key), a student, or none; and its end.
 
 Kept in st.session_state, so it lasts while the browser tab stays connected; the URL carries it too
 (?room=CODE, and &key=... for the teacher), so a reload or a second device resumes it. Messages about the
 class (a wrong code, the end of the class) wait in the session until shown, translated when shown.
+
+Below ui/classroom/ (and ui/models.py, whose picker lists the models a student's room shares): the class's
+panels and its early call in app.py (ui/classroom/follow.py) all build on it.
 """
 
 from __future__ import annotations
@@ -10,14 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from services.rooms import RoomError, RoomStore, RoomUnavailable, shared_room_store
+from services.rooms import RoomClosed, RoomError, RoomNotFound, RoomStore, RoomUnavailable, shared_room_store
 
-from ..i18n import _, explain
+from .i18n import LANG_KEY, N_, _, current_language, explain
 
 ROLE_KEY = "_class_role"
 NOTICE_KEY = "_class_notice"
 ROOM_PARAM, KEY_PARAM = "room", "key"
+ENDED = N_("Class {code} has ended; this page now works on its own.")
 
 
 @dataclass
@@ -89,3 +94,35 @@ def show_notice() -> None:
     message_col, button_col = st.columns([6, 1], vertical_alignment="center")
     getattr(message_col, level)(explain(RoomError(template, **params)), icon="🎓")
     button_col.button(_("OK"), key="_class_notice_ok", on_click=_dismiss, width="stretch")
+
+
+def leave_url() -> None:
+    """Take the room and the key out of the URL."""
+    for param in (ROOM_PARAM, KEY_PARAM):
+        if param in st.query_params:
+            del st.query_params[param]
+
+
+def end_class(role: ClassRole, error: RoomError | None = None) -> None:
+    """Forget the class in this session (it ended, or the teacher ended it); the page goes on alone."""
+    set_role(None)
+    leave_url()
+    if isinstance(error, RoomClosed | RoomNotFound) or error is None:
+        set_notice(ENDED, "info", code=role.code)
+    else:
+        notice_error(error)
+
+
+def run_page_hash() -> str:
+    """The page this run draws (Streamlit's hash of the page script; a fragment run carries the one its browser
+    asked with)."""
+    ctx = get_script_run_ctx()
+    return ctx.page_script_hash if ctx is not None else ""
+
+
+def switch_to(role: ClassRole, script: str) -> None:
+    """st.switch_page, keeping the room (and the teacher's key) and the language in the URL."""
+    params = {ROOM_PARAM: role.code, LANG_KEY: current_language()}
+    if role.is_teacher:
+        params[KEY_PARAM] = role.key
+    st.switch_page(script, query_params=params)

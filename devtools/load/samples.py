@@ -1,7 +1,7 @@
 """The timed samples of one Locust run, and how bench/load/run.py reads them back.
 
-Locust loads each `-f` file as its own module; this one is imported as a package module by all of them, so the
-users (locustfile.py) and the ramp (ramp.py) share one list.
+Locust loads each `-f` file as its own module; this one is imported from the installed devtools package by all of
+them, so the users (bench/load/locustfile.py) and the ramp (bench/load/ramp.py) share one list.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Helpers for the classroom browser tests and bench/classroom.py: start a class, join it, wait for a step.
+"""A class in Chromium, for the classroom browser tests and bench/classroom.py: start it, join it, wait for a step.
 
 A page in a class runs a small fragment every half second, so "the page is settled" (harness.wait_settled)
 rarely holds there: these helpers wait for what the page shows instead.

@@ -11,8 +11,8 @@ import streamlit as st
 from model import CheckpointError, LoadedModel, load_checkpoint_bytes
 from services.rooms import RoomError
 
-from ..shared_models import mark_shared
-from .role import current_role, room_store
+from .class_role import current_role, room_store
+from .shared_models import mark_shared
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)

@@ -1,0 +1,5 @@
+"""`python -m attention_lab …` is `attention-lab …`."""
+
+from .cli import main
+
+main()

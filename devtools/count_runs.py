@@ -1,0 +1,58 @@
+"""`python -m devtools.count_runs run app.py …`: `python -m streamlit run app.py …` that also counts how often the
+server runs the model (bench/load/run.py follow: the server's model runs per input a class saw).
+
+Every call of LoadedModel.run (a trace), predict and predict_batch in this process is counted, and the counts are
+written as JSON to FILE.PID once a second, FILE being $ATTENTION_LAB_COUNT_RUNS (the PID keeps the server's file
+apart from any other counted process). The training workers the server starts are not counted. Nothing in the app
+changes: the counter wraps the class's methods before Streamlit starts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+
+from streamlit.web.cli import main as streamlit_main
+
+from model import LoadedModel
+
+COUNTS_ENV = "ATTENTION_LAB_COUNT_RUNS"
+
+
+def install(path: str) -> None:
+    """Count LoadedModel's runs in this process into path.PID from now on."""
+    counts = {"run": 0, "predict": 0, "predict_batch": 0}
+    lock = threading.Lock()
+
+    def counted(name):
+        original = getattr(LoadedModel, name)
+
+        def wrapper(self, *args, **kwargs):
+            with lock:
+                counts[name] += 1
+            return original(self, *args, **kwargs)
+
+        wrapper.__wrapped__ = original
+        return wrapper
+
+    for name in counts:
+        setattr(LoadedModel, name, counted(name))
+
+    def write_forever() -> None:
+        out = f"{path}.{os.getpid()}"
+        while True:
+            with lock:
+                text = json.dumps(counts)
+            with open(out + ".tmp", "w") as f:
+                f.write(text)
+            os.replace(out + ".tmp", out)
+            time.sleep(1.0)
+
+    threading.Thread(target=write_forever, name="count-model-runs", daemon=True).start()
+
+
+if __name__ == "__main__":
+    install(os.environ[COUNTS_ENV])
+    streamlit_main(prog_name="streamlit")  # as `python -m streamlit`: reads `run app.py …` from sys.argv

@@ -1,0 +1,267 @@
+"""Imports point down and never go round in a circle (shared/DESIGN.md, "Layers").
+
+Every module of the project is parsed with ast. Imports inside functions and under `if TYPE_CHECKING:` count
+like any other: an import that runs late still ties two modules together, and hiding one is how circles were
+kept alive before. Importing a.b.c also runs a/__init__.py and a/b/__init__.py, so those are edges too.
+
+- No circle among the project's modules (reported as a → b → … → a, with the line of each import).
+- Layers, top to bottom: app.py and pages/ → ui/ → services/ → viz/ → model/. views/ (one state dataclass per
+  page) sits under ui/ and services/ and imports only model-level code. attention_lab.paths (where the app's files
+  are) is below everything and imports nothing of the project.
+- model/ imports no streamlit or plotly; viz/, services/ and views/ no streamlit (views/ no plotly either).
+- The modules at ui/'s top (shared glue: models, navigation, sidebar, …) import none of ui/'s page groups
+  (ui/attention/, ui/classroom/, …); ui/presenter/ is shared by every page and may be imported from anywhere in ui/.
+- devtools/ (servers and browsers for tests and benches) imports the app's packages, never tests/; the app never
+  imports devtools/. Nothing outside tests/ imports tests/, and nothing imports bench/ or scripts/ (they are run
+  by path). No module touches sys.path: everything imports the installed project.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Top-level folders (and files) of the project, and the layer each belongs to.
+GROUPS = {
+    "app": "app", "pages": "app", "ui": "ui", "views": "views", "services": "services", "viz": "viz",
+    "model": "model", "attention_lab": "attention_lab", "devtools": "devtools", "bench": "bench",
+    "scripts": "scripts", "tests": "tests", "setup": "setup",
+}  # fmt: skip
+APP = {"app", "ui", "views", "services", "viz", "model", "attention_lab"}  # what serving the app imports
+# What each layer may import of the project (itself always).
+MAY_IMPORT = {
+    "app": {"ui", "views", "services", "viz", "model", "attention_lab"},
+    "ui": {"views", "services", "viz", "model", "attention_lab"},
+    "services": {"views", "viz", "model", "attention_lab"},
+    "views": {"model", "attention_lab"},
+    "viz": {"model", "attention_lab"},
+    "model": {"attention_lab"},
+    "attention_lab": set(),
+    "setup": set(),
+    "devtools": APP - {"app"},
+    "bench": (APP - {"app"}) | {"devtools"},
+    "scripts": (APP - {"app"}) | {"devtools"},
+    "tests": (APP - {"app"}) | {"devtools"},
+}
+FORBIDDEN_LIBRARIES = {
+    "model": {"streamlit", "plotly"},
+    "viz": {"streamlit"},
+    "services": {"streamlit"},
+    "views": {"streamlit", "plotly"},
+}
+SHARED_UI_PACKAGES = {"ui.presenter", "ui.state"}  # used by every page: not a page group
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str
+    target: str  # a project module, or a third-party top-level name
+    path: Path
+    line: int
+    in_function: bool
+
+    def where(self) -> str:
+        return f"{self.path.relative_to(ROOT)}:{self.line}" + (" (inside a function)" if self.in_function else "")
+
+
+def module_files() -> dict[str, Path]:
+    """Dotted name → file of every project module (pages/step-by-step.py is "pages.step-by-step")."""
+    files = {}
+    for top in GROUPS:
+        paths = [ROOT / f"{top}.py"] if (ROOT / f"{top}.py").is_file() else sorted((ROOT / top).rglob("*.py"))
+        for path in paths:
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if "__pycache__" in parts:
+                continue
+            files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return files
+
+
+MODULES = module_files()
+
+
+def group_of(module: str) -> str:
+    return GROUPS[module.split(".")[0]]
+
+
+def _project_module(name: str) -> str | None:
+    """The longest prefix of a dotted name that is a project module."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _imported_names(module: str, path: Path, node: ast.Import | ast.ImportFrom) -> list[str]:
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    base = node.module or ""
+    if node.level:
+        package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+        package = package[: len(package) - node.level + 1]
+        base = ".".join([*package, *([node.module] if node.module else [])])
+    return [f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base for alias in node.names]
+
+
+def _function_nodes(tree: ast.AST) -> set[int]:
+    inside = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            inside.update(id(child) for child in ast.walk(node) if child is not node)
+    return inside
+
+
+def read_imports() -> tuple[list[Import], list[str]]:
+    """Every import of every project module (project targets and third-party top-level names), and every use of
+    sys.path or site.addsitedir."""
+    imports, path_hacks = [], []
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        in_function = _function_nodes(tree)
+        for node in ast.walk(tree):
+            where = f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}"
+            if (
+                isinstance(node, ast.Attribute) and node.attr in {"path", "addsitedir"}
+                and isinstance(node.value, ast.Name) and node.value.id in {"sys", "site"}
+            ):  # fmt: skip
+                path_hacks.append(f"{where}: {node.value.id}.{node.attr}")
+            if (
+                isinstance(node, ast.ImportFrom) and node.module in {"sys", "site"}
+                and any(alias.name in {"path", "addsitedir"} for alias in node.names)
+            ):  # fmt: skip
+                path_hacks.append(f"{where}: from {node.module} import …")
+            if not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
+            for name in _imported_names(module, path, node):
+                target = _project_module(name)
+                found = [target] if target else [name.split(".")[0]]
+                if target:  # importing a.b.c runs a/__init__.py and a/b/__init__.py first
+                    parts = target.split(".")
+                    parents = (".".join(parts[:i]) for i in range(1, len(parts)))
+                    found += [p for p in parents if p in MODULES and not module.startswith(p + ".")]
+                imports += [Import(module, t, path, node.lineno, id(node) in in_function) for t in found if t != module]
+    return imports, path_hacks
+
+
+IMPORTS, PATH_HACKS = read_imports()
+PROJECT_IMPORTS = [i for i in IMPORTS if i.target in MODULES]
+
+
+def find_cycles(imports: list[Import]) -> list[list[Import]]:
+    """One circle (as its imports, in order) for each strongly connected group of modules."""
+    edges: dict[str, dict[str, Import]] = defaultdict(dict)
+    for i in imports:
+        edges[i.importer].setdefault(i.target, i)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[set[str]] = []
+
+    def connect(v: str) -> None:  # Tarjan's algorithm
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges[v]:
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.add(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for v in sorted({i.importer for i in imports} | {i.target for i in imports}):
+        if v not in index:
+            connect(v)
+    cycles = []
+    for group in groups:  # the shortest way round from the group's first module back to it
+        start = min(group)
+        paths = {start: []}
+        queue = [start]
+        while queue:
+            v = queue.pop(0)
+            for w, imp in sorted(edges[v].items()):
+                if w == start:
+                    cycles.append([*paths[v], imp])
+                    queue = []
+                    break
+                if w in group and w not in paths:
+                    paths[w] = [*paths[v], imp]
+                    queue.append(w)
+    return cycles
+
+
+def describe(cycle: list[Import]) -> str:
+    return " → ".join([cycle[0].importer] + [f"{i.target} [{i.where()}]" for i in cycle])
+
+
+def test_every_project_module_is_read():
+    assert len(MODULES) > 250
+    assert {"app", "ui.models", "services.training.pool", "model", "viz.attention", "devtools.harness"} <= set(MODULES)
+    packages = {p.parent.name for p in ROOT.glob("*/__init__.py")}
+    assert packages <= set(GROUPS), f"a new top-level package: give it a layer in GROUPS: {packages - set(GROUPS)}"
+
+
+def test_no_import_circle():
+    cycles = find_cycles(PROJECT_IMPORTS)
+    assert not cycles, "import circles:\n" + "\n".join(describe(c) for c in cycles)
+
+
+def test_find_cycles_reports_a_circle():
+    here = Path(__file__)
+    made_up = [Import("ui.a", "ui.b", here, 1, False), Import("ui.b", "ui.a", here, 2, True)]
+    assert [describe(c) for c in find_cycles(made_up)] == [
+        "ui.a → ui.b [tests/test_layers.py:1] → ui.a [tests/test_layers.py:2 (inside a function)]"
+    ]
+
+
+def test_layers_import_only_what_is_below_them():
+    wrong = [
+        f"{i.where()}: {i.importer} ({group_of(i.importer)}) imports {i.target} ({group_of(i.target)})"
+        for i in PROJECT_IMPORTS
+        if group_of(i.target) != group_of(i.importer) and group_of(i.target) not in MAY_IMPORT[group_of(i.importer)]
+    ]
+    assert not wrong, "imports against the layers:\n" + "\n".join(wrong)
+
+
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN_LIBRARIES))
+def test_lower_layers_import_no_streamlit_or_plotly(layer):
+    wrong = [
+        f"{i.where()}: {i.importer} imports {i.target}"
+        for i in IMPORTS
+        if group_of(i.importer) == layer and i.target in FORBIDDEN_LIBRARIES[layer]
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_shared_ui_glue_imports_no_page_group():
+    def page_group(module: str) -> str | None:
+        parts = module.split(".")
+        package = ".".join(parts[:2])
+        is_package = (ROOT / "ui" / parts[1] / "__init__.py").is_file() if len(parts) > 1 else False
+        return package if parts[0] == "ui" and is_package and package not in SHARED_UI_PACKAGES else None
+
+    wrong = [
+        f"{i.where()}: {i.importer} imports {i.target}"
+        for i in PROJECT_IMPORTS
+        if group_of(i.importer) == "ui" and page_group(i.importer) is None and page_group(i.target) is not None
+    ]
+    assert not wrong, "ui's shared glue imports a page group:\n" + "\n".join(wrong)
+
+
+def test_no_module_touches_sys_path():
+    assert not PATH_HACKS, "import the installed project instead (pip install -e .):\n" + "\n".join(PATH_HACKS)
