@@ -8,7 +8,6 @@ their own.
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar
@@ -48,13 +47,20 @@ def _controls(cls: type, prefix: tuple[str, ...]) -> Iterator[Field]:
             control = Control(spec, name, key or name, url or f.name, room, lesson)
             yield Field((*prefix, f.name), control, f.default)
         elif dataclasses.is_dataclass(f.default_factory):
-            yield from _controls(f.default_factory, (*prefix, f.name))  # type: ignore[arg-type]
+            yield from _controls(f.default_factory, (*prefix, f.name))
 
 
-@functools.cache
+_FIELDS: dict[type, tuple[Field, ...]] = {}
+
+
 def fields(cls: type) -> tuple[Field, ...]:
     """Every control of view class `cls`, the nested shared part's first; names, keys and URL names unique."""
-    found = tuple(_controls(cls, ()))
+    if cls not in _FIELDS:
+        _FIELDS[cls] = _checked(cls, tuple(_controls(cls, ())))
+    return _FIELDS[cls]
+
+
+def _checked(cls: type, found: tuple[Field, ...]) -> tuple[Field, ...]:
     for attribute in ("name", "key", "url"):
         names = [getattr(f.control, attribute) for f in found]
         if len(names) != len(set(names)):
@@ -62,8 +68,8 @@ def fields(cls: type) -> tuple[Field, ...]:
     return found
 
 
-@functools.cache
 def by_name(cls: type) -> dict[str, Field]:
+    """{control name: Field} of view class `cls`."""
     return {f.name: f for f in fields(cls)}
 
 
@@ -92,7 +98,7 @@ def build(cls: type[V], settings: Mapping[str, Any] | None = None) -> V:
     unknown = set(settings) - set(known)
     if unknown:
         raise KeyError(f"{cls.__name__} has no controls {sorted(unknown)}")
-    return _build(cls, (), {known[n].path: v for n, v in settings.items()})  # type: ignore[return-value]
+    return _build(cls, (), {known[n].path: v for n, v in settings.items()})
 
 
 def _build(cls: type, prefix: tuple[str, ...], by_path: dict[tuple[str, ...], Any]) -> Any:
@@ -103,7 +109,7 @@ def _build(cls: type, prefix: tuple[str, ...], by_path: dict[tuple[str, ...], An
             if path in by_path:
                 kwargs[f.name] = by_path[path]
         elif dataclasses.is_dataclass(f.default_factory):
-            kwargs[f.name] = _build(f.default_factory, path, by_path)  # type: ignore[arg-type]
+            kwargs[f.name] = _build(f.default_factory, path, by_path)
     return cls(**kwargs)
 
 

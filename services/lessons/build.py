@@ -16,7 +16,7 @@ def view_state(view: PageView, limits: Limits = LIMITS) -> dict[str, object]:
     no slide can show: {}."""
     if type(view).PAGE not in PAGES:
         return {}
-    state = {}
+    state: dict[str, object] = {}
     for name, value in to_mapping(view, "lesson").items():
         if value is None:
             continue

@@ -37,8 +37,6 @@ OFF_KEY = key_of(AttentionView, "heads_off_code")
 PILLS_KEY = "off_pills_{name}"  # one multi-select per attention block
 
 
-
-
 def heads_off_now(loaded: LoadedModel) -> HeadsOff:
     """The heads switched off for this model (a message when the session's code does not fit it)."""
     code = str(st.session_state.get(OFF_KEY, ""))
