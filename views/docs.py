@@ -7,13 +7,13 @@ from __future__ import annotations
 import re
 
 from .base import fields
-from .controls import Whole
+from .controls import Spec, Whole
 from .pages import VIEWS
 
 
-def describe(spec: object, shown: bool = True) -> str:
+def describe(spec: Spec, shown: bool = True) -> str:
     """A spec's type or range for a Markdown table cell (its '|' escaped)."""
-    text = spec.describe(shown) if isinstance(spec, Whole) else spec.describe()  # type: ignore[attr-defined]
+    text = spec.describe(shown) if isinstance(spec, Whole) else spec.describe()
     return text.replace("|", "\\|")
 
 

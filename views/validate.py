@@ -55,9 +55,9 @@ def _choice(where: str, spec: Choice, value: object) -> str | int:
 
 
 def _whole(where: str, spec: Whole, value: object, as_shown: bool) -> int:
-    fits = isinstance(value, int) and not isinstance(value, bool) and spec.low <= value <= spec.high
-    if fits and (value - spec.low) % spec.step == 0:  # type: ignore[operator]
-        return value  # type: ignore[return-value]
+    if isinstance(value, int) and not isinstance(value, bool) and spec.low <= value <= spec.high:
+        if (value - spec.low) % spec.step == 0:
+            return value
     low, high = (spec.shown(spec.low), spec.shown(spec.high)) if as_shown else (spec.low, spec.high)
     if spec.step > 1:
         raise ViewError(ViewError.NOT_STEP, field=where, step=spec.step, low=low, high=high)
