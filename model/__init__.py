@@ -4,7 +4,6 @@ Pure PyTorch: nothing here imports Streamlit or plotly.
 """
 
 from .ablation import NO_ABLATION, Ablation
-from .allocator import keep_freed_memory
 from .attention import AttentionResult, attention, causal_mask
 from .checkpoint import load_checkpoint, load_checkpoint_bytes, save_checkpoint
 from .config import ModelConfig
@@ -17,8 +16,6 @@ from .runner import LoadedModel
 from .tasks import TASKS, Task, get_task
 from .trace import Trace
 from .transformer import Seq2SeqTransformer
-
-keep_freed_memory()  # traces hold many MB at once: see model/allocator.py
 
 __all__ = [
     "NO_ABLATION",

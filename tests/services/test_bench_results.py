@@ -1,4 +1,4 @@
-"""model.bench_results reads the benchmark's JSON as it is (checked against the file read here with json) and
+"""services.bench_results reads the benchmark's JSON as it is (checked against the file read here with json) and
 refuses a missing, malformed or hostile file with a LabError."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from model.bench_results import RESULTS, compare, load_rnn_bench
 from model.errors import LabError
+from services.bench_results import RESULTS, compare, load_rnn_bench
 
 
 def test_the_shipped_results_read_as_written():

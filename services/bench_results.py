@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import N_, LabError
+from model.errors import N_, LabError
 
 RESULTS = Path(__file__).resolve().parents[1] / "bench" / "results" / "rnn_vs_transformer.json"
 FAMILIES = ("transformer", "rnn", "rnn-noattn")  # the JSON's names: Transformer, RNN + attention, RNN without
