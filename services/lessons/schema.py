@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from model.pretrained import PRETRAINED_ARCH
+from model.io.pretrained import PRETRAINED_ARCH
 
 FORMAT = "attention-lab-lesson/1"
 LANGUAGES = ("en", "zh")

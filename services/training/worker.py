@@ -23,10 +23,10 @@ import torch
 import torch._dynamo  # the first optimiser imports it (seconds): paid here, before the worker says it is ready
 
 from model import get_task
+from model.analysis.probe import probe_attention
 from model.architectures import config_from_dict
-from model.checkpoint import checkpoint_bytes
 from model.errors import LabError
-from model.probe import probe_attention
+from model.io.checkpoint import checkpoint_bytes
 from model.train import StepInfo, TrainConfig, TrainResult, train
 
 from ..allocator import keep_freed_memory

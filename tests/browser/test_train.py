@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from model import PRETRAINED, load_pretrained
-from model.archive import load_archive, pack_archive
+from model.io.archive import load_archive, pack_archive
 
 from .harness import exceptions_on, new_page, open_page, runs, server_pid, wait_settled
 

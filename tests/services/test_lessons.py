@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from model.pretrained import PRETRAINED_ARCH
+from model.io.pretrained import PRETRAINED_ARCH
 from services.lessons import (
     FORMAT,
     LIMITS,

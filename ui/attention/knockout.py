@@ -1,7 +1,7 @@
 """Switch heads off on the Attention page: pick heads per attention kind and layer, see the model's output with and
 without them side by side, and the attention figures redrawn with them off.
 
-URL: ?off=e1.3,c2.1 (model.knockout's link code: kind letter, layer.head 1-based; the same in every language).
+URL: ?off=e1.3,c2.1 (model.analysis.knockout's link code: kind letter, layer.head 1-based; the same in every language).
 The session keeps the code (OFF_KEY) and writes it to the URL on every run of the page; a link's code is read when
 the session starts. A code this model cannot use gets a message and leaves every head on, and stays as it was
 until a head is picked, so nothing typed is lost.
@@ -19,8 +19,8 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from model import Ablation, InputError, LoadedModel, Trace
-from model.analysis import attention_layers
-from model.knockout import (
+from model.analysis.attention import attention_layers
+from model.analysis.knockout import (
     HeadsOff,
     attention_blocks,
     every_head,
@@ -46,7 +46,7 @@ class Knockout:
 
     heads_off: HeadsOff
     code: str  # the link code, "e1.3,c2.1"
-    word: str  # the file-name word: "off-e1.3-c2.1", "off-all", "off-7-heads" (model.knockout.file_word)
+    word: str  # the file-name word: "off-e1.3-c2.1", "off-all", "off-7-heads" (model.analysis.knockout.file_word)
     intact: Trace  # the page's trace, every head on
     off: Trace  # heads off, the decoder reading the same input as `intact`
 

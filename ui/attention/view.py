@@ -18,8 +18,15 @@ import numpy as np
 import streamlit as st
 
 from model import Trace
-from model.analysis import attention_layers, attention_rollout, attention_tokens, head_entropy, head_mean, head_peak
-from model.knockout import blank_heads_off
+from model.analysis.attention import (
+    attention_layers,
+    attention_rollout,
+    attention_tokens,
+    head_entropy,
+    head_mean,
+    head_peak,
+)
+from model.analysis.knockout import blank_heads_off
 from viz.attention import head_figure, overview_figure
 from viz.head_view import head_view_figure
 from viz.matrix import SIGNED_SCALE, matrix_figure
@@ -120,7 +127,7 @@ def attention_section(trace: Trace, knockout: Knockout | None = None) -> None:
 
 
 def is_off(weights) -> bool:
-    """A head switched off: its weights are left out (NaN, model.knockout.blank_heads_off)."""
+    """A head switched off: its weights are left out (NaN, model.analysis.knockout.blank_heads_off)."""
     return bool(np.isnan(weights).all())
 
 

@@ -7,6 +7,6 @@ and everyone can predict what the model computes, then see the answer.
 - teacher.py / student.py: the sidebar panels and their run_every fragments (publish; follow).
 - join.py: the join link (never the key) and its QR code.
 - room_models.py: models a teacher shared with the room, in its students' model picker.
-- ask.py, answers.py: predict, then reveal (in a class, or alone); the true answers come from model/questions.py.
+- ask.py, answers.py: predict, then reveal (in a class, or alone); the true answers come from model/teach/questions.py.
 The rooms themselves are services/rooms; nothing here touches room state except through its store.
 """

@@ -1,6 +1,6 @@
 """How a question reads on every screen: its prompt, its options and the answers, in the reader's language.
 
-A question travels as language-neutral data (model/questions.py: tokens or option ids, and a context of
+A question travels as language-neutral data (model/teach/questions.py: tokens or option ids, and a context of
 numbers and tokens), so a teacher in Chinese and a student in English each read it in their own language.
 """
 
@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
-from model.questions import ATTEND, FLATTER, NEXT, SAME, SHARPER, UNSCALED
+from model.teach.questions import ATTEND, FLATTER, NEXT, SAME, SHARPER, UNSCALED
 from viz.questions import answers_figure
 
 from ..charts import chart_name, show_chart

@@ -2,7 +2,7 @@
 
 A teacher asks the class (students answer at the top of their page, the teacher sees the answers come in and
 reveals the answer); anyone outside a class asks themselves. The question and its true answer come from the
-trace through model/questions.py; the panel only picks what to ask about.
+trace through model/teach/questions.py; the panel only picks what to ask about.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import numpy as np
 import streamlit as st
 
 from model import NO_ABLATION, Ablation, LoadedModel, Trace
-from model.analysis import ATTENTION_KINDS, attention_name, attention_tokens
-from model.questions import (
+from model.analysis.attention import ATTENTION_KINDS, attention_name, attention_tokens
+from model.teach.questions import (
     ATTEND,
     NEXT,
     QUESTION_KINDS,
@@ -57,7 +57,7 @@ class QuestionView:
     """What the page shows that a question can be about: one attention block, and the model's output."""
 
     where: str  # the page, for widget keys
-    attention: str  # encoder / decoder / cross (model/analysis.py kinds), or "example"
+    attention: str  # encoder / decoder / cross (model/analysis/attention.py kinds), or "example"
     layer: int | None
     head: int
     weights: np.ndarray  # (H, Lq, Lk) of the block in focus
@@ -107,7 +107,7 @@ def question_panel(loaded: LoadedModel, text: str, target: str | None, trace: Tr
     _panel(view)
 
 
-WALK_KINDS = {"encoder self": "encoder", "decoder self": "decoder", "cross": "cross"}  # model.inspect → analysis
+WALK_KINDS = {"encoder self": "encoder", "decoder self": "decoder", "cross": "cross"}  # model.teach.inspect → analysis
 
 
 def walk_question_panel(walk, query: int) -> None:

@@ -1,11 +1,11 @@
-"""Inside-a-layer page glue: pick a stack, then draw the numbers of model.analysis_layers."""
+"""Inside-a-layer page glue: pick a stack, then draw the numbers of model.analysis.layers."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from model import Trace
-from model.analysis_layers import LayerAnalysis, analyse_layers
+from model.analysis.layers import LayerAnalysis, analyse_layers
 from viz.layers import ffn_figure, layernorm_stats_figure, row_heatmap
 
 from ..charts import chart_name, show_chart
@@ -42,7 +42,7 @@ def sublayer_label(name: str) -> str:
 
 
 def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
-    """The encoder or decoder stack's numbers (model.analysis_layers) and the tokens along its positions."""
+    """The encoder or decoder stack's numbers (model.analysis.layers) and the tokens along its positions."""
     stack = st.radio(
         _("Stack"), list(STACKS), horizontal=True, key="layer_stack",
         format_func=translated_options("layer_stack", STACKS),
@@ -51,7 +51,7 @@ def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
 
 
 def stack_analysis(trace: Trace, stack: str, norm: str) -> tuple[LayerAnalysis, list[str]]:
-    """model.analysis_layers' numbers for one stack ("encoder" or "decoder") and the tokens along its positions."""
+    """model.analysis.layers' numbers for one stack ("encoder" or "decoder") and the tokens along its positions."""
     tokens = trace.tokens("src" if stack == "encoder" else "tgt")
     return analyse_layers(trace, stack, norm), tokens
 

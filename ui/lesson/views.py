@@ -13,10 +13,10 @@ import streamlit as st
 import torch
 
 from model import LoadedModel, Trace
-from model.analysis import attention_layers, attention_tokens
+from model.analysis.attention import attention_layers, attention_tokens
 from model.architectures import build_model
-from model.inspect import n_layers
-from model.walkthrough import build_mask
+from model.teach.inspect import n_layers
+from model.teach.walkthrough import build_mask
 from services.lessons import Slide
 from services.lessons.schema import RNN_TASKS
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from model import Ablation, LoadedModel, Trace, sinusoidal_table
-from model.analysis import attention_layers, attention_tokens, head_mean, position_similarity
+from model.analysis.attention import attention_layers, attention_tokens, head_mean, position_similarity
 from viz.matrix import SIGNED_SCALE, matrix_figure
 from viz.positional import curves_figure, encoding_figure
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 from model import LoadedModel, Trace
-from model.analysis import attention_maps, attention_name, head_mean
-from model.rnn import ATTN
+from model.analysis.attention import attention_maps, attention_name, head_mean
+from model.rnn.model import ATTN
 from viz.attention import head_figure
 
 from ..attention.view import AXES, HOVER, hover_names, numbered, one_based

@@ -1,4 +1,4 @@
-"""Part 2: the RNN decoder one time step at a time, every number from model.rnn_analysis.decoder_step on the trace:
+"""Part 2: the RNN decoder one time step at a time, every number from model.analysis.rnn.decoder_step on the trace:
 the state it starts from, the score of each encoder state, the softmax, the context vector c_t, the new state and
 the token it writes. Built from the step-by-step page's parts (Previous/Next, formulas, softmax bars)."""
 
@@ -8,8 +8,8 @@ import numpy as np
 import streamlit as st
 
 from model import LoadedModel, Trace
-from model.rnn_analysis import decoder_step
-from model.walkthrough import softmax_steps
+from model.analysis.rnn import decoder_step
+from model.teach.walkthrough import softmax_steps
 from viz import rnn_latex as rtex
 from viz import walkthrough as fig
 from viz import walkthrough_latex as tex

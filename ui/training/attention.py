@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model.probe import has_attention, sharpest_head
+from model.analysis.probe import has_attention, sharpest_head
 from services.training import JobHandle
 from viz.training import attention_heatmap_figure, attention_timeline_figure, before_after_figure
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from model import Ablation, LoadedModel
-from model.inspect import KINDS, from_trace, n_layers
+from model.teach.inspect import KINDS, from_trace, n_layers
 
 from ..i18n import N_, _
 from ..inputs import source_text

@@ -17,7 +17,7 @@ import numpy as np
 import streamlit as st
 
 from model import Trace
-from model.walkthrough import select_head
+from model.teach.walkthrough import select_head
 
 from ..i18n import N_, _, current_language
 from ..language import keep_on_language_switch
@@ -47,7 +47,7 @@ MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|$~<>:")
 class Walk:
     """Everything one view of the walkthrough shows: all heads' arrays plus how to label them."""
 
-    full: dict[str, np.ndarray]  # model.walkthrough.worked_example / model.inspect.from_trace layout
+    full: dict[str, np.ndarray]  # model.teach.walkthrough.worked_example / model.teach.inspect.from_trace layout
     head: int  # 0-based head the single-head steps follow
     q_tokens: list[str]
     k_tokens: list[str]
