@@ -8,6 +8,7 @@ analysis/        numbers computed from traces: attention, layers, the RNN lesson
 io/              checkpoints, the shipped models, archives, trace exports (safetensors, never pickle)
 teach/           the walkthrough's arithmetic, one block opened up, questions with their answers
 tasks/           the toy tasks and their vocabularies
+naming.py        AttentionKind and every trace name with its shape: the contract with everything else
 trace.py         Trace, what a traced forward returns; ablation.py what a run may switch off
 architectures.py the families by name; runner.py LoadedModel; decode.py greedy decoding
 train.py         training (`python -m model.train`); checkpoints/ the shipped models

@@ -9,37 +9,26 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from ..naming import AttentionKind, attention_name, parse_attention_name, split_part
 from ..trace import Trace
-
-# kind → (stack, attention module, query side, key side)
-ATTENTION_KINDS: dict[str, tuple[str, str, str, str]] = {
-    "encoder": ("encoder", "self_attn", "src", "src"),
-    "decoder": ("decoder", "self_attn", "tgt", "tgt"),
-    "cross": ("decoder", "cross_attn", "tgt", "src"),
-}
 
 
 def _tensor(x) -> torch.Tensor:
     return torch.from_numpy(np.array(x, dtype=np.float64))  # a copy: inputs may be read-only views
 
 
-def attention_name(kind: str, layer: int) -> str:
-    """Trace prefix of one attention block, e.g. ("cross", 1) → "decoder.1.cross_attn"."""
-    stack, module, _, _ = ATTENTION_KINDS[kind]
-    return f"{stack}.{layer}.{module}"
-
-
-def attention_layers(trace: Trace, kind: str) -> np.ndarray:
+def attention_layers(trace: Trace, kind: AttentionKind | str) -> np.ndarray:
     """Every layer's attention weights of one kind, stacked: (L, H, Lq, Lk) float32 (batch 0)."""
-    stack, module, _, _ = ATTENTION_KINDS[kind]
-    n_layers = sum(1 for name in trace.names(f"{stack}.") if name.endswith(f".{module}.weights"))
-    return np.stack([trace.numpy(f"{attention_name(kind, i)}.weights") for i in range(n_layers)]).astype(np.float32)
+    names = []
+    while (name := attention_name(kind, len(names), "weights")) in trace:
+        names.append(name)
+    return np.stack([trace.numpy(name) for name in names]).astype(np.float32)
 
 
-def attention_tokens(trace: Trace, kind: str) -> tuple[list[str], list[str]]:
+def attention_tokens(trace: Trace, kind: AttentionKind | str) -> tuple[list[str], list[str]]:
     """(query tokens, key tokens) along the two axes of an attention matrix of this kind."""
-    _, _, query_side, key_side = ATTENTION_KINDS[kind]
-    return trace.tokens(query_side), trace.tokens(key_side)
+    kind = AttentionKind(kind)
+    return trace.tokens(kind.query_side), trace.tokens(kind.key_side)
 
 
 def attention_maps(trace: Trace, batch: int = 0) -> dict[str, np.ndarray]:
@@ -50,9 +39,10 @@ def attention_maps(trace: Trace, batch: int = 0) -> dict[str, np.ndarray]:
     """
     maps = {}
     for name in trace.names():
-        if name.endswith(".weights"):
+        block, part = split_part(name)
+        if part == "weights" and parse_attention_name(block) is not None:
             weights = trace.numpy(name, batch).astype(np.float32, copy=True)
-            maps[name.removesuffix(".weights")] = weights[None] if weights.ndim == 2 else weights
+            maps[block] = weights[None] if weights.ndim == 2 else weights
     return maps
 
 

@@ -1,9 +1,9 @@
 """Heads switched off (Ablation.heads_off): which heads a model has, their language-neutral link code, and
 the attention weights of a run with heads off, the switched-off heads left out.
 
-Link code (`?off=` on the Attention page): comma-separated heads, each a letter for the attention kind and
-then layer.head, 1-based as on screen. e = encoder self-attention, d = decoder masked self-attention,
-c = cross-attention, r = the RNN's attention (one block, one head: r1.1). `e1.3` is the Ablation pair
+Link code (`?off=` on the Attention page): comma-separated heads, each a letter for the attention kind
+(AttentionKind.code) and then layer.head, 1-based as on screen. e = encoder self-attention, d = decoder masked
+self-attention, c = cross-attention, r = the RNN's attention (one block, one head: r1.1). `e1.3` is the Ablation pair
 ("encoder.0.self_attn", 2).
 """
 
@@ -15,13 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import N_, InputError
-from ..rnn.model import ATTN as RNN_ATTN
-from .attention import attention_name
+from ..naming import TRANSFORMER_KINDS, AttentionKind, Stack, attention_name
 
-CODES = {"encoder": "e", "decoder": "d", "cross": "c", "rnn": "r"}  # kind → letter, in display order
 MAX_CODE_CHARS = 2000  # a link's off= longer than this is refused unread
 MAX_WORD_CHARS = 40  # the longest list of heads a file name spells out
-_ITEM = re.compile(r"([edcr])(\d{1,6})\.(\d{1,6})")
+_LETTERS = "".join(kind.code for kind in AttentionKind)  # "edcr"
+_ITEM = re.compile(f"([{_LETTERS}])" + r"(\d{1,6})\.(\d{1,6})")  # e1.3: the kind's letter, layer, head
 
 HeadsOff = frozenset[tuple[str, int]]
 
@@ -31,24 +30,24 @@ class Block:
     """One attention block whose heads can be switched off."""
 
     name: str  # trace prefix and Ablation name: "decoder.1.cross_attn", "rnn.attn"
-    kind: str  # "encoder" | "decoder" | "cross" | "rnn"
+    kind: AttentionKind
     layer: int  # 0-based
     n_heads: int
 
     def code(self, head: int) -> str:
         """'c2.4' for head 3 (0-based) of cross-attention layer 1 (0-based)."""
-        return f"{CODES[self.kind]}{self.layer + 1}.{head + 1}"
+        return f"{self.kind.code}{self.layer + 1}.{head + 1}"
 
 
 def attention_blocks(config) -> list[Block]:
     """Every attention block of a model (any family) in display order; [] for an RNN without attention."""
     if config.arch == "rnn":
-        return [Block(RNN_ATTN, "rnn", 0, 1)] if config.attention else []
-    layers = {"encoder": config.n_encoder_layers, "decoder": config.n_decoder_layers, "cross": config.n_decoder_layers}
+        return [Block(attention_name(AttentionKind.RNN), AttentionKind.RNN, 0, 1)] if config.attention else []
+    layers = {Stack.ENCODER: config.n_encoder_layers, Stack.DECODER: config.n_decoder_layers}
     return [
         Block(attention_name(kind, layer), kind, layer, config.n_heads)
-        for kind, n_layers in layers.items()
-        for layer in range(n_layers)
+        for kind in TRANSFORMER_KINDS
+        for layer in range(layers[kind.stack])
     ]
 
 
@@ -80,7 +79,7 @@ def parse_heads_off(text: str | None, config) -> HeadsOff:
                 item=item.strip()[:40],
             )
         letter, layer, head = match.group(1), int(match.group(2)) - 1, int(match.group(3)) - 1
-        kind = next(k for k, c in CODES.items() if c == letter)
+        kind = AttentionKind.from_code(letter)
         block = blocks.get((kind, layer))
         if block is None or not 0 <= head < block.n_heads:
             first, last = next(iter(blocks.values())), list(blocks.values())[-1]
@@ -116,13 +115,13 @@ def file_word(heads_off: HeadsOff, config) -> str:
     return f"off-{code}" if len(code) <= MAX_WORD_CHARS else f"off-{len(heads_off)}-heads"
 
 
-def heads_off_of_kind(heads_off: HeadsOff, kind: str, n_layers: int) -> set[tuple[int, int]]:
+def heads_off_of_kind(heads_off: HeadsOff, kind: AttentionKind | str, n_layers: int) -> set[tuple[int, int]]:
     """The (layer, head) pairs of one kind that are off, both 0-based."""
     names = {attention_name(kind, layer): layer for layer in range(n_layers)}
     return {(names[name], head) for name, head in heads_off if name in names}
 
 
-def blank_heads_off(weights, kind: str, heads_off: HeadsOff) -> np.ndarray:
+def blank_heads_off(weights, kind: AttentionKind | str, heads_off: HeadsOff) -> np.ndarray:
     """Weights (L, H, Lq, Lk) of one kind with each switched-off head's matrix set to NaN: such a head's
     weights are computed but its output is zeroed, so it attends to nothing that counts."""
     w = np.array(weights, dtype=np.float32)  # a copy

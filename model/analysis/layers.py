@@ -12,9 +12,10 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from ..naming import Stack, ffn_name, input_name, part_name, sublayer_name
 from ..trace import Trace
 
-STACKS = ("encoder", "decoder")
+STACKS = tuple(Stack)
 
 
 @dataclass(frozen=True)
@@ -43,10 +44,9 @@ def sublayer_names(trace: Trace, stack: str) -> list[str]:
     """Trace prefixes of a stack's sublayers in forward order."""
     if stack not in STACKS:
         raise ValueError(f"stack must be one of {', '.join(STACKS)}, got {stack!r}.")
-    kinds = ("self_attn", "ffn") if stack == "encoder" else ("self_attn", "cross_attn", "ffn")
     names, i = [], 0
-    while f"{stack}.{i}.ffn.resid" in trace:
-        names += [f"{stack}.{i}.{k}" for k in kinds]
+    while ffn_name(stack, i, "resid") in trace:
+        names += [sublayer_name(stack, i, sublayer) for sublayer in Stack(stack).sublayers]
         i += 1
     return names
 
@@ -60,21 +60,22 @@ def analyse_layers(trace: Trace, stack: str, norm: str) -> LayerAnalysis:
     if norm not in ("post", "pre"):
         raise ValueError(f"norm must be 'post' or 'pre', got {norm!r}.")
     sublayers = sublayer_names(trace, stack)
-    side = "src" if stack == "encoder" else "tgt"
-    stream = [trace[f"{side}.input"][0]]  # (L, d) each
+    stream = [trace[input_name(Stack(stack).side)][0]]  # (L, d) each
     updates, in_stats, out_stats = [], [], []
     for name in sublayers:
         entering = stream[-1]
-        after = trace[f"{name}.resid"][0] if norm == "pre" else trace[f"{name}.norm"][0]
-        ln_input = entering if norm == "pre" else trace[f"{name}.resid"][0]
-        ln_output = trace[f"{name}.norm"][0]
-        updates.append(trace[f"{name}.out"][0])
+        resid, normed = trace[part_name(name, "resid")][0], trace[part_name(name, "norm")][0]
+        after = resid if norm == "pre" else normed
+        ln_input = entering if norm == "pre" else resid
+        ln_output = normed
+        updates.append(trace[part_name(name, "out")][0])
         in_stats.append((ln_input.mean(-1), ln_input.std(-1, unbiased=False)))
         out_stats.append((ln_output.mean(-1), ln_output.std(-1, unbiased=False)))
         stream.append(after)
     stream_norms = torch.stack([_row_norm(x) for x in stream])  # (1 + n_sub, L)
     update_norms = torch.stack([_row_norm(u) for u in updates])  # (n_sub, L)
-    hidden = [trace[f"{stack}.{i}.ffn.hidden"][0].float() for i in range(len(sublayers) // (2 if side == "src" else 3))]
+    n_layers = len(sublayers) // len(Stack(stack).sublayers)
+    hidden = [trace[ffn_name(stack, i, "hidden")][0].float() for i in range(n_layers)]
 
     def np32(t: torch.Tensor) -> np.ndarray:
         return t.detach().float().numpy().astype(np.float32, copy=False)

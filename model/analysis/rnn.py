@@ -11,9 +11,9 @@ import torch
 import torch.nn.functional as F
 
 from ..errors import N_, LabError, one_of
+from ..naming import LOGITS, RNN_ATTN, RNN_DEC_S, RNN_DEC_S_PREV, RNN_ENC_FINAL, part_name
 from ..rnn.cells import CELL_TYPES, RecurrentCell, make_cell
 from ..rnn.encoder import run_cell
-from ..rnn.model import ATTN
 from ..runner import LoadedModel
 from ..trace import Trace
 
@@ -26,22 +26,26 @@ def decoder_step(trace: Trace, t: int, batch: int = 0) -> dict[str, np.ndarray |
     Without attention (score 'none') scores / masked / weights are None and context is the final
     encoder state, the same at every step.
     """
-    steps = trace["rnn.dec.s"].shape[1]
+    steps = trace[RNN_DEC_S].shape[1]
     if not 0 <= t < steps:
         raise LabError(N_("step must be in 0..{last}, got {t}."), last=steps - 1, t=t)
 
     def row(name: str) -> np.ndarray:
         return trace.numpy(name, batch)[t].astype(np.float64)
 
-    attention = f"{ATTN}.weights" in trace
-    logits = row("logits")
+    def attention(part: str) -> np.ndarray | None:
+        """A row of rnn.attn.<part>, or None for a model without attention."""
+        name = part_name(RNN_ATTN, part)
+        return row(name) if name in trace else None
+
+    logits, context = row(LOGITS), attention("context")
     out: dict[str, np.ndarray | int | None] = {
-        "s_prev": row("rnn.dec.s_prev"),
-        "scores": row(f"{ATTN}.scores") if attention else None,
-        "masked": row(f"{ATTN}.masked") if attention else None,
-        "weights": row(f"{ATTN}.weights") if attention else None,
-        "context": row(f"{ATTN}.context") if attention else trace.numpy("rnn.enc.final", batch).astype(np.float64),
-        "s": row("rnn.dec.s"),
+        "s_prev": row(RNN_DEC_S_PREV),
+        "scores": attention("scores"),
+        "masked": attention("masked"),
+        "weights": attention("weights"),
+        "context": trace.numpy(RNN_ENC_FINAL, batch).astype(np.float64) if context is None else context,
+        "s": row(RNN_DEC_S),
         "logits": logits,
         "probabilities": torch.softmax(torch.from_numpy(logits), -1).numpy(),
         "output_id": int(np.argmax(logits)),

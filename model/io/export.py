@@ -17,10 +17,12 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from .. import naming
 from ..errors import N_
+from ..naming import Side
 from ..trace import Trace
 
-TOKEN_KEYS = {"src": "tokens.src", "tgt": "tokens.tgt"}  # NPZ keys of the token lists (no trace name starts so)
+TOKEN_KEYS = {Side.SRC: "tokens.src", Side.TGT: "tokens.tgt"}  # NPZ keys of the token lists (no trace name starts so)
 AXIS_NAMES = {  # axis symbol → what it runs over (README legend)
     "B": N_("batch: the one input"),
     "H": N_("attention head (index 0 is Head 1 on screen)"),
@@ -76,41 +78,12 @@ def to_npz(trace: Trace) -> bytes:
 
 
 def axes_of(name: str, ndim: int) -> tuple[str, ...]:
-    """The axis symbols of a trace tensor (shared/DESIGN.md's trace table), e.g. ("B", "H", "T", "S") for
+    """The axis symbols of a trace tensor (model/naming.py's table), e.g. ("B", "H", "T", "S") for
     decoder.0.cross_attn.weights; a name the table does not know gets B then a0, a1, …"""
-    parts = name.split(".")
-    known = _known_axes(parts)
+    known = naming.axes_of(name)
     if known is not None and len(known) == ndim:
         return known
     return ("B", *(f"a{i}" for i in range(ndim - 1)))[:ndim] if ndim else ()
-
-
-def _known_axes(parts: list[str]) -> tuple[str, ...] | None:
-    head, last = parts[0], parts[-1]
-    if head in ("src", "tgt"):
-        side = "S" if head == "src" else "T"
-        return (side, "d") if last == "pos" else ("B", side, "d")
-    if parts == ["logits"]:
-        return ("B", "T", "V")
-    if head == "rnn" and len(parts) >= 3:
-        if parts[1] == "enc":
-            return ("B", "d") if last == "final" else ("B", "S", "d")
-        if parts[1] == "attn":
-            return ("B", "T", "d") if last == "context" else ("B", "T", "S")
-        return ("B", "T", "d")
-    if head in ("encoder", "decoder") and len(parts) == 4:
-        query = "S" if head == "encoder" else "T"
-        key = "T" if parts[2] == "self_attn" and head == "decoder" else "S"
-        if parts[2] == "ffn":
-            return ("B", query, "d_ff" if last == "hidden" else "d")
-        if last in ("q", "head_out"):
-            return ("B", "H", query, "dk")
-        if last in ("k", "v"):
-            return ("B", "H", key, "dk")
-        if last in ("scores", "scaled", "masked", "weights"):
-            return ("B", "H", query, key)
-        return ("B", query, "d")
-    return None
 
 
 def csv_slices(name: str, array: np.ndarray) -> list[tuple[str, tuple[int, ...]]]:
@@ -128,7 +101,7 @@ def csv_slices(name: str, array: np.ndarray) -> list[tuple[str, tuple[int, ...]]
 
 def _labels(symbol: str, n: int, tokens: dict[str, list[str]]) -> list[str]:
     """Position and token ("3 dog") along a token axis of the right length, else the index."""
-    side = {"S": "src", "T": "tgt"}.get(symbol)
+    side = {side.axis: side for side in Side}.get(symbol)
     words = tokens.get(side) if side else None
     if words is not None and len(words) == n:
         return [f"{i} {w}" for i, w in enumerate(words)]
@@ -162,7 +135,7 @@ def readme(trace: Trace, files: dict[str, list[str]], words: Mapping[str, str], 
     if about:
         lines += [about, ""]
     lines += [say(README_INTRO), ""]
-    for side, msgid in (("src", README_SOURCE), ("tgt", README_TARGET)):
+    for side, msgid in ((Side.SRC, README_SOURCE), (Side.TGT, README_TARGET)):
         if side in tokens:
             lines.append(f"- {say(msgid)}: " + " ".join(f"{i}:{t}" for i, t in enumerate(tokens[side])))
     lines += ["", f"## {say(README_AXES)}", ""]

@@ -36,13 +36,27 @@ from torch import nn
 from ..ablation import NO_ABLATION, Ablation
 from ..errors import N_, LabError
 from ..forward_checks import check_ids, new_record
+from ..naming import (
+    LOGITS,
+    RNN_ATTN,
+    RNN_DEC_C,
+    RNN_DEC_GATES,
+    RNN_DEC_S,
+    RNN_DEC_S_PREV,
+    RNN_ENC_C,
+    RNN_ENC_FINAL,
+    RNN_ENC_GATES,
+    RNN_ENC_H,
+    Side,
+    embed_name,
+    named,
+)
 from ..trace import Trace
 from .attention import AttentionScore, attend
 from .cells import State, make_cell
 from .config import RNNConfig
 from .encoder import EncoderStates, RecurrentEncoder
 
-ATTN = "rnn.attn"  # the one attention block, as named in traces and in Ablation.heads_off
 Cache = tuple[State, torch.Tensor | None]  # decoder state, precomputed attention keys
 
 
@@ -67,10 +81,10 @@ class RNNSeq2Seq(nn.Module):
         x = self.src_embed(src)  # (B, S, E)
         memory = self.encoder(self.dropout(x), None if bool(keep.all()) else keep, record=trace is not None)
         if trace is not None:
-            trace |= {"src.embed": x, "rnn.enc.h": memory.states, "rnn.enc.final": memory.final}
-            trace |= {f"rnn.enc.gates.{name}": gate for name, gate in memory.gates.items()}
+            trace |= {embed_name(Side.SRC): x, RNN_ENC_H: memory.states, RNN_ENC_FINAL: memory.final}
+            trace |= named(RNN_ENC_GATES, **memory.gates)
             if memory.cells is not None:
-                trace["rnn.enc.c"] = memory.cells
+                trace[RNN_ENC_C] = memory.cells
         return memory, keep
 
     def start(self, memory: EncoderStates) -> Cache:
@@ -84,23 +98,22 @@ class RNNSeq2Seq(nn.Module):
     ) -> tuple[torch.Tensor, Cache, dict[str, torch.Tensor]]:
         """One decoder step: y_{t-1} embedded (B, E) → logits (B, V), the next cache, and the step's parts."""
         state, keys = cache
-        parts = {"rnn.dec.s_prev": state[0]}
+        parts = {RNN_DEC_S_PREV: state[0]}
         if self.score is None:
             context = memory.final  # (B, d_enc): the fixed vector
         else:
             scores = self.score(state[0], keys)  # (B, S)
             masked, weights, context = attend(scores, keep, memory.states, ablation.temperature)
-            if ablation.heads_off and ablation.heads_off_in(ATTN):
+            if ablation.heads_off and ablation.heads_off_in(RNN_ATTN):
                 context = torch.zeros_like(context)
-            parts |= {f"{ATTN}.scores": scores, f"{ATTN}.masked": masked, f"{ATTN}.weights": weights}
-            parts[f"{ATTN}.context"] = context
+            parts |= named(RNN_ATTN, scores=scores, masked=masked, weights=weights, context=context)
         cell_in = self.decoder_cell.project_inputs(torch.cat([self.dropout(y_embed), context], dim=-1))
         state, gates = self.decoder_cell.step(cell_in, state)
         logits = self.generator(self.dropout(torch.cat([state[0], context], dim=-1)))  # (B, V)
-        parts["rnn.dec.s"] = state[0]
-        parts |= {f"rnn.dec.gates.{name}": gate for name, gate in gates.items()}
+        parts[RNN_DEC_S] = state[0]
+        parts |= named(RNN_DEC_GATES, **gates)
         if len(state) > 1:
-            parts["rnn.dec.c"] = state[1]
+            parts[RNN_DEC_C] = state[1]
         return logits, (state, keys), parts
 
     def decode(
@@ -134,9 +147,9 @@ class RNNSeq2Seq(nn.Module):
             steps.append(parts)
         out = torch.stack(logits, dim=1)  # (B, T, V)
         if trace is not None:
-            trace["tgt.embed"] = embedded
+            trace[embed_name(Side.TGT)] = embedded
             trace |= {name: torch.stack([p[name] for p in steps], dim=1) for name in steps[0]}
-            trace["logits"] = out
+            trace[LOGITS] = out
         return out
 
     def decode_next(self, tgt, memory, src_mask, cache: Cache | None = None, ablation: Ablation = NO_ABLATION):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import N_, LabError
+from ..naming import LOGITS, part_name
 from ..trace import Trace
 
 ATTEND, NEXT, UNSCALED = "attend", "next", "unscaled"
@@ -152,7 +153,7 @@ def scaling_question(
 
 def block_weights(trace: Trace, name: str) -> np.ndarray:
     """(H, Lq, Lk) attention weights of the block `name` (e.g. "decoder.1.cross_attn"), batch 0."""
-    key = f"{name}.weights"
+    key = part_name(name, "weights")
     if key not in trace:
         raise QuestionError(QuestionError.EMPTY)
     return trace.numpy(key)
@@ -160,6 +161,6 @@ def block_weights(trace: Trace, name: str) -> np.ndarray:
 
 def trace_logits(trace: Trace) -> np.ndarray:
     """(T, V) output logits of batch 0: row t scores the token after decoder position t."""
-    if "logits" not in trace:
+    if LOGITS not in trace:
         raise QuestionError(QuestionError.EMPTY)
-    return trace.numpy("logits")
+    return trace.numpy(LOGITS)

@@ -1,6 +1,6 @@
 """Multi-head attention, the feed-forward block, and the encoder and decoder layers.
 
-Every forward takes an optional `trace` dict and a dotted `name`: when a dict is given the layer
+Every forward takes an optional `trace` dict and a dotted `name` (model/naming.py): when a dict is given the layer
 writes its intermediates into it (no copies, nothing kept on the module, so one model can serve
 many threads). Without a dict, attention runs through torch's fused kernel.
 """
@@ -12,6 +12,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from ..ablation import NO_ABLATION, Ablation
+from ..naming import CROSS_ATTN, FFN, SELF_ATTN, Stack, layer_name, named, part_name
 from .attention import attention, scale_factor
 
 Record = dict[str, torch.Tensor] | None
@@ -76,12 +77,10 @@ class MultiHeadAttention(nn.Module):
         concat = head_out.transpose(1, 2).reshape(B, Lq, H * dk)  # (B, Lq, d)
         out = self.out_proj(concat)
         if trace is not None:
-            trace.update({
-                f"{name}.q": q, f"{name}.k": k, f"{name}.v": v,
-                f"{name}.scores": res.scores, f"{name}.scaled": res.scaled,
-                f"{name}.masked": res.masked, f"{name}.weights": res.weights,
-                f"{name}.head_out": head_out, f"{name}.concat": concat, f"{name}.out": out,
-            })  # fmt: skip
+            trace.update(named(
+                name, q=q, k=k, v=v, scores=res.scores, scaled=res.scaled, masked=res.masked, weights=res.weights,
+                head_out=head_out, concat=concat, out=out,
+            ))  # fmt: skip
         return out
 
 
@@ -98,8 +97,7 @@ class FeedForward(nn.Module):
         hidden = F.relu(self.linear1(x))  # (B, L, d_ff)
         out = self.linear2(self.dropout(hidden))  # (B, L, d)
         if trace is not None:
-            trace[f"{name}.hidden"] = hidden
-            trace[f"{name}.out"] = out
+            trace.update(named(name, hidden=hidden, out=out))
         return out
 
 
@@ -125,8 +123,7 @@ class Sublayer(nn.Module):
             resid = x + self.dropout(sublayer(x))
             normed = out = self.norm(resid)
         if trace is not None:
-            trace[f"{name}.resid"] = resid
-            trace[f"{name}.norm"] = normed
+            trace.update(named(name, resid=resid, norm=normed))
         return out
 
 
@@ -140,8 +137,11 @@ class EncoderLayer(nn.Module):
         self.attn_block = Sublayer(d_model, norm, dropout)
         self.ffn_block = Sublayer(d_model, norm, dropout)
 
-    def forward(self, x, mask=None, trace: Record = None, name: str = "encoder.0", ablation: Ablation = NO_ABLATION):
-        a, f = f"{name}.self_attn", f"{name}.ffn"
+    def forward(
+        self, x, mask=None,
+        trace: Record = None, name: str = layer_name(Stack.ENCODER, 0), ablation: Ablation = NO_ABLATION,
+    ):  # fmt: skip
+        a, f = part_name(name, SELF_ATTN), part_name(name, FFN)
         x = self.attn_block(x, lambda h: self.self_attn(h, None, mask, trace, a, ablation), trace, a)
         return self.ffn_block(x, lambda h: self.ffn(h, trace, f), trace, f)
 
@@ -160,9 +160,9 @@ class DecoderLayer(nn.Module):
 
     def forward(
         self, x, memory, self_mask=None, memory_mask=None,
-        trace: Record = None, name: str = "decoder.0", ablation: Ablation = NO_ABLATION,
+        trace: Record = None, name: str = layer_name(Stack.DECODER, 0), ablation: Ablation = NO_ABLATION,
     ):  # fmt: skip
-        s, c, f = f"{name}.self_attn", f"{name}.cross_attn", f"{name}.ffn"
+        s, c, f = part_name(name, SELF_ATTN), part_name(name, CROSS_ATTN), part_name(name, FFN)
         x = self.self_block(x, lambda h: self.self_attn(h, None, self_mask, trace, s, ablation), trace, s)
         x = self.cross_block(x, lambda h: self.cross_attn(h, memory, memory_mask, trace, c, ablation), trace, c)
         return self.ffn_block(x, lambda h: self.ffn(h, trace, f), trace, f)

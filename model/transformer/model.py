@@ -9,6 +9,7 @@ from torch import nn
 
 from ..ablation import NO_ABLATION, Ablation
 from ..forward_checks import check_ids, new_record
+from ..naming import LOGITS, Side, Stack, embed_name, final_norm_name, input_name, layer_name, pos_name
 from ..trace import Trace
 from .attention import causal_mask
 from .config import ModelConfig
@@ -42,15 +43,15 @@ class Seq2SeqTransformer(nn.Module):
         self.generator = nn.Linear(c.d_model, c.tgt_vocab_size)
         self.embed_scale = math.sqrt(c.d_model) if c.scale_embedding else 1.0
 
-    def _embed(self, ids: torch.Tensor, side: str, trace: Record, ablation: Ablation) -> torch.Tensor:
-        table = self.src_embed if side == "src" else self.tgt_embed
+    def _embed(self, ids: torch.Tensor, side: Side, trace: Record, ablation: Ablation) -> torch.Tensor:
+        table = self.src_embed if side is Side.SRC else self.tgt_embed
         embed = table(ids) * self.embed_scale  # (B, L, d)
         pos = self.positional(ids.shape[1])  # (L, d)
         if not ablation.positional:
             pos = torch.zeros_like(pos)
         x = embed + pos
         if trace is not None:
-            trace[f"{side}.embed"], trace[f"{side}.pos"], trace[f"{side}.input"] = embed, pos.detach(), x
+            trace.update({embed_name(side): embed, pos_name(side): pos.detach(), input_name(side): x})
         return self.embed_dropout(x)
 
     def _key_padding(self, ids: torch.Tensor) -> torch.Tensor | None:
@@ -61,13 +62,13 @@ class Seq2SeqTransformer(nn.Module):
     def encode(self, src: torch.Tensor, trace: Record = None, ablation: Ablation = NO_ABLATION):
         """src (B, S) ids → memory (B, S, d) and the source padding mask."""
         src_mask = self._key_padding(src)
-        x = self._embed(src, "src", trace, ablation)
+        x = self._embed(src, Side.SRC, trace, ablation)
         for i, layer in enumerate(self.encoder):
-            x = layer(x, src_mask, trace, f"encoder.{i}", ablation)
+            x = layer(x, src_mask, trace, layer_name(Stack.ENCODER, i), ablation)
         if self.encoder_norm is not None:
             x = self.encoder_norm(x)
             if trace is not None:
-                trace["encoder.final_norm"] = x
+                trace[final_norm_name(Stack.ENCODER)] = x
         return x, src_mask
 
     def decode(self, tgt, memory, src_mask, trace: Record = None, ablation: Ablation = NO_ABLATION):
@@ -77,16 +78,16 @@ class Seq2SeqTransformer(nn.Module):
         tgt_keep = self._key_padding(tgt)
         if tgt_keep is not None:
             self_mask = tgt_keep if self_mask is None else (self_mask & tgt_keep)  # (B, 1, T, T)
-        x = self._embed(tgt, "tgt", trace, ablation)
+        x = self._embed(tgt, Side.TGT, trace, ablation)
         for i, layer in enumerate(self.decoder):
-            x = layer(x, memory, self_mask, src_mask, trace, f"decoder.{i}", ablation)
+            x = layer(x, memory, self_mask, src_mask, trace, layer_name(Stack.DECODER, i), ablation)
         if self.decoder_norm is not None:
             x = self.decoder_norm(x)
             if trace is not None:
-                trace["decoder.final_norm"] = x
+                trace[final_norm_name(Stack.DECODER)] = x
         logits = self.generator(x)  # (B, T, V)
         if trace is not None:
-            trace["logits"] = logits
+            trace[LOGITS] = logits
         return logits
 
     def decode_next(self, tgt, memory, src_mask, cache=None, ablation: Ablation = NO_ABLATION):

@@ -7,6 +7,7 @@ exactly as written; the app shows it as plain text, never as Markdown, HTML or L
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import unicodedata
@@ -160,9 +161,12 @@ def check_state(page: str, state: object) -> dict[str, object]:
 def check_value(field: str, spec: Spec, value: object) -> object:
     """`value` if it fits `spec` (a Number's int comes back as a float)."""
     if isinstance(spec, Choice):
+        if isinstance(value, str) and spec.read is not None:
+            with contextlib.suppress(ValueError):
+                value = spec.read(value)
         if not isinstance(value, str) or value not in spec.options:
             raise LessonError(LessonError.NOT_CHOICE, field=field, options=", ".join(spec.options))
-        return value
+        return str(value)
     if isinstance(spec, Whole):
         if value is None and spec.none_ok:
             return None

@@ -8,9 +8,11 @@ page keeps in its session: option ids (never a translated label), numbers as the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from model.io.pretrained import PRETRAINED_ARCH
+from model.naming import TRANSFORMER_KINDS, AttentionKind, Stack
 
 FORMAT = "attention-lab-lesson/1"
 LANGUAGES = ("en", "zh")
@@ -36,9 +38,16 @@ LIMITS = Limits()
 
 @dataclass(frozen=True)
 class Choice:
-    """One of a few ids."""
+    """One of a few ids; `read`, when given, turns a value into the id it names first (an older spelling)."""
 
     options: tuple[str, ...]
+    read: Callable[[str], str] | None = None
+
+
+def attention_kind(value: str) -> str:
+    """The AttentionKind a value names, as its id: files written before model/naming.py say "encoder self" for the
+    walkthrough's "encoder" (ValueError for anything else)."""
+    return AttentionKind.parse(value).value
 
 
 @dataclass(frozen=True)
@@ -77,6 +86,7 @@ MODEL = Choice(TRANSFORMERS)  # a file names a shipped model: a session's own mo
 INPUT = Words(LIMITS.max_input_chars)
 LAYER, HEAD = Whole(0, 15), Whole(0, 15)
 RNN_TASKS = tuple(name.removesuffix("-rnn") for name in PRETRAINED_ARCH if name.endswith("-rnn"))  # with a shipped RNN
+KIND = Choice(tuple(kind.value for kind in TRANSFORMER_KINDS), read=attention_kind)  # an attention block's kind
 
 PAGE_STATE: dict[str, dict[str, Spec]] = {
     "step-by-step": {
@@ -84,12 +94,12 @@ PAGE_STATE: dict[str, dict[str, Spec]] = {
         "source": Choice(("example", "model")),
         "step": Whole(1, 8), "query": Whole(1, 64),
         "mask": Choice(("none", "causal", "padding")),  # the worked example's mask ("custom" needs a grid)
-        "wt_kind": Choice(("encoder self", "decoder self", "cross")), "wt_layer": LAYER, "wt_head": HEAD,
+        "wt_kind": KIND, "wt_layer": LAYER, "wt_head": HEAD,
         "wt_temperature": Number(0.1, 5.0), "wt_scale_off": Flag(), "wt_mask_off": Flag(),
     },
     "attention": {
         "model": MODEL, "input": INPUT, "target": INPUT,
-        "kind": Choice(("encoder", "decoder", "cross")), "layer": LAYER, "head": HEAD,
+        "kind": KIND, "layer": LAYER, "head": HEAD,
         "token": Whole(0, 63, none_ok=True),
     },
     "positional-encoding": {
@@ -98,7 +108,7 @@ PAGE_STATE: dict[str, dict[str, Spec]] = {
     },
     "inside-a-layer": {
         "model": MODEL, "input": INPUT,
-        "layer_stack": Choice(("encoder", "decoder")), "layer_ln": Whole(0, 63), "layer_ffn": LAYER,
+        "layer_stack": Choice(tuple(stack.value for stack in Stack)), "layer_ln": Whole(0, 63), "layer_ffn": LAYER,
     },
     "train": {"model": MODEL, "input": INPUT},  # the trained model whose attention the slide sets beside random weights
     "rnn-vs-transformer": {  # a slide shows part 3, the bottleneck: exact match by input length, with(out) attention

@@ -11,6 +11,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
+from model.naming import AttentionKind
 from services.rooms import RoomLimits
 from services.rooms.schema import state_json
 from ui.classroom import registry
@@ -19,7 +20,7 @@ from ui.classroom.join import join_link, qr_png
 TEACHER = {
     "model": "reverse", "text": "1 2 3", "target": "", "kind": "cross", "step": np.int64(5), "layer": 1,
     "head": 3, "query": 2, "present": True, "lesson_slide": 4, "lesson": "intro",
-    "source": "model", "wt_temperature": 1.5, "wt_scale_off": True, "token": None, "wt_kind": "decoder self",
+    "source": "model", "wt_temperature": 1.5, "wt_scale_off": True, "token": None, "wt_kind": "decoder",
     "user_models": {"mine": object()}, "_class_role": "secret", "lang": "zh", "wt_values": {"X": [1]},
 }  # fmt: skip
 
@@ -32,7 +33,7 @@ def test_collect_takes_the_listed_keys_as_room_fields_and_extras():
     assert (state["layer"], state["head"], state["query"], state["slide"], state["lesson"]) == (1, 3, 2, 4, "intro")
     assert state["present"] is True
     assert state["extra"] == {"source": "model", "wt_temperature": 1.5, "wt_scale_off": True, "token": None,
-                              "wt_kind": "decoder self"}  # fmt: skip
+                              "wt_kind": "decoder"}  # fmt: skip
     assert "lang" not in json.dumps(state) and "secret" not in json.dumps(state)  # never the session's own keys
     assert json.loads(state_json(state, RoomLimits())) == state  # the room takes it as it is
 
@@ -62,6 +63,24 @@ def test_a_view_goes_from_teacher_to_student_unchanged():
                 "wt_temperature", "wt_scale_off", "token", "wt_kind"):  # fmt: skip
         assert student[key] == TEACHER[key], key
     assert "user_models" not in student and "_class_role" not in student
+
+
+def test_a_room_from_before_the_one_attention_vocabulary_applies_in_it():
+    """A room published by an older server says "encoder self" / "decoder self" for the walkthrough's block."""
+    student: dict = {}
+    old = {"page": "step-by-step", "kind": "cross", "extra": {"wt_kind": "decoder self", "source": "model"}}
+    registry.apply(old, student, models=[])
+    assert (student["wt_kind"], student["kind"]) == ("decoder", "cross") and type(student["wt_kind"]) is str
+    registry.apply({"extra": {"wt_kind": "encoder self"}}, student, models=[])
+    assert student["wt_kind"] == "encoder"
+    registry.apply({"extra": {"wt_kind": "sideways"}}, student, models=[])  # not a kind: the widget drops it
+    assert student["wt_kind"] == "sideways"
+
+
+def test_an_attention_kind_in_the_session_is_published_as_plain_text():
+    state = registry.collect({"kind": AttentionKind.CROSS, "wt_kind": AttentionKind.DECODER}, "attention")
+    assert (state["kind"], state["extra"]["wt_kind"]) == ("cross", "decoder")
+    assert type(state["kind"]) is str and type(state["extra"]["wt_kind"]) is str
 
 
 def test_stale_browser_values_after_a_full_run_are_put_back_until_the_browser_catches_up():

@@ -129,7 +129,7 @@ def test_worked_example_export_matches_numpy(step):
     np.testing.assert_allclose(e["weights"].sum(axis=1), 1.0, atol=1e-9)
 
 
-@pytest.mark.parametrize(("kind", "layer", "head"), [("encoder self", 0, 0), ("decoder self", 1, 2), ("cross", 1, 3)])
+@pytest.mark.parametrize(("kind", "layer", "head"), [("encoder", 0, 0), ("decoder", 1, 2), ("cross", 1, 3)])
 def test_model_export_matches_numpy_and_the_trace(kind, layer, head):
     at = open_page(step=2, source=MODEL, wt_kind=kind, wt_layer=layer, wt_head=head)
     e = exported(at)
@@ -138,7 +138,7 @@ def test_model_export_matches_numpy_and_the_trace(kind, layer, head):
     # The same numbers the dashboard plots: straight from a fresh trace of the same input.
     loaded = load_pretrained("translate")
     trace = loaded.run(loaded.task.example)
-    name = {"encoder self": "encoder", "decoder self": "decoder", "cross": "decoder"}[kind]
+    name = {"encoder": "encoder", "decoder": "decoder", "cross": "decoder"}[kind]
     attn = "cross_attn" if kind == "cross" else "self_attn"
     weights = trace.numpy(f"{name}.{layer}.{attn}.weights")[head]
     np.testing.assert_allclose(e["weights"], weights, rtol=0, atol=1e-7)
@@ -378,7 +378,7 @@ def test_a_link_names_the_source_by_id_or_by_its_label_in_either_language(writte
     at = open_page(step=2, source=written, lang=lang)
     assert at.session_state["source"] == MODEL
     assert at.query_params["source"] == SOURCE_IN_URL[lang]
-    assert exported(at)["source"] == MODEL and at.selectbox(key="wt_kind").value == "encoder self"
+    assert exported(at)["source"] == MODEL and at.selectbox(key="wt_kind").value == "encoder"
     click(at, "wt_next")  # the choice stays for the rest of the visit
     assert at.session_state["source"] == MODEL and at.query_params["source"] == SOURCE_IN_URL[lang]
 

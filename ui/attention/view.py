@@ -27,6 +27,7 @@ from model.analysis.attention import (
     head_peak,
 )
 from model.analysis.knockout import blank_heads_off
+from model.naming import AttentionKind, Side
 from viz.attention import head_figure, overview_figure
 from viz.head_view import head_view_figure
 from viz.matrix import SIGNED_SCALE, matrix_figure
@@ -46,9 +47,9 @@ from ..presenter import controls, in_order, presenting
 #   ?layer=, ?head= 1-based numbers and ?summaries=true in both languages.
 # ui.choices reads a link's label in either language, so an English link opened in Chinese shows the same view.
 KINDS = {
-    "encoder": N_("Encoder self-attention"),
-    "decoder": N_("Decoder masked self-attention"),
-    "cross": N_("Cross-attention"),
+    AttentionKind.ENCODER: N_("Encoder self-attention"),
+    AttentionKind.DECODER: N_("Decoder masked self-attention"),
+    AttentionKind.CROSS: N_("Cross-attention"),
 }
 KIND_HELP = N_(
     "Encoder self-attention: each source token looks at every source token. "
@@ -56,9 +57,9 @@ KIND_HELP = N_(
     "Cross-attention: each output position looks at the source."
 )
 AXES = {  # kind → (query axis title, key axis title)
-    "encoder": (N_("Query: source token"), N_("Key: source token")),
-    "decoder": (N_("Query: decoder input"), N_("Key: decoder input")),
-    "cross": (N_("Query: decoder input"), N_("Key: source token")),
+    AttentionKind.ENCODER: (N_("Query: source token"), N_("Key: source token")),
+    AttentionKind.DECODER: (N_("Query: decoder input"), N_("Key: decoder input")),
+    AttentionKind.CROSS: (N_("Query: decoder input"), N_("Key: source token")),
 }
 HOVER = (N_("query"), N_("key"), N_("weight"))
 SUMMARIES_LABEL = N_("Summaries: entropy and largest weight per head, mean over heads, attention rollout")
@@ -258,11 +259,11 @@ def summaries(
                 "at the encoder's top."
             )
         )
-        source = numbered(trace.tokens("src"))
-        encoder = blank_heads_off(attention_layers(trace, "encoder"), "encoder", heads_off)
+        source = numbered(trace.tokens(Side.SRC))
+        encoder = blank_heads_off(attention_layers(trace, AttentionKind.ENCODER), AttentionKind.ENCODER, heads_off)
         fig = matrix_figure(
             attention_rollout(encoder), title=_("Encoder attention rollout"),
             x_title=_("Input token"), y_title=_("Position at the top"), x_labels=source, y_labels=source,
             hover_names=hover_names(N_("position"), N_("input token"), N_("share")), height=560, role="rollout",
         )  # fmt: skip
-        show_chart(fig, "rollout", name=chart_name(PAGE, "encoder", "rollout", *off))
+        show_chart(fig, "rollout", name=chart_name(PAGE, AttentionKind.ENCODER, "rollout", *off))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping, MutableMapping
 
+from model.naming import AttentionKind
 from services.rooms.schema import STATE_FIELDS, BoolField, IntField, TextField
 
 # room field → session-state key (the Lesson page's slide and the presenter view are plain session keys)
@@ -19,7 +20,7 @@ FIELDS = {
     "model": "model",  # ui/sidebar.py: the model picker
     "input": "text",  # ui/inputs.py: the shared input box
     "target": "target",  # pages/attention.py
-    "kind": "kind",  # ui/attention/view.py: encoder / decoder / cross
+    "kind": "kind",  # ui/attention/view.py: an AttentionKind (encoder / decoder / cross)
     "step": "step",  # ui/walkthrough/state.py
     "layer": "layer",  # ui/attention/view.py
     "head": "head",  # ui/attention/view.py
@@ -31,7 +32,7 @@ FIELDS = {
 # session-state keys that travel in `extra` under their own name
 EXTRAS = (
     "source",  # ui/walkthrough/state.py: worked example or model
-    "wt_kind", "wt_layer", "wt_head",  # ui/walkthrough: the model block and head the steps follow
+    "wt_kind", "wt_layer", "wt_head",  # ui/walkthrough: the model block (an AttentionKind) and head the steps follow
     "wt_temperature", "wt_scale_off", "wt_mask_off",  # ui/walkthrough/state.py: ablations
     "wt_mask_kind", "mask",  # ui/walkthrough/example.py: the worked example's mask (the key is "mask" since i18n)
     "token", "summaries",  # ui/attention/view.py: isolated query token, summaries open
@@ -46,8 +47,22 @@ PAGE = "page"
 EXTRA = "extra"
 
 
+def _attention_kind(value: object) -> object:
+    """An attention kind as its id: a room published before model/naming.py says "encoder self" for the
+    walkthrough's "encoder". Anything else is left as it is (the page's widget drops what it does not offer)."""
+    try:
+        return AttentionKind.parse(value).value
+    except ValueError:
+        return value
+
+
+READ = {FIELDS["kind"]: _attention_kind, "wt_kind": _attention_kind}  # session key → how a room's value is read
+
+
 def _plain(value: object) -> object:
-    """NumPy scalars as Python ones; anything else unchanged."""
+    """NumPy scalars as Python ones, str subclasses (an AttentionKind) as str; anything else unchanged."""
+    if isinstance(value, str):
+        return str(value)
     item = getattr(value, "item", None)
     return item() if callable(item) and not isinstance(value, str | bytes) else value
 
@@ -88,6 +103,7 @@ def apply(state: Mapping, session: MutableMapping, models: Collection[str]) -> l
     if isinstance(extra, Mapping):
         values += [(key, extra[key]) for key in EXTRAS if key in extra]
     for key, value in values:
+        value = READ[key](value) if key in READ else value
         if key == FIELDS["model"] and value not in models:
             continue
         if key not in session or session[key] != value:

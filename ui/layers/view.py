@@ -6,6 +6,7 @@ import streamlit as st
 
 from model import Trace
 from model.analysis.layers import LayerAnalysis, analyse_layers
+from model.naming import CROSS_ATTN, FFN, SELF_ATTN, Stack, parse_sublayer_name
 from viz.layers import ffn_figure, layernorm_stats_figure, row_heatmap
 
 from ..charts import chart_name, show_chart
@@ -15,11 +16,11 @@ from ..language import keep_on_language_switch
 from ..presenter import controls
 
 KIND_NAMES = {  # "L{n} {kind}" labels of the sublayers
-    "self_attn": N_("L{n} self-attention"),
-    "cross_attn": N_("L{n} cross-attention"),
-    "ffn": N_("L{n} feed-forward"),
+    SELF_ATTN: N_("L{n} self-attention"),
+    CROSS_ATTN: N_("L{n} cross-attention"),
+    FFN: N_("L{n} feed-forward"),
 }
-STACKS = {"encoder": N_("Encoder (reads the input)"), "decoder": N_("Decoder (writes the output)")}
+STACKS = {Stack.ENCODER: N_("Encoder (reads the input)"), Stack.DECODER: N_("Decoder (writes the output)")}
 LN_INPUT = {  # norm placement → what the LayerNorm reads
     "pre": N_(
         "pre-LN: the LayerNorm input is the stream entering the sublayer. LayerNorm shifts each position's vector to "
@@ -37,8 +38,8 @@ PAGE = "inside-a-layer"  # first word of every chart's file name
 
 
 def sublayer_label(name: str) -> str:
-    _stack, layer, kind = name.split(".")
-    return _(KIND_NAMES[kind]).format(n=int(layer) + 1)
+    _stack, layer, sublayer = parse_sublayer_name(name)
+    return _(KIND_NAMES[sublayer]).format(n=layer + 1)
 
 
 def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
@@ -52,7 +53,7 @@ def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
 
 def stack_analysis(trace: Trace, stack: str, norm: str) -> tuple[LayerAnalysis, list[str]]:
     """model.analysis.layers' numbers for one stack ("encoder" or "decoder") and the tokens along its positions."""
-    tokens = trace.tokens("src" if stack == "encoder" else "tgt")
+    tokens = trace.tokens(Stack(stack).side)
     return analyse_layers(trace, stack, norm), tokens
 
 

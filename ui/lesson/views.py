@@ -15,6 +15,7 @@ import torch
 from model import LoadedModel, Trace
 from model.analysis.attention import attention_layers, attention_tokens
 from model.architectures import build_model
+from model.naming import AttentionKind, Stack
 from model.teach.inspect import n_layers
 from model.teach.walkthrough import build_mask
 from services.lessons import Slide
@@ -76,7 +77,7 @@ def step_view(state: dict) -> None:
         note = example_mask_note(mask_kind, ablations.mask)
     else:
         loaded = model_of(state)
-        kind = str(state.get("wt_kind", "encoder self"))
+        kind = AttentionKind.parse(state.get("wt_kind", AttentionKind.ENCODER))  # checked by services.lessons
         layer = within(state.get("wt_layer", 0), n_layers(loaded.model, kind))
         head = within(state.get("wt_head", 0), loaded.config.n_heads)
         walk = model_walk(loaded, input_of(state, loaded), kind, layer, head, ablations)
@@ -95,7 +96,7 @@ def attention_view(state: dict) -> None:
     if trace is None:
         return
     run_line(loaded, text, trace)
-    kind = str(state.get("kind", "encoder"))
+    kind = AttentionKind.parse(state.get("kind", AttentionKind.ENCODER))
     weights = attention_layers(trace, kind)  # (L, H, Lq, Lk)
     queries, keys = attention_tokens(trace, kind)
     token = state.get("token")
@@ -125,7 +126,7 @@ def layer_view(state: dict) -> None:
     if trace is None:
         return
     run_line(loaded, text, trace)
-    analysis, tokens = stack_analysis(trace, str(state.get("layer_stack", "encoder")), loaded.config.norm)
+    analysis, tokens = stack_analysis(trace, Stack(state.get("layer_stack", Stack.ENCODER)), loaded.config.norm)
     stream_section(analysis, tokens)
 
 

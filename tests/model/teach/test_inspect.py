@@ -5,6 +5,7 @@ import pytest
 import torch
 
 from model import Ablation, ModelConfig, Seq2SeqTransformer, Trace, load_pretrained
+from model.naming import AttentionKind
 from model.teach.inspect import KINDS, attention_inputs, attention_weights, from_trace, head_view
 
 from .test_walkthrough import np_layer_norm, np_softmax
@@ -19,8 +20,8 @@ def translate():
 
 def check_block(full: dict, model, kind: str, layer: int, temperature: float = 1.0, scale: bool = True):
     """Every array of `from_trace` against NumPy, from X / M / R and the module's own parameters."""
-    attn = (model.encoder[layer].self_attn if kind == "encoder self" else
-            model.decoder[layer].self_attn if kind == "decoder self" else model.decoder[layer].cross_attn)  # fmt: skip
+    attn = (model.encoder[layer].self_attn if kind == "encoder" else
+            model.decoder[layer].self_attn if kind == "decoder" else model.decoder[layer].cross_attn)  # fmt: skip
     W = attn.in_proj_weight.detach().double().numpy()  # (3d, d), torch (out, in) layout
     b = attn.in_proj_bias.detach().double().numpy()
     d = W.shape[1]
@@ -41,7 +42,7 @@ def check_block(full: dict, model, kind: str, layer: int, temperature: float = 1
         np.testing.assert_allclose(full["scores"][h], S, **TOL)
         scaled = S / ((np.sqrt(dk) if scale else 1.0) * temperature)
         np.testing.assert_allclose(full["scaled"][h], scaled, **TOL)
-        causal = np.tril(np.ones_like(S, dtype=bool)) if kind == "decoder self" else np.ones_like(S, dtype=bool)
+        causal = np.tril(np.ones_like(S, dtype=bool)) if kind == "decoder" else np.ones_like(S, dtype=bool)
         masked = np.where(causal, scaled, -np.inf)
         np.testing.assert_allclose(full["masked"][h], masked, **TOL)
         weights = np_softmax(full["masked"][h])
@@ -60,6 +61,12 @@ def check_block(full: dict, model, kind: str, layer: int, temperature: float = 1
         np.testing.assert_allclose(full["norm"], norm, **TOL)
 
 
+def test_the_walkthrough_opens_the_three_transformer_kinds():
+    assert (
+        KINDS == (AttentionKind.ENCODER, AttentionKind.DECODER, AttentionKind.CROSS) == ("encoder", "decoder", "cross")
+    )
+
+
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("layer", [0, 1])
 def test_model_source_matches_numpy_recomputation(translate, kind, layer):
@@ -70,27 +77,27 @@ def test_model_source_matches_numpy_recomputation(translate, kind, layer):
 def test_ablations_reach_the_model_source(translate):
     ablation = Ablation(scale=False, temperature=2.0, causal=True)
     trace = translate.run(translate.task.example, ablation=ablation)
-    full = from_trace(trace, translate.model, "decoder self", 1)
-    check_block(full, translate.model, "decoder self", 1, temperature=2.0, scale=False)
+    full = from_trace(trace, translate.model, AttentionKind.DECODER, 1)
+    check_block(full, translate.model, AttentionKind.DECODER, 1, temperature=2.0, scale=False)
 
 
 def test_inputs_are_the_right_trace_entries(translate):
     trace = translate.run(translate.task.example)
     m = translate.model
-    enc0 = attention_inputs(trace, m, "encoder self", 0)
+    enc0 = attention_inputs(trace, m, AttentionKind.ENCODER, 0)
     np.testing.assert_array_equal(enc0["X"], trace.numpy("src.input"))
-    enc1 = attention_inputs(trace, m, "encoder self", 1)
+    enc1 = attention_inputs(trace, m, AttentionKind.ENCODER, 1)
     np.testing.assert_array_equal(enc1["X"], trace.numpy("encoder.0.ffn.norm"))
-    dec1 = attention_inputs(trace, m, "decoder self", 1)
+    dec1 = attention_inputs(trace, m, AttentionKind.DECODER, 1)
     np.testing.assert_array_equal(dec1["X"], trace.numpy("decoder.0.ffn.norm"))
-    cross = attention_inputs(trace, m, "cross", 0)
+    cross = attention_inputs(trace, m, AttentionKind.CROSS, 0)
     np.testing.assert_array_equal(cross["X"], trace.numpy("decoder.0.self_attn.norm"))
     np.testing.assert_array_equal(cross["M"], trace.numpy("encoder.1.ffn.norm"))  # the encoder's output
 
 
 def test_attention_weights_are_the_modules_slices(translate):
     m = translate.model
-    got = attention_weights(m, "decoder", 0, "cross", head=2)
+    got = attention_weights(m, AttentionKind.CROSS, 0, head=2)
     attn = m.decoder[0].cross_attn
     d, dk = 64, 16
     x = torch.randn(3, d, dtype=torch.float64)
@@ -104,7 +111,7 @@ def test_attention_weights_are_the_modules_slices(translate):
 
 def test_head_view_is_one_head(translate):
     trace = translate.run(translate.task.example)
-    view = head_view(trace, translate.model, "encoder self", 0, 3)
+    view = head_view(trace, translate.model, AttentionKind.ENCODER, 0, 3)
     np.testing.assert_array_equal(view["weights"], trace.numpy("encoder.0.self_attn.weights")[3])
     np.testing.assert_array_equal(view["Z"], trace.numpy("encoder.0.self_attn.head_out")[3])
 
@@ -123,8 +130,8 @@ def test_pre_ln_model_source():
         full = from_trace(trace, model, kind, 1)
         check_block(full, model, kind, 1)
         np.testing.assert_array_equal(full["norm"], full["resid"])
-    enc = from_trace(trace, model, "encoder self", 1)
+    enc = from_trace(trace, model, AttentionKind.ENCODER, 1)
     np.testing.assert_array_equal(enc["R"], trace.numpy("encoder.0.ffn.resid"))
     np.testing.assert_array_equal(enc["X"], trace.numpy("encoder.1.self_attn.norm"))
-    cross = from_trace(trace, model, "cross", 0)
+    cross = from_trace(trace, model, AttentionKind.CROSS, 0)
     np.testing.assert_array_equal(cross["M"], trace.numpy("encoder.final_norm"))
