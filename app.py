@@ -3,6 +3,7 @@
 import streamlit as st
 import torch
 
+from services.allocator import keep_freed_memory_once
 from ui.classroom.follow import follow_room, page_path
 from ui.classroom.sidebar import classroom_sidebar
 from ui.language import language_switch
@@ -18,6 +19,7 @@ from ui.training.panels import stop_training_if_left
 # Chromium painted, with one ~10 ms (bench/ui_latency.py's default edit went from ~420 to ~340 ms).
 # set_num_threads also sets the count every later thread starts with, so Streamlit's script threads get it.
 torch.set_num_threads(1)
+keep_freed_memory_once()  # traces hold many MB at once: see services/allocator.py
 
 st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
 language_switch()

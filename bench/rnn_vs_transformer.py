@@ -35,8 +35,8 @@ import torch
 import torch.nn.functional as F
 
 from model import get_task
+from model.analysis.rnn import accuracy_by_length
 from model.architectures import build_model
-from model.rnn_analysis import accuracy_by_length
 from model.tasks import BOS_ID, PAD_ID
 from model.train import TrainConfig, default_model_config, train
 

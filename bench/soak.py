@@ -17,7 +17,7 @@ the sessions expired; the connected-session count (Streamlit's /_stcore/metrics)
 workers used in a quiet 10 s at the end (≈ 0 when no job is left running). Goal: RSS growth ≤ 50 MB.
 
 With --trim (needs gdb), the server is then made to call glibc's malloc_trim(0) and its RSS read once more: what
-that gives back was freed memory glibc kept for reuse (model/allocator.py keeps up to 256 MB per arena on
+that gives back was freed memory glibc kept for reuse (services/allocator.py keeps up to 256 MB per arena on
 purpose), not memory the app still holds. With --collect as well, the server first runs Python's gc.collect(): what
 that frees was garbage in reference cycles that Python's own GC had not reached yet (Streamlit's collection after
 every run is off: .streamlit/config.toml). --env KEY=VALUE sets the server's environment (e.g. MALLOC_ARENA_MAX=2).

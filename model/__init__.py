@@ -1,24 +1,30 @@
 """Attention Lab's model package: a traced encoder–decoder Transformer and RNN, toy tasks and training.
 
-Pure PyTorch: nothing here imports Streamlit or plotly.
+Pure PyTorch: nothing here imports Streamlit, plotly, or the app's layers above it (services, ui, viz).
+
+transformer/     the encoder–decoder Transformer: config, attention, positions, layers, model
+rnn/             the recurrent encoder–decoder with attention: config, cells, encoder, attention, model
+analysis/        numbers computed from traces: attention, layers, the RNN lessons, heads switched off, the probe
+io/              checkpoints, the shipped models, archives, trace exports (safetensors, never pickle)
+teach/           the walkthrough's arithmetic, one block opened up, questions with their answers
+tasks/           the toy tasks and their vocabularies
+naming.py        AttentionKind and every trace name with its shape: the contract with everything else
+trace.py         Trace, what a traced forward returns; ablation.py what a run may switch off
+architectures.py the families by name; runner.py LoadedModel; decode.py greedy decoding
+train.py         training (`python -m model.train`); checkpoints/ the shipped models
 """
 
 from .ablation import NO_ABLATION, Ablation
-from .allocator import keep_freed_memory
-from .attention import AttentionResult, attention, causal_mask
-from .checkpoint import load_checkpoint, load_checkpoint_bytes, save_checkpoint
-from .config import ModelConfig
 from .errors import CheckpointError, InputError
-from .positional import sinusoidal_table
-from .pretrained import PRETRAINED, load_pretrained
-from .rnn import RNNSeq2Seq
-from .rnn_config import RNNConfig
+from .io.checkpoint import load_checkpoint, load_checkpoint_bytes, save_checkpoint
+from .io.pretrained import PRETRAINED, load_pretrained
+from .rnn import RNNConfig, RNNSeq2Seq
 from .runner import LoadedModel
 from .tasks import TASKS, Task, get_task
 from .trace import Trace
-from .transformer import Seq2SeqTransformer
-
-keep_freed_memory()  # traces hold many MB at once: see model/allocator.py
+from .transformer import ModelConfig, Seq2SeqTransformer
+from .transformer.attention import AttentionResult, attention, causal_mask
+from .transformer.positional import sinusoidal_table
 
 __all__ = [
     "NO_ABLATION",

@@ -8,11 +8,11 @@ ablation)` and `forward(src, tgt, record=..., ablation=...)` → logits or (logi
 
 from __future__ import annotations
 
-from .config import ModelConfig
 from .errors import N_, LabError
-from .rnn import RNNSeq2Seq
-from .rnn_config import RNNConfig
-from .transformer import Seq2SeqTransformer
+from .rnn.config import RNNConfig
+from .rnn.model import RNNSeq2Seq
+from .transformer.config import ModelConfig
+from .transformer.model import Seq2SeqTransformer
 
 Seq2SeqModel = Seq2SeqTransformer | RNNSeq2Seq
 AnyConfig = ModelConfig | RNNConfig

@@ -1,10 +1,12 @@
-"""Trace: the named intermediates of one forward pass (the contract in shared/DESIGN.md)."""
+"""Trace: the named intermediates of one forward pass (every name and its shape: model/naming.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
 import torch
+
+from .naming import POSITION_NAMES, Side
 
 
 class Trace(Mapping[str, torch.Tensor]):
@@ -23,7 +25,7 @@ class Trace(Mapping[str, torch.Tensor]):
         prediction: str | None = None,
     ):
         self._tensors = tensors
-        self._tokens = {"src": src_tokens, "tgt": tgt_tokens}
+        self._tokens = {Side.SRC: src_tokens, Side.TGT: tgt_tokens}
         self.unknown = list(unknown or [])  # source words the vocabulary did not know (shown as <unk>)
         self.unknown_target = list(unknown_target or [])  # the same for a typed target
         self.prediction = prediction  # the model's greedy output, when the target was its own
@@ -59,6 +61,6 @@ class Trace(Mapping[str, torch.Tensor]):
     def numpy(self, name: str, batch: int | None = 0):
         """The tensor as a float32 NumPy array, batch `batch` selected when it has a batch axis."""
         t = self[name]
-        if batch is not None and not name.endswith(".pos"):
+        if batch is not None and name not in POSITION_NAMES:  # the positional encodings have no batch axis
             t = t[batch]
         return t.detach().float().numpy()

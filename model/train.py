@@ -20,10 +20,10 @@ import torch
 import torch.nn.functional as F
 
 from .architectures import CONFIGS, AnyConfig, Seq2SeqModel, build_model
-from .checkpoint import save_checkpoint
 from .errors import N_, LabError
-from .rnn_cells import CELL_TYPES
-from .rnn_config import SCORES
+from .io.checkpoint import save_checkpoint
+from .rnn.cells import CELL_TYPES
+from .rnn.config import SCORES
 from .runner import LoadedModel
 from .tasks import PAD_ID, TASKS, Task, get_task
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model.export import file_stem
+from model.io.export import file_stem
 from viz.projector import projector_layout
 
 from .i18n import N_, _, current_language

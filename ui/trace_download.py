@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from model import Trace
-from model.export import README_MESSAGES, file_stem, to_csv_zip, to_npz
+from model.io.export import README_MESSAGES, file_stem, to_csv_zip, to_npz
 from views import VIEWS, to_params
 
 from .i18n import _
@@ -25,7 +25,7 @@ def trace_downloads(
 ) -> None:
     """NPZ and CSV-ZIP buttons for `trace`, named after the page, the model (the sidebar's unless given) and the
     heads switched off (`heads_off`: their link code, "e1.3,c2.1", written in the README; `off_word`: the file
-    name's word for them, model.knockout.file_word)."""
+    name's word for them, model.analysis.knockout.file_word)."""
     model = selected_model_name() if model is None else model
     stem = file_stem("trace", page, model, off_word)
     words = {msgid: _(msgid) for msgid in README_MESSAGES}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from model.errors import N_
+from model.naming import TRANSFORMER_KINDS, AttentionKind
 
 from .base import PageView
 from .common import MAX_INPUT_CHARS, Common
@@ -13,10 +14,21 @@ from .controls import Choice, Flag, Text, Whole, control
 MAX_LAYERS = MAX_HEADS = 16  # the Train page builds at most 6 + 6 layers and 16 heads
 MAX_TOKENS = 64  # the toy models' max_len
 MAX_OFF_CHARS = 10_000  # held as typed; model.knockout refuses a code over its own limit with its own message
+
+
+def parse_kind(text: str) -> str | None:
+    """The id of the kind `text` names in any spelling the app has written ("encoder self" in older lesson files
+    and rooms: model.naming's AttentionKind.parse), or None."""
+    try:
+        return AttentionKind.parse(text).value
+    except ValueError:
+        return None
+
+
 KIND_LABELS = {
-    "encoder": N_("Encoder self-attention"),
-    "decoder": N_("Decoder masked self-attention"),
-    "cross": N_("Cross-attention"),
+    AttentionKind.ENCODER: N_("Encoder self-attention"),
+    AttentionKind.DECODER: N_("Decoder masked self-attention"),
+    AttentionKind.CROSS: N_("Cross-attention"),
 }
 SUMMARY_LABELS = {
     "entropy": N_("Entropy per head"),
@@ -24,7 +36,7 @@ SUMMARY_LABELS = {
     "mean": N_("Mean over heads"),
     "rollout": N_("Attention rollout (encoder)"),
 }
-KIND = Choice(tuple(KIND_LABELS), KIND_LABELS)
+KIND = Choice(tuple(k.value for k in TRANSFORMER_KINDS), KIND_LABELS, aliases=parse_kind)  # older files: "encoder self"
 LAYER = Whole(0, MAX_LAYERS - 1, shown_from=1)
 HEAD = Whole(0, MAX_HEADS - 1, shown_from=1)
 
@@ -35,7 +47,7 @@ class AttentionView(PageView):
 
     common: Common = field(default_factory=Common)
     target: str = control(Text(MAX_INPUT_CHARS), "")
-    kind: str = control(KIND, "encoder")
+    kind: str = control(KIND, AttentionKind.ENCODER.value)
     layer: int = control(LAYER, 0)
     head: int = control(HEAD, 0)
     token: int | None = control(Whole(0, MAX_TOKENS - 1, none_ok=True), None)  # the one query the head view keeps

@@ -21,7 +21,7 @@ class Choice:
     written by an older version holds a label in some language, and `aliases` maps other old spellings to an id."""
 
     options: tuple[str, ...] | tuple[int, ...]
-    labels: Mapping[str, str] = field(default_factory=dict)
+    labels: Mapping[Any, str] = field(default_factory=dict)  # keys: the ids (str enums such as AttentionKind too)
     aliases: Callable[[str], str | None] | None = None
 
     def describe(self) -> str:

@@ -46,6 +46,8 @@ def check_value(
 
 
 def _choice(where: str, spec: Choice, value: object) -> str | int:
+    if isinstance(value, str):
+        value = str(value)  # a str enum (model.naming's AttentionKind) stands for its value
     if isinstance(value, str) and value not in spec.options and spec.aliases is not None:
         value = spec.aliases(value) or value
     for option in spec.options:
@@ -55,9 +57,9 @@ def _choice(where: str, spec: Choice, value: object) -> str | int:
 
 
 def _whole(where: str, spec: Whole, value: object, as_shown: bool) -> int:
-    if isinstance(value, int) and not isinstance(value, bool) and spec.low <= value <= spec.high:
-        if (value - spec.low) % spec.step == 0:
-            return value
+    whole = value if isinstance(value, int) and not isinstance(value, bool) else None
+    if whole is not None and spec.low <= whole <= spec.high and (whole - spec.low) % spec.step == 0:
+        return whole
     low, high = (spec.shown(spec.low), spec.shown(spec.high)) if as_shown else (spec.low, spec.high)
     if spec.step > 1:
         raise ViewError(ViewError.NOT_STEP, field=where, step=spec.step, low=low, high=high)

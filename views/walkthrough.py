@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from model.errors import N_
+from model.naming import AttentionKind
 
 from .attention import HEAD, KIND, LAYER, MAX_TOKENS
 from .base import PageView
@@ -27,7 +28,7 @@ class StepByStepView(PageView):
     query: int = control(Whole(1, MAX_TOKENS), 1)  # the query row steps 5, 6 and 8 follow, counted from 1
     mask: str = control(Choice(tuple(MASK_LABELS), MASK_LABELS), "none")  # the worked example's mask
     custom_mask: str | None = control(Grid(), None, key="wt_custom_mask", url="custom")  # its grid when "custom"
-    kind: str = control(KIND, "encoder", name="wt_kind")
+    kind: str = control(KIND, AttentionKind.ENCODER.value, name="wt_kind")
     layer: int = control(LAYER, 0, name="wt_layer")
     head: int = control(HEAD, 0, name="wt_head")
     temperature: float = control(Number(0.1, 5.0), 1.0, name="wt_temperature")

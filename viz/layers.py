@@ -1,6 +1,6 @@
 """Inside-a-layer figures: residual-stream norms, sublayer updates, LayerNorm statistics, FFN activity.
 
-Pure plotly from the numpy arrays of model.analysis_layers; titles and labels come in as arguments.
+Pure plotly from the numpy arrays of model.analysis.layers; titles and labels come in as arguments.
 Token axes are numeric with tick labels so repeated tokens keep their own columns.
 """
 

@@ -2,7 +2,7 @@ r"""One step of an RNN decoder with attention as LaTeX, the real numbers substit
 
 Step t (1-based) reads s_{t−1}, scores every encoder state h_i, takes the softmax a_t, sums c_t = Σ a_{t,i} h_i,
 updates the state to s_t and writes y_t. Every function only prints numbers computed by model/ code
-(model.rnn_analysis.decoder_step); words inside \text{…} come in translated. The softmax and the weighted sum are
+(model.analysis.rnn.decoder_step); words inside \text{…} come in translated. The softmax and the weighted sum are
 viz.walkthrough_latex's, written in the RNN's letters (walkthrough_latex.RNN).
 """
 

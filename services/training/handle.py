@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from model import ModelConfig, Task
-from model.probe import probe_tokens
+from model.analysis.probe import probe_tokens
 from model.train import TrainConfig, TrainResult
 
 from .errors import REASON_NO_HEARTBEAT, REASON_SESSION_ENDED, TrainingError

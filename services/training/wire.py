@@ -16,7 +16,7 @@ from safetensors.numpy import load as load_arrays
 from safetensors.numpy import save as save_arrays
 
 MAGIC = b"ALT1"  # Attention Lab training, format 1
-MAX_MESSAGE_BYTES = 80 * 2**20  # a checkpoint may be 64 MB (model.checkpoint); our models are < 2 MB
+MAX_MESSAGE_BYTES = 80 * 2**20  # a checkpoint may be 64 MB (model.io.checkpoint); our models are < 2 MB
 _LENGTH = struct.Struct(">I")
 
 

@@ -23,12 +23,13 @@ import torch
 import torch._dynamo  # the first optimiser imports it (seconds): paid here, before the worker says it is ready
 
 from model import get_task
+from model.analysis.probe import probe_attention
 from model.architectures import config_from_dict
-from model.checkpoint import checkpoint_bytes
 from model.errors import LabError
-from model.probe import probe_attention
+from model.io.checkpoint import checkpoint_bytes
 from model.train import StepInfo, TrainConfig, TrainResult, train
 
+from ..allocator import keep_freed_memory
 from .errors import JobFailedError
 from .snapshots import SnapshotSchedule
 from .stopflag import StopFlag
@@ -41,6 +42,7 @@ def serve(conn: Connection, stop_flag: StopFlag, torch_threads: int = 1, nice: i
     """Serve jobs from `conn` until a quit message or until the pool's end of the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C on the server is the pool's to handle
     torch.set_num_threads(torch_threads)
+    keep_freed_memory()  # as the app server does: see services/allocator.py
     if nice:
         with contextlib.suppress(OSError):  # not allowed here: run at the same priority
             os.nice(nice)

@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import LoadedModel, load_pretrained
-from model.analysis import attention_rollout
+from model.analysis.attention import attention_rollout
 from ui.trace_cache import SHARED_TRACES
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")

@@ -11,6 +11,7 @@ import pytest
 import zxingcpp
 from PIL import Image
 
+from model.naming import AttentionKind
 from services.rooms import RoomLimits
 from services.rooms.schema import state_json
 from ui.classroom import room_state
@@ -67,6 +68,24 @@ def test_a_view_goes_from_teacher_to_student_unchanged():
     for key in ("model", "text", "step", "query", "present", "source", "wt_temperature", "wt_scale_off", "wt_kind"):
         assert student[key] == TEACHER[key], key
     assert "user_models" not in student and "_class_role" not in student and "lang" not in student
+
+
+def test_a_room_from_before_the_one_attention_vocabulary_applies_in_it():
+    """A room written by an older server says "encoder self" / "decoder self" for the walkthrough's block."""
+    student: dict = {}
+    room_state.apply({"page": "step-by-step", "wt_kind": "decoder self", "source": "model"}, student, models=[])
+    assert student["wt_kind"] == "decoder" and type(student["wt_kind"]) is str
+    room_state.apply({"page": "step-by-step", "wt_kind": "encoder self"}, student, models=[])
+    assert student["wt_kind"] == "encoder"
+    assert room_state.apply({"page": "step-by-step", "wt_kind": "sideways"}, student, models=[]) == []  # not a kind
+    assert student["wt_kind"] == "encoder"
+
+
+def test_an_attention_kind_in_the_session_is_published_as_plain_text():
+    state = room_state.collect({"kind": AttentionKind.CROSS}, "attention")
+    walk = room_state.collect({"wt_kind": AttentionKind.DECODER}, "step-by-step")
+    assert (state["kind"], walk["wt_kind"]) == ("cross", "decoder")
+    assert type(state["kind"]) is str and type(walk["wt_kind"]) is str
 
 
 def test_stale_browser_values_after_a_full_run_are_put_back_until_the_browser_catches_up():

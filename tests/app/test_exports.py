@@ -11,8 +11,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import Ablation, load_pretrained
-from model.analysis import attention_layers
-from model.knockout import every_head, format_heads_off
+from model.analysis.attention import attention_layers
+from model.analysis.knockout import every_head, format_heads_off
 from ui.classroom.room_state import apply, collect
 
 from .test_attention_page import WORDS as PAGE_WORDS

@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import load_pretrained
-from model.rnn_analysis import accuracy_by_length
+from model.analysis.rnn import accuracy_by_length
 from services.lessons import LIBRARY, LessonError, shipped_file, shipped_lessons
 from tests.app.test_attention_page import array
 from tests.app.test_presenter import blocks, popovers, presenter_css, widget_keys

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from model import Ablation, load_pretrained
-from model.analysis import head_mean
+from model.analysis.attention import head_mean
 
 from .test_attention_page import array, figures, open_page
 

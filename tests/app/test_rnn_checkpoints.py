@@ -13,8 +13,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import load_pretrained
-from model.archive import pack_archive
-from model.checkpoint import checkpoint_bytes
+from model.io.archive import pack_archive
+from model.io.checkpoint import checkpoint_bytes
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
@@ -48,7 +48,7 @@ def _explain_each(archives: dict) -> None:
     import streamlit as st
 
     from model import CheckpointError
-    from model.archive import load_archive
+    from model.io.archive import load_archive
     from ui.i18n import explain
 
     for key, data in archives.items():
@@ -96,7 +96,7 @@ def test_bad_rnn_archives_get_a_message_in_the_readers_language(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_an_uploaded_rnn_works_on_the_rnn_page_and_gets_the_notice_elsewhere(lang):
-    from model.archive import load_archive
+    from model.io.archive import load_archive
 
     mine = load_archive(pack_archive(load_pretrained("reverse-rnn")), name="my-rnn")
     at = AppTest.from_file(APP, default_timeout=120)

@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import PRETRAINED
-from model.pretrained import PRETRAINED_ARCH
+from model.io.pretrained import PRETRAINED_ARCH
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 RNN_MODELS = [name for name in PRETRAINED if PRETRAINED_ARCH[name] == "rnn"]

@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import load_pretrained
-from model.rnn_analysis import accuracy_by_length, decoder_step, gradient_through_time
+from model.analysis.rnn import accuracy_by_length, decoder_step, gradient_through_time
 from viz.latex import number
 
 from .test_attention_page import array, figures, numbered

@@ -302,7 +302,7 @@ def test_csv_of_a_matrix_round_trips():
 
     import pandas as pd
 
-    from model.walkthrough import build_mask
+    from model.teach.walkthrough import build_mask
     from ui.walkthrough.example import example_walk
     from ui.walkthrough.export import matrix_csv
     from ui.walkthrough.state import Ablations

@@ -15,7 +15,7 @@ import pytest
 
 from devtools.harness import exceptions_on, new_page, open_page, runs, server_pid, wait_settled
 from model import PRETRAINED, load_pretrained
-from model.archive import load_archive, pack_archive
+from model.io.archive import load_archive, pack_archive
 
 pytestmark = pytest.mark.browser
 SHIPPED = list(PRETRAINED)

@@ -6,7 +6,7 @@ import re
 
 from model import PRETRAINED, TASKS
 from model.tasks.segment import longest_match
-from model.walkthrough import DEFAULT_TOKENS
+from model.teach.walkthrough import DEFAULT_TOKENS
 
 # Every text node of the app that is visible, outside code (tokens are code spans), math (KaTeX), plotly's
 # tick labels (tokens and numbers), text boxes (what the user typed), the language switch (both names) and

@@ -3,7 +3,7 @@ truncated archive, files over 10 MB, wrong configs (bad JSON, an unknown archite
 "This file cannot be used: <why>" on the page, nothing is unpickled or unpacked past the caps, the model list
 and the chosen model are unchanged, and a good archive uploaded next still loads.
 
-The archive checks themselves are unit-tested in tests/model/test_archive.py and test_checkpoint.py; here each
+The archive checks themselves are unit-tested in tests/model/io/test_archive.py and test_checkpoint.py; here each
 file goes through the page, in English and Chinese for a few.
 """
 
@@ -23,8 +23,8 @@ import pytest
 import torch
 
 from model import load_pretrained
-from model.archive import MAX_ARCHIVE_BYTES, pack_archive
-from model.checkpoint import checkpoint_bytes
+from model.io.archive import MAX_ARCHIVE_BYTES, pack_archive
+from model.io.checkpoint import checkpoint_bytes
 
 from .apptest import Says, open_page, run
 

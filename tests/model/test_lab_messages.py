@@ -7,13 +7,13 @@ import pytest
 import torch
 
 from model import get_task, load_pretrained
+from model.analysis.rnn import decoder_step, gradient_setup
 from model.architectures import config_from_dict
-from model.config import ModelConfig
 from model.errors import LabError
-from model.rnn_analysis import decoder_step, gradient_setup
-from model.rnn_attention import AttentionScore
-from model.rnn_config import RNNConfig
+from model.rnn.attention import AttentionScore
+from model.rnn.config import RNNConfig
 from model.train import TrainConfig, check_teacher_forcing, default_model_config
+from model.transformer.config import ModelConfig
 from ui.i18n import translations
 
 V = {"src_vocab_size": 10, "tgt_vocab_size": 10}

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from model import TASKS, get_task, load_pretrained
-from model.pretrained import CHECKPOINT_DIR
+from model.io.pretrained import CHECKPOINT_DIR
 from model.tasks import Vocabulary
 from model.tasks.segment import longest_match
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from model.pretrained import PRETRAINED_ARCH
+from model.io.pretrained import PRETRAINED_ARCH
 from services.lessons import (
     FORMAT,
     LIMITS,
@@ -79,6 +79,25 @@ def test_json_round_trip_gives_the_same_lesson_and_digest():
     expected = good()
     expected["slides"][1]["state"]["wt_temperature"] = 2.0  # a number setting is written as a float
     assert json.loads(lesson.to_json()) == expected
+
+
+@pytest.mark.parametrize(
+    ("written", "read"),
+    [("encoder self", "encoder"), ("decoder self", "decoder"), ("cross", "cross"), ("encoder", "encoder")],
+)
+def test_a_file_from_before_the_one_attention_vocabulary_reads_in_it(written, read):
+    """Files written before model/naming.py name the walkthrough's block "encoder self" / "decoder self"; they load,
+    and are written back with the kind's id (AttentionKind), the same word the Attention page's `kind` uses."""
+    lesson = parse_lesson(changed(lambda d: d["slides"][1]["state"].update(source="model", wt_kind=written)))
+    assert lesson.slides[1].state["wt_kind"] == read and type(lesson.slides[1].state["wt_kind"]) is str
+    assert json.loads(lesson.to_json())["slides"][1]["state"]["wt_kind"] == read
+
+
+@pytest.mark.parametrize("written", ["encoder self-attention", "Encoder", "rnn", "self", 3])
+def test_an_attention_kind_the_pages_do_not_offer_is_refused(written):
+    with pytest.raises(LessonError) as caught:
+        parse_lesson(changed(lambda d: d["slides"][1]["state"].update(wt_kind=written)))
+    assert caught.value.params["options"] == "encoder, decoder, cross"
 
 
 def test_the_shipped_lesson_is_bilingual_and_in_the_issue_order():

@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from model import get_task
-from model.probe import probe_attention
+from model.analysis.probe import probe_attention
 from model.train import TrainConfig, default_model_config, train
 from services.training import (
     REASON_NO_HEARTBEAT,
@@ -134,7 +134,8 @@ def test_a_job_trains_in_another_process_exactly_as_train_does(make_pool):
     snapshots = job.snapshot_list()
     assert [s.step for s in snapshots] == [1, 10, 20, 30, 40] and view.snapshot_count == 5
     names = {"encoder.0.self_attn", "decoder.0.self_attn", "decoder.0.cross_attn"}
-    for snapshot in snapshots:  # each is the probe's weights at that step (tests/model/test_probe.py checks those)
+    # each snapshot is the probe's weights at that step (tests/model/analysis/test_probe.py checks those)
+    for snapshot in snapshots:
         assert set(snapshot.weights) == set(probed[snapshot.step]) == names
         for name, weights in probed[snapshot.step].items():
             assert snapshot.weights[name].dtype == np.float32

@@ -5,7 +5,7 @@ import re
 import numpy as np
 import pytest
 
-from model.walkthrough import softmax_steps
+from model.teach.walkthrough import softmax_steps
 from viz import walkthrough_latex as tex
 from viz.latex import bmatrix, number, text, words
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from model.walkthrough import softmax_steps
+from model.teach.walkthrough import softmax_steps
 from viz import rnn_latex as rtex
 from viz import walkthrough_latex as tex
 from viz.curves import Series, bars_figure, line_figure

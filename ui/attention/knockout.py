@@ -16,7 +16,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from model import Ablation, InputError, LoadedModel, Trace
-from model.knockout import (
+from model.analysis.knockout import (
     HeadsOff,
     attention_blocks,
     every_head,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from model import Trace
-from model.analysis import attention_layers
-from model.knockout import HeadsOff, weight_change
+from model.analysis.attention import attention_layers
+from model.analysis.knockout import HeadsOff, weight_change
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from model import LoadedModel, Trace
-from model.analysis import attention_layers, attention_tokens
+from model.analysis.attention import attention_layers, attention_tokens
 from views import AttentionView
 
 from ..classroom.ask import question_panel

@@ -17,8 +17,16 @@ import numpy as np
 import streamlit as st
 
 from model import Trace
-from model.analysis import attention_layers, attention_rollout, attention_tokens, head_entropy, head_mean, head_peak
-from model.knockout import blank_heads_off
+from model.analysis.attention import (
+    attention_layers,
+    attention_rollout,
+    attention_tokens,
+    head_entropy,
+    head_mean,
+    head_peak,
+)
+from model.analysis.knockout import blank_heads_off
+from model.naming import AttentionKind, Side
 from views import AttentionView
 from views.attention import KIND_LABELS, SUMMARY_LABELS
 from viz.attention import head_figure, overview_figure
@@ -43,9 +51,9 @@ KIND_HELP = N_(
     "Cross-attention: each output position looks at the source."
 )
 AXES = {  # kind → (query axis title, key axis title)
-    "encoder": (N_("Query: source token"), N_("Key: source token")),
-    "decoder": (N_("Query: decoder input"), N_("Key: decoder input")),
-    "cross": (N_("Query: decoder input"), N_("Key: source token")),
+    AttentionKind.ENCODER: (N_("Query: source token"), N_("Key: source token")),
+    AttentionKind.DECODER: (N_("Query: decoder input"), N_("Key: decoder input")),
+    AttentionKind.CROSS: (N_("Query: decoder input"), N_("Key: source token")),
 }
 HOVER = (N_("query"), N_("key"), N_("weight"))
 SUMMARIES_LABEL = N_("Summaries: entropy and largest weight per head, mean over heads, attention rollout")
@@ -114,7 +122,7 @@ def within(value: int, count: int) -> int:
 
 
 def is_off(weights) -> bool:
-    """A head switched off: its weights are left out (NaN, model.knockout.blank_heads_off)."""
+    """A head switched off: its weights are left out (NaN, model.analysis.knockout.blank_heads_off)."""
     return bool(np.isnan(weights).all())
 
 
@@ -243,11 +251,11 @@ def summaries(
                 "at the encoder's top."
             )
         )
-        source = numbered(trace.tokens("src"))
-        encoder = blank_heads_off(attention_layers(trace, "encoder"), "encoder", heads_off)
+        source = numbered(trace.tokens(Side.SRC))
+        encoder = blank_heads_off(attention_layers(trace, AttentionKind.ENCODER), AttentionKind.ENCODER, heads_off)
         fig = matrix_figure(
             attention_rollout(encoder), title=_("Encoder attention rollout"),
             x_title=_("Input token"), y_title=_("Position at the top"), x_labels=source, y_labels=source,
             hover_names=hover_names(N_("position"), N_("input token"), N_("share")), height=560, role="rollout",
         )  # fmt: skip
-        show_chart(fig, "rollout", name=chart_name(PAGE, "encoder", "rollout", *off))
+        show_chart(fig, "rollout", name=chart_name(PAGE, AttentionKind.ENCODER, "rollout", *off))

@@ -9,6 +9,6 @@ and everyone can predict what the model computes, then see the answer.
 - join.py: the join link (never the key) and its QR code.
 - ../room_models.py (below this package, for ui/models.py): models a teacher shared with the room, in its
   students' model picker.
-- ask.py, answers.py: predict, then reveal (in a class, or alone); the true answers come from model/questions.py.
+- ask.py, answers.py: predict, then reveal (in a class, or alone); the true answers come from model/teach/questions.py.
 The rooms themselves are services/rooms; nothing here touches room state except through its store.
 """

@@ -1,6 +1,6 @@
 """How a question reads on every screen: its prompt, its options and the answers, in the reader's language.
 
-A question travels as language-neutral data (model/questions.py: tokens or option ids, and a context of
+A question travels as language-neutral data (model/teach/questions.py: tokens or option ids, and a context of
 numbers and tokens), so a teacher in Chinese and a student in English each read it in their own language.
 """
 
@@ -10,17 +10,18 @@ from collections.abc import Mapping, Sequence
 
 import streamlit as st
 
-from model.questions import ATTEND, FLATTER, NEXT, SAME, SHARPER, UNSCALED
+from model.naming import AttentionKind
+from model.teach.questions import ATTEND, FLATTER, NEXT, SAME, SHARPER, UNSCALED
 from viz.questions import answers_figure
 
 from ..charts import chart_name, show_chart
 from ..i18n import N_, _, ngettext
 from ..tokens import md_escape
 
-ATTENTION_NAMES = {
-    "encoder": N_("encoder self-attention"),
-    "decoder": N_("decoder masked self-attention"),
-    "cross": N_("cross-attention"),
+ATTENTION_NAMES = {  # what a question's context["attention"] names: a kind of the Transformer, or the worked example
+    AttentionKind.ENCODER: N_("encoder self-attention"),
+    AttentionKind.DECODER: N_("decoder masked self-attention"),
+    AttentionKind.CROSS: N_("cross-attention"),
     "example": N_("the worked example"),
 }
 KIND_NAMES = {  # the kinds of question, as the ask controls offer them

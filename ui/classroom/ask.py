@@ -2,7 +2,7 @@
 
 A teacher asks the class (students answer at the top of their page, the teacher sees the answers come in and
 reveals the answer); anyone outside a class asks themselves. The question and its true answer come from the
-trace through model/questions.py; the panel only picks what to ask about.
+trace through model/teach/questions.py; the panel only picks what to ask about.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ import numpy as np
 import streamlit as st
 
 from model import NO_ABLATION, Ablation, LoadedModel, Trace
-from model.analysis import ATTENTION_KINDS, attention_name, attention_tokens
-from model.questions import (
+from model.analysis.attention import attention_tokens
+from model.naming import TRANSFORMER_KINDS, AttentionKind, attention_name
+from model.teach.questions import (
     ATTEND,
     NEXT,
     QUESTION_KINDS,
@@ -57,7 +58,7 @@ class QuestionView:
     """What the page shows that a question can be about: one attention block, and the model's output."""
 
     where: str  # the page, for widget keys
-    attention: str  # encoder / decoder / cross (model/analysis.py kinds), or "example"
+    attention: str  # an AttentionKind of the Transformer (encoder / decoder / cross), or "example"
     layer: int | None
     head: int
     weights: np.ndarray  # (H, Lq, Lk) of the block in focus
@@ -82,7 +83,7 @@ def question_panel(loaded: LoadedModel, text: str, target: str | None, trace: Tr
         st.info(_(QuestionError.EMPTY))
         return
     kind = st.session_state.get("kind")
-    kind = kind if kind in ATTENTION_KINDS else "encoder"
+    kind = AttentionKind(kind) if kind in TRANSFORMER_KINDS else AttentionKind.ENCODER
     layer, head = int(st.session_state.get("layer") or 0), int(st.session_state.get("head") or 0)
     token = st.session_state.get("token")
     try:
@@ -101,7 +102,7 @@ def question_panel(loaded: LoadedModel, text: str, target: str | None, trace: Tr
         return None if other is None else block_weights(other, name)
 
     view = QuestionView(
-        "attention", kind, layer, head, weights, queries, keys, token if isinstance(token, int) else 0, 0,
+        "attention", kind.value, layer, head, weights, queries, keys, token if isinstance(token, int) else 0, 0,
         unscaled, trace.tokens("tgt"), logits, loaded.task.tgt_vocab.itos,
     )  # fmt: skip
     _panel(view)
@@ -112,8 +113,8 @@ def walk_question_panel(walk, query: int) -> None:
     ui.walkthrough.state.Walk) and its query row."""
     if _hidden():
         return
-    kind = walk.notes.get("kind") if walk.notes.get("kind") in ATTENTION_KINDS else "example"
-    view = _example_view(walk, query) if kind == "example" else _model_view(walk, query, kind)
+    kind = walk.notes.get("kind")  # the model block's AttentionKind; the worked example has none
+    view = _model_view(walk, query, AttentionKind(kind)) if kind in TRANSFORMER_KINDS else _example_view(walk, query)
     if view is not None:
         _panel(view)
 
@@ -133,7 +134,7 @@ def _example_view(walk, query: int) -> QuestionView:
     )
 
 
-def _model_view(walk, query: int, kind: str) -> QuestionView | None:
+def _model_view(walk, query: int, kind: AttentionKind) -> QuestionView | None:
     """The model block of the walkthrough; its trace is the one the page ran (this session's cache holds it)."""
     from ..models import selected_model
 
@@ -153,7 +154,7 @@ def _model_view(walk, query: int, kind: str) -> QuestionView | None:
         return None if other is None else block_weights(other, name)
 
     return QuestionView(
-        "walk", kind, layer, walk.head, walk.full["weights"], walk.q_tokens, walk.k_tokens, query, 1, unscaled,
+        "walk", kind.value, layer, walk.head, walk.full["weights"], walk.q_tokens, walk.k_tokens, query, 1, unscaled,
         trace.tokens("tgt"), trace_logits(trace), loaded.task.tgt_vocab.itos,
     )  # fmt: skip
 

@@ -38,9 +38,10 @@ def apply(state: Mapping, session: MutableMapping, models: Collection[str]) -> l
     except ViewError:
         return []
     names = {f.name for f in fields(cls) if f.control.room}
-    if settings.get(MODEL, next(iter(models), None)) not in models:
-        settings.pop(MODEL)
-        names.discard(MODEL)
+    if MODEL in settings and settings[MODEL] not in models:
+        del settings[MODEL]
+    if MODEL not in settings:
+        names.discard(MODEL)  # the picker keeps its choice
     return write(build(cls, settings), session, names)
 
 

@@ -16,7 +16,7 @@ from contextlib import suppress
 
 import streamlit as st
 
-from model.checkpoint import checkpoint_bytes
+from model.io.checkpoint import checkpoint_bytes
 from services.rooms import InvalidState, RoomClosed, RoomError, RoomNotFound, RoomStore
 from services.rooms.schema import PAGE
 

@@ -1,11 +1,12 @@
-"""Inside-a-layer page glue: pick a stack, then draw the numbers of model.analysis_layers."""
+"""Inside-a-layer page glue: pick a stack, then draw the numbers of model.analysis.layers."""
 
 from __future__ import annotations
 
 import streamlit as st
 
 from model import Trace
-from model.analysis_layers import LayerAnalysis, analyse_layers
+from model.analysis.layers import LayerAnalysis, analyse_layers
+from model.naming import CROSS_ATTN, FFN, SELF_ATTN, Stack, parse_sublayer_name
 from views import InsideLayerView
 from views.layers import STACK_LABELS
 from viz.layers import ffn_figure, layernorm_stats_figure, row_heatmap
@@ -17,9 +18,9 @@ from ..presenter import controls
 from ..state import fit, sync_url
 
 KIND_NAMES = {  # "L{n} {kind}" labels of the sublayers
-    "self_attn": N_("L{n} self-attention"),
-    "cross_attn": N_("L{n} cross-attention"),
-    "ffn": N_("L{n} feed-forward"),
+    SELF_ATTN: N_("L{n} self-attention"),
+    CROSS_ATTN: N_("L{n} cross-attention"),
+    FFN: N_("L{n} feed-forward"),
 }
 STACKS = STACK_LABELS
 LN_INPUT = {  # norm placement → what the LayerNorm reads
@@ -38,12 +39,12 @@ PAGE = InsideLayerView.PAGE  # also the first word of every chart's file name
 
 
 def sublayer_label(name: str) -> str:
-    _stack, layer, kind = name.split(".")
-    return _(KIND_NAMES[kind]).format(n=int(layer) + 1)
+    _stack, layer, sublayer = parse_sublayer_name(name)
+    return _(KIND_NAMES[sublayer]).format(n=layer + 1)
 
 
 def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
-    """The encoder or decoder stack's numbers (model.analysis_layers) and the tokens along its positions."""
+    """The encoder or decoder stack's numbers (model.analysis.layers) and the tokens along its positions."""
     stack = st.radio(
         _("Stack"), list(STACKS), horizontal=True, key="layer_stack",
         format_func=shown_as({k: _(label) for k, label in STACKS.items()}),
@@ -52,8 +53,8 @@ def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
 
 
 def stack_analysis(trace: Trace, stack: str, norm: str) -> tuple[LayerAnalysis, list[str]]:
-    """model.analysis_layers' numbers for one stack ("encoder" or "decoder") and the tokens along its positions."""
-    tokens = trace.tokens("src" if stack == "encoder" else "tgt")
+    """model.analysis.layers' numbers for one stack ("encoder" or "decoder") and the tokens along its positions."""
+    tokens = trace.tokens(Stack(stack).side)
     return analyse_layers(trace, stack, norm), tokens
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 from model import Ablation, LoadedModel, Trace, sinusoidal_table
-from model.analysis import attention_layers, attention_tokens, head_mean, position_similarity
+from model.analysis.attention import attention_layers, attention_tokens, head_mean, position_similarity
+from model.naming import AttentionKind, Side, pos_name
 from views import PositionalView
 from views.base import by_name
 from viz.matrix import SIGNED_SCALE, matrix_figure
@@ -87,22 +88,22 @@ def model_encoding(loaded: LoadedModel, trace: Trace) -> None:
         st.info(_("This model adds no positional encoding: it sees its input as a bag of tokens."))
         return
     fig = encoding_figure(
-        trace.numpy("src.pos"),
+        trace.numpy(pos_name(Side.SRC)),
         title=_("src.pos: the {kind} encoding added to each source token").format(
             kind=_(POSITIONAL_NAMES[loaded.config.positional])
         ),
         position_title=_("Source token"), dimension_title=_("Dimension"), position_labels=numbered(trace.tokens("src")),
         height=max(260, 90 + 26 * len(trace.tokens("src"))), role="model-pe",
     )  # fmt: skip
-    show_chart(fig, "model_pe", name=chart_name(PAGE, "src.pos", model=loaded.name))
+    show_chart(fig, "model_pe", name=chart_name(PAGE, pos_name(Side.SRC), model=loaded.name))
 
 
 def cross_attention_chart(trace: Trace, title: str, key: str, cell_text: bool | None = None) -> None:
     """The last decoder layer's cross-attention, mean over heads (chart key `key`; cell_text=False: no values in
     the cells, for a narrow column)."""
-    weights = attention_layers(trace, "cross")  # (L, H, T, S)
-    queries, keys = attention_tokens(trace, "cross")
-    query_title, key_title = hover_names(*AXES["cross"])
+    weights = attention_layers(trace, AttentionKind.CROSS)  # (L, H, T, S)
+    queries, keys = attention_tokens(trace, AttentionKind.CROSS)
+    query_title, key_title = hover_names(*AXES[AttentionKind.CROSS])
     fig = matrix_figure(
         head_mean(weights[-1]), title=title, x_title=key_title, y_title=query_title,
         x_labels=numbered(keys), y_labels=numbered(queries), hover_names=hover_names(*HOVER), height=480,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import streamlit as st
 
 from model import LoadedModel, Trace
-from model.analysis import attention_maps, attention_name, head_mean
-from model.rnn import ATTN
+from model.analysis.attention import attention_maps, head_mean
+from model.naming import RNN_ATTN, AttentionKind, Side, attention_name
 from viz.attention import head_figure
 
 from ..attention.view import AXES, HOVER, hover_names, numbered, one_based
@@ -70,17 +70,17 @@ def transformer_controls(model: LoadedModel) -> tuple[int, int | None]:
 
 
 def _figure(weights, trace: Trace, title: str, subtitle: str, role: str):
-    query_title, key_title = hover_names(*AXES["cross"])
+    query_title, key_title = hover_names(*AXES[AttentionKind.CROSS])
     return head_figure(
-        weights, title=title, subtitle=subtitle, query_tokens=numbered(trace.tokens("tgt")),
-        key_tokens=numbered(trace.tokens("src")), query_title=query_title, key_title=key_title,
+        weights, title=title, subtitle=subtitle, query_tokens=numbered(trace.tokens(Side.TGT)),
+        key_tokens=numbered(trace.tokens(Side.SRC)), query_title=query_title, key_title=key_title,
         hover_names=hover_names(*HOVER), height=HEIGHT, role=role,
     )  # fmt: skip
 
 
 def rnn_alignment(model: LoadedModel, trace: Trace) -> None:
     maps = attention_maps(trace)
-    if ATTN not in maps:
+    if RNN_ATTN not in maps:
         st.info(
             _(
                 "**{name}** has no attention: its decoder reads only the encoder's final state, one fixed vector for "
@@ -90,11 +90,11 @@ def rnn_alignment(model: LoadedModel, trace: Trace) -> None:
         )
         return
     subtitle = _("a_t,i: each decoder step over the encoder states")
-    show_chart(_figure(maps[ATTN][0], trace, _("RNN + attention"), subtitle, "rnn-alignment"), "rnn_alignment")
+    show_chart(_figure(maps[RNN_ATTN][0], trace, _("RNN + attention"), subtitle, "rnn-alignment"), "rnn_alignment")
 
 
 def transformer_alignment(trace: Trace, layer: int, head: int | None) -> None:
-    block = attention_maps(trace)[attention_name("cross", layer)]  # (H, T, S)
+    block = attention_maps(trace)[attention_name(AttentionKind.CROSS, layer)]  # (H, T, S)
     if head is None:
         weights = head_mean(block)
         subtitle = _("layer {layer} · mean of {n} heads").format(layer=layer + 1, n=block.shape[0])

@@ -1,12 +1,12 @@
 """Part 3: exact match against input length for the shipped models of one task, with and without attention
-(model.rnn_analysis.accuracy_by_length). It takes seconds, so each curve is measured once per server and kept."""
+(model.analysis.rnn.accuracy_by_length). It takes seconds, so each curve is measured once per server and kept."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from model.pretrained import PRETRAINED_ARCH
-from model.rnn_analysis import accuracy_by_length
+from model.analysis.rnn import accuracy_by_length
+from model.io.pretrained import PRETRAINED_ARCH
 from views.rnn import PER_LENGTH
 from viz.curves import Series, line_figure
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model.bench_results import RnnBench, compare, load_rnn_bench
 from model.errors import LabError
+from services.bench_results import RnnBench, compare, load_rnn_bench
 from viz.curves import HALF_ROW_EM, Series, bars_figure, line_figure
 
 from ..charts import show_chart

@@ -1,4 +1,4 @@
-"""Part 2: the RNN decoder one time step at a time, every number from model.rnn_analysis.decoder_step on the trace:
+"""Part 2: the RNN decoder one time step at a time, every number from model.analysis.rnn.decoder_step on the trace:
 the state it starts from, the score of each encoder state, the softmax, the context vector c_t, the new state and
 the token it writes. Built from the step-by-step page's parts (Previous/Next, formulas, softmax bars)."""
 
@@ -8,8 +8,9 @@ import numpy as np
 import streamlit as st
 
 from model import LoadedModel, Trace
-from model.rnn_analysis import decoder_step
-from model.walkthrough import softmax_steps
+from model.analysis.rnn import decoder_step
+from model.naming import RNN_DEC_S, RNN_ENC_H, AttentionKind, attention_name
+from model.teach.walkthrough import softmax_steps
 from viz import rnn_latex as rtex
 from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
@@ -47,7 +48,7 @@ def decoder_section(model: LoadedModel | None, text: str) -> None:
     trace = traces[0]
     output_line(model, trace)
     vocab = model.task.tgt_vocab.itos
-    n_steps = trace["rnn.dec.s"].shape[1]
+    n_steps = trace[RNN_DEC_S].shape[1]
     steps = [decoder_step(trace, t) for t in range(n_steps)]
     written = [vocab[s["output_id"]] for s in steps]
     labels = StepLabels(
@@ -133,7 +134,7 @@ def attention_part(model: LoadedModel, trace: Trace, t: int, step: dict, written
         )
         chart(weights_bars, model, "weights", t)
     with right:
-        weights = trace.numpy("rnn.attn.weights")
+        weights = trace.numpy(attention_name(AttentionKind.RNN, part="weights"))
         rows = [f"{i + 1} · {w}" for i, w in enumerate(written)]
         title = _("Every step's attention (row {t} is this step)").format(t=t + 1)
         chart(fig.matrix_heatmap(weights, rows, keys, title, weights=True, highlight_row=t), model, "attention", t)
@@ -142,7 +143,7 @@ def attention_part(model: LoadedModel, trace: Trace, t: int, step: dict, written
         _("The context vector is the weighted sum of the encoder states: the decoder reads mostly the states with "
           "large weights. Unlike the fixed vector of a plain encoder–decoder, it is new at every step.")
     )  # fmt: skip
-    states = trace.numpy("rnn.enc.h")
+    states = trace.numpy(RNN_ENC_H)
     st.latex(tex.contribution_sum(t, step["weights"], states, keys, step["context"], notation=tex.RNN))
 
 

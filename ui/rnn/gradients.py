@@ -1,12 +1,12 @@
 """Part 5: how much the loss at the end of a sequence still feels each earlier input, for a plain tanh RNN, a GRU
-and an LSTM (model.rnn_analysis.gradient_through_time, untrained cells): the vanishing gradient, and the gates."""
+and an LSTM (model.analysis.rnn.gradient_through_time, untrained cells): the vanishing gradient, and the gates."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from model.rnn_analysis import gradient_through_time
-from model.rnn_cells import CELL_TYPES
+from model.analysis.rnn import gradient_through_time
+from model.rnn.cells import CELL_TYPES
 from views import RnnView
 from views.base import by_name
 from viz.curves import Series, line_figure

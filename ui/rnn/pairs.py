@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from model import LoadedModel, Trace
-from model.pretrained import PRETRAINED_ARCH
+from model.io.pretrained import PRETRAINED_ARCH
 
 from ..i18n import _
 from ..inputs import fit_to_limit

@@ -1,14 +1,15 @@
 """Train page: watch a head's attention form — live while training, then a timeline and before/after.
 
-Either family: a Transformer's blocks are named `{stack}.{layer}.{kind}`, the RNN's one block `rnn.attn` has one
-head; an RNN with score 'none' has no attention, which the page says in a sentence.
+Either family: the probe's blocks are named as in model/naming.py (attention_name: "decoder.1.cross_attn"; the RNN's
+one block "rnn.attn" has one head); an RNN with score 'none' has no attention, which the page says in a sentence.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from model.probe import has_attention, sharpest_head
+from model.analysis.probe import has_attention, sharpest_head
+from model.naming import AttentionKind, Side, parse_attention_name
 from services.training import JobHandle
 from viz.training import attention_heatmap_figure, attention_timeline_figure, before_after_figure
 
@@ -18,16 +19,16 @@ from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..presenter import StepLabels, step_buttons
 
-# kind (stack.kind, or the RNN's block) → its name ({n}: layer), (query axis, key axis) words, (query, key) sides
+# attention kind → its name ({n}: layer), (query axis, key axis) words
 KINDS = {
-    "encoder.self_attn": (N_("Encoder layer {n} · self-attention"),
-                          (N_("input token (query)"), N_("input token (key)")), ("src", "src")),
-    "decoder.self_attn": (N_("Decoder layer {n} · self-attention"),
-                          (N_("output so far (query)"), N_("output so far (key)")), ("tgt", "tgt")),
-    "decoder.cross_attn": (N_("Decoder layer {n} · cross-attention"),
-                           (N_("output so far (query)"), N_("input token (key)")), ("tgt", "src")),
-    "rnn.attn": (N_("Decoder · attention over the encoder states"),
-                 (N_("output so far (query)"), N_("input token (key)")), ("tgt", "src")),
+    AttentionKind.ENCODER: (N_("Encoder layer {n} · self-attention"),
+                            (N_("input token (query)"), N_("input token (key)"))),
+    AttentionKind.DECODER: (N_("Decoder layer {n} · self-attention"),
+                            (N_("output so far (query)"), N_("output so far (key)"))),
+    AttentionKind.CROSS: (N_("Decoder layer {n} · cross-attention"),
+                          (N_("output so far (query)"), N_("input token (key)"))),
+    AttentionKind.RNN: (N_("Decoder · attention over the encoder states"),
+                        (N_("output so far (query)"), N_("input token (key)"))),
 }  # fmt: skip
 NO_ATTENTION = N_(
     "This model has no attention (score *none*): its decoder sees only the encoder's final state, so there is no "
@@ -37,10 +38,9 @@ keep_on_language_switch("snap_attn", "snap_head")
 SNAP_KEY, SNAP_JOB_KEY = "snap_index", "_snap_job"  # the snapshot shown, and the job it belongs to
 
 
-def _kind(name: str) -> tuple[str, int]:
-    """'decoder.1.cross_attn' → ('decoder.cross_attn', 1); 'rnn.attn' → ('rnn.attn', 0)."""
-    parts = name.split(".")
-    return (f"{parts[0]}.{parts[2]}", int(parts[1])) if len(parts) == 3 else (name, 0)
+def _kind(name: str) -> tuple[AttentionKind, int]:
+    """'decoder.1.cross_attn' → (CROSS, 1); 'rnn.attn' → (RNN, 0)."""
+    return parse_attention_name(name)
 
 
 def attention_label(name: str) -> str:
@@ -50,9 +50,9 @@ def attention_label(name: str) -> str:
 
 def _tokens(job: JobHandle, name: str) -> tuple[list[str], list[str]]:
     """(key tokens, query tokens) of an attention in the probe."""
-    sides = dict(zip(("src", "tgt"), job.probe_tokens, strict=True))
-    query, key = KINDS[_kind(name)[0]][2]
-    return sides[key], sides[query]
+    sides = dict(zip((Side.SRC, Side.TGT), job.probe_tokens, strict=True))
+    kind = _kind(name)[0]
+    return sides[kind.key_side], sides[kind.query_side]
 
 
 def _axes(name: str) -> tuple[str, str]:
@@ -69,7 +69,7 @@ def _which(name: str, head: int, heads: int) -> str:
 
 def _default_attention(names: list[str]) -> str:
     """The last decoder layer's cross-attention (a Transformer), else the first block (the RNN's only one)."""
-    return max((n for n in names if n.endswith("cross_attn")), default=names[0])
+    return max((n for n in names if _kind(n)[0] is AttentionKind.CROSS), default=names[0])
 
 
 def _choose(job: JobHandle, last: dict) -> tuple[str, int]:

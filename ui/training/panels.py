@@ -14,7 +14,7 @@ from dataclasses import replace
 import streamlit as st
 
 from model import PRETRAINED, LoadedModel
-from model.archive import pack_archive
+from model.io.archive import pack_archive
 from services.training import JobHandle, TrainingError, get_pool
 from viz.training import accuracy_figure, loss_figure
 

@@ -7,7 +7,7 @@ import re
 import streamlit as st
 
 from model import CheckpointError
-from model.archive import MAX_ARCHIVE_BYTES, load_archive
+from model.io.archive import MAX_ARCHIVE_BYTES, load_archive
 
 from ..i18n import _, explain
 from ..models import add_user_model

@@ -1,7 +1,7 @@
 """The worked example: four tokens, X and the weights in editable tables, a mask, a random button.
 
 Each table is text, checked cell by cell (ui.walkthrough.parse); a bad cell is named in a message and
-the last valid numbers stay in use. The math itself is model.walkthrough.worked_example.
+the last valid numbers stay in use. The math itself is model.teach.walkthrough.worked_example.
 
 The mask kind and the custom grid are controls of the page's view like the source (see ui.walkthrough.state):
 ?mask=custom&custom=1000/1100/1110/1111 in the link, the grid's rows of 0/1 (1: the query may see that key).
@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from model.walkthrough import (
+from model.teach.walkthrough import (
     DEFAULT_TOKENS,
     MAX_ABS_INPUT,
     build_mask,
@@ -194,7 +194,7 @@ def custom_grid(n: int) -> np.ndarray:
 
 
 def example_walk(ablations: Ablations, head: int, mask: np.ndarray | None, values: dict) -> Walk:
-    """Run the worked example through model.walkthrough (which calls model.attention)."""
+    """Run the worked example through model.teach.walkthrough (which calls model.attention)."""
     full = worked_example(
         values["X"], values["W_Q"], values["W_K"], values["W_V"], values["W_O"], N_HEADS,
         mask=mask, temperature=ablations.temperature, scale=ablations.scale,

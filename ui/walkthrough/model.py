@@ -5,7 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from model import Ablation, LoadedModel
-from model.inspect import from_trace, n_layers
+from model.naming import AttentionKind
+from model.teach.inspect import KINDS, from_trace, n_layers
 from views import StepByStepView, key_of
 from views.attention import KIND_LABELS
 
@@ -18,43 +19,42 @@ from .state import MODEL, Ablations, Walk, md_plain
 
 PAGE = StepByStepView.PAGE
 KIND_KEY, LAYER_KEY = key_of(StepByStepView, "wt_kind"), key_of(StepByStepView, "wt_layer")
-KIND_NAMES = KIND_LABELS | {"cross": N_("Cross-attention (decoder → encoder)")}  # the walkthrough names the direction
-_INSPECT = {"encoder": "encoder self", "decoder": "decoder self", "cross": "cross"}  # model.inspect's names
+KIND_NAMES = KIND_LABELS | {AttentionKind.CROSS: N_("Cross-attention (decoder → encoder)")}  # the direction named
 
 
-def model_controls(loaded: LoadedModel) -> tuple[str, str, int]:
+def model_controls(loaded: LoadedModel) -> tuple[str, AttentionKind, int]:
     """Input text is shared with the other pages; kind and layer are this page's."""
     text_col, kind_col, layer_col = st.columns([3, 2, 1], vertical_alignment="bottom")
     with text_col:
         text = source_text(_("Input"), loaded=loaded)
-    kind = kind_col.selectbox(
-        _("Attention"), list(KIND_NAMES), format_func=translated_labels(KIND_NAMES).get, key=KIND_KEY
+    kind = AttentionKind(
+        kind_col.selectbox(_("Attention"), KINDS, format_func=translated_labels(KIND_NAMES).get, key=KIND_KEY)
     )
-    layers = list(range(n_layers(loaded.model, _INSPECT[kind])))
+    layers = list(range(n_layers(loaded.model, kind)))
     fit(PAGE, {"wt_layer": len(layers) - 1})
     layer = layer_col.selectbox(_("Layer"), layers, format_func=lambda i: str(i + 1), key=LAYER_KEY)
     return text, kind, int(layer)
 
 
-def model_walk(loaded: LoadedModel, text: str, kind: str, layer: int, head: int, ablations: Ablations) -> Walk | None:
+def model_walk(
+    loaded: LoadedModel, text: str, kind: AttentionKind, layer: int, head: int, ablations: Ablations
+) -> Walk | None:
     """Trace the current input with the ablations, and take this block's numbers from the trace."""
     ablation = Ablation(scale=ablations.scale, temperature=ablations.temperature, causal=ablations.mask)
     trace = cached_run(loaded, text, ablation=ablation)
     if trace is None:
         return None
-    full = from_trace(trace, loaded.model, _INSPECT[kind], layer)
-    src, tgt = trace.tokens("src"), trace.tokens("tgt")
-    q_tokens = src if kind == "encoder" else tgt
-    k_tokens = tgt if kind == "decoder" else src
-    if trace.prediction is not None and kind != "encoder":
+    full = from_trace(trace, loaded.model, kind, layer)
+    q_tokens, k_tokens = trace.tokens(kind.query_side), trace.tokens(kind.key_side)
+    if trace.prediction is not None and kind is not AttentionKind.ENCODER:
         st.caption(
             _("Decoder input: `<bos>` + the model's own output, “{output}”.").format(output=md_plain(trace.prediction))
         )
-    if not ablations.mask and kind != "decoder":
+    if not ablations.mask and kind is not AttentionKind.DECODER:
         st.caption(_("Mask off changes only the decoder's causal mask: this block has no mask to remove."))
     pre_ln = loaded.config.norm == "pre"
-    notes = {"kind": kind, "layer": layer, "model": loaded.name, "pre_ln": pre_ln, "prediction": trace.prediction}
+    notes = {"kind": kind.value, "layer": layer, "model": loaded.name, "pre_ln": pre_ln, "prediction": trace.prediction}
     return Walk(
         full, head, q_tokens, k_tokens, MODEL, ablations.temperature, ablations.scale,
-        has_bias=True, cross=kind == "cross", notes=notes, trace=trace,
+        has_bias=True, cross=kind is AttentionKind.CROSS, notes=notes, trace=trace,
     )  # fmt: skip

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model.inspect import n_layers
-from model.walkthrough import build_mask
+from model.teach.inspect import n_layers
+from model.teach.walkthrough import build_mask
 from views import StepByStepView
 from views.validate import grid_cells
 

@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from model.walkthrough import MAX_ABS_INPUT
+from model.teach.walkthrough import MAX_ABS_INPUT
 
 from ..i18n import _
 

@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 
 from model import Trace
-from model.walkthrough import select_head
+from model.teach.walkthrough import select_head
 from views import StepByStepView, key_of
 from views.base import by_name
 from views.walkthrough import SOURCE_LABELS
@@ -49,7 +49,7 @@ TEMPERATURE = by_name(StepByStepView)["wt_temperature"].control.spec
 class Walk:
     """Everything one view of the walkthrough shows: all heads' arrays plus how to label them."""
 
-    full: dict[str, np.ndarray]  # model.walkthrough.worked_example / model.inspect.from_trace layout
+    full: dict[str, np.ndarray]  # model.teach.walkthrough.worked_example / model.teach.inspect.from_trace layout
     head: int  # 0-based head the single-head steps follow
     q_tokens: list[str]
     k_tokens: list[str]

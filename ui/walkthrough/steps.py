@@ -10,8 +10,8 @@ from contextlib import nullcontext
 import numpy as np
 import streamlit as st
 
-from model.attention import scale_factor
-from model.walkthrough import scaling_demo
+from model.teach.walkthrough import scaling_demo
+from model.transformer.attention import scale_factor
 from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
 from viz.latex import text as tex_text

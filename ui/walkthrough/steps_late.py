@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from model.walkthrough import contributions, layer_norm_steps, softmax_steps
+from model.teach.walkthrough import contributions, layer_norm_steps, softmax_steps
 from viz import walkthrough as fig
 from viz import walkthrough_latex as tex
 

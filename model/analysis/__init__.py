@@ -1,0 +1,8 @@
+"""Numbers computed from traces for the pages to draw; pure PyTorch/NumPy, no plotting.
+
+attention.py   per-head entropy and peak, the mean over heads, attention rollout, attention maps of any family
+layers.py      inside a layer: the residual stream, each sublayer's update, LayerNorm statistics, FFN activity
+rnn.py         the RNN lessons: one decoder step opened up, accuracy by input length, gradients through time
+knockout.py    heads switched off: which heads a model has, their link code, weights with heads off
+probe.py       the attention of one fixed probe input, taken while a model trains
+"""

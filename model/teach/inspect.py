@@ -1,0 +1,124 @@
+"""Read one attention block of a trained model: its weights as matrices and its numbers from a trace.
+
+The walkthrough writes Q = X W_Q + b_Q (row vectors times a matrix, as textbooks do); torch stores
+in_proj_weight as [W_Q; W_K; W_V] in (out, in) layout, so the matrices here are its transposes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from torch import nn
+
+from ..naming import TRANSFORMER_KINDS, AttentionKind, Stack, attention_name, ffn_name, final_norm_name, input_name
+from ..trace import Trace
+from ..transformer.model import Seq2SeqTransformer
+from .walkthrough import select_head
+
+KINDS = TRANSFORMER_KINDS  # the blocks the walkthrough can open: encoder, decoder (masked) and cross-attention
+
+
+def n_layers(model: Seq2SeqTransformer, kind: AttentionKind | str) -> int:
+    return len(model.encoder) if AttentionKind(kind).stack is Stack.ENCODER else len(model.decoder)
+
+
+def _modules(model: Seq2SeqTransformer, kind: AttentionKind | str, layer: int) -> tuple[nn.Module, nn.LayerNorm]:
+    """The MultiHeadAttention module and the LayerNorm of the Sublayer around it."""
+    kind = AttentionKind(kind)
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}.")
+    if not 0 <= layer < n_layers(model, kind):
+        raise ValueError(f"layer must be in 0..{n_layers(model, kind) - 1}, got {layer}.")
+    if kind is AttentionKind.ENCODER:
+        block = model.encoder[layer]
+        return block.self_attn, block.attn_block.norm
+    block = model.decoder[layer]
+    if kind is AttentionKind.DECODER:
+        return block.self_attn, block.self_block.norm
+    return block.cross_attn, block.cross_block.norm
+
+
+def _np(t) -> np.ndarray:
+    return t.detach().double().numpy()
+
+
+def all_weights(model: Seq2SeqTransformer, kind: AttentionKind | str, layer: int) -> dict[str, np.ndarray]:
+    """W_Q, W_K, W_V, W_O as (d, d) matrices in the x W convention, the biases, LayerNorm γ and β."""
+    attn, norm = _modules(model, kind, layer)
+    d = attn.d_model
+    w, b = attn.in_proj_weight, attn.in_proj_bias
+    return {
+        "W_Q": _np(w[:d].T), "W_K": _np(w[d : 2 * d].T), "W_V": _np(w[2 * d :].T),
+        "b_Q": _np(b[:d]), "b_K": _np(b[d : 2 * d]), "b_V": _np(b[2 * d :]),
+        "W_O": _np(attn.out_proj.weight.T), "b_O": _np(attn.out_proj.bias),
+        "ln_gamma": _np(norm.weight), "ln_beta": _np(norm.bias), "ln_eps": np.float64(norm.eps),
+    }  # fmt: skip
+
+
+def attention_weights(
+    model: Seq2SeqTransformer, kind: AttentionKind | str, layer: int, head: int
+) -> dict[str, np.ndarray]:
+    """One head's W_Q, W_K, W_V (d, dk) and b_Q, b_K, b_V (dk,), plus the whole W_O (d, d) and b_O."""
+    weights = all_weights(model, kind, layer)
+    dk = model.config.d_model // model.config.n_heads
+    cols = slice(head * dk, (head + 1) * dk)
+    picked = {n: weights[n][:, cols] for n in ("W_Q", "W_K", "W_V")}
+    picked |= {n: weights[n][cols] for n in ("b_Q", "b_K", "b_V")}
+    return picked | {"W_O": weights["W_O"], "b_O": weights["b_O"]}
+
+
+def _layer_output(stack: Stack, layer: int, pre_ln: bool) -> str:
+    """Trace name of what layer `layer` of `stack` hands on (its input for layer + 1)."""
+    return ffn_name(stack, layer, "resid" if pre_ln else "norm")
+
+
+def attention_inputs(
+    trace: Trace, model: Seq2SeqTransformer, kind: AttentionKind | str, layer: int
+) -> dict[str, np.ndarray]:
+    """What this block read, from the trace (batch 0):
+
+    X (Lq, d): the rows multiplied by W_Q; M (Lk, d): the rows multiplied by W_K and W_V (X itself for
+    self-attention, the encoder output for cross); R (Lq, d): the residual stream the output is added
+    to (= X post-LN; pre-LN X is LayerNorm(R)).
+    """
+    kind = AttentionKind(kind)
+    pre_ln = model.config.norm == "pre"
+    if kind is AttentionKind.CROSS:
+        previous = attention_name(AttentionKind.DECODER, layer, "resid" if pre_ln else "norm")
+    else:
+        previous = input_name(kind.query_side) if layer == 0 else _layer_output(kind.stack, layer - 1, pre_ln)
+    R = trace.numpy(previous).astype(np.float64)
+    X = trace.numpy(attention_name(kind, layer, "norm")).astype(np.float64) if pre_ln else R
+    if kind is AttentionKind.CROSS:
+        last = len(model.encoder) - 1
+        memory = final_norm_name(Stack.ENCODER) if pre_ln else _layer_output(Stack.ENCODER, last, pre_ln)
+        M = trace.numpy(memory).astype(np.float64)
+    else:
+        M = X
+    return {"X": X, "M": M, "R": R}
+
+
+def from_trace(trace: Trace, model: Seq2SeqTransformer, kind: AttentionKind | str, layer: int) -> dict[str, np.ndarray]:
+    """Every array of the walkthrough for one attention block, all heads, exactly as traced.
+
+    Same keys and layout as `walkthrough.worked_example`, plus the block's real biases and LayerNorm.
+    """
+    arrays = {
+        key: trace.numpy(attention_name(kind, layer, part)).astype(np.float64)
+        for key, part in (
+            ("Q", "q"), ("K", "k"), ("V", "v"), ("scores", "scores"), ("scaled", "scaled"),
+            ("masked", "masked"), ("weights", "weights"), ("heads", "head_out"), ("concat", "concat"),
+            ("out", "out"), ("resid", "resid"),
+        )
+    }  # fmt: skip
+    pre_ln = model.config.norm == "pre"
+    # Post-LN: norm = LayerNorm(resid), the block's output. Pre-LN normalises before: no norm after.
+    arrays["norm"] = arrays["resid"] if pre_ln else trace.numpy(attention_name(kind, layer, "norm")).astype(np.float64)
+    arrays["mask"] = ~np.isneginf(arrays["masked"][0])  # (Lq, Lk) True = may attend (same for every head)
+    return attention_inputs(trace, model, kind, layer) | all_weights(model, kind, layer) | arrays
+
+
+def head_view(
+    trace: Trace, model: Seq2SeqTransformer, kind: AttentionKind | str, layer: int, head: int
+) -> dict[str, np.ndarray]:
+    """`from_trace` for one head (see walkthrough.select_head)."""
+    return select_head(from_trace(trace, model, kind, layer), head)

@@ -1,0 +1,62 @@
+"""The shipped checkpoints: loadable, small, and ≥ 99 % exact match on a fresh held-out sample."""
+
+from __future__ import annotations
+
+import pytest
+
+from model import PRETRAINED, load_pretrained
+from model.io.pretrained import CHECKPOINT_DIR, PRETRAINED_ARCH
+
+FRESH_SEED = 20261121  # not the seed training evaluated on (seed + 1_000_003)
+# The contrast shipped for the bottleneck lesson: a GRU without attention on reverse, trained 4000 steps, reaches what
+# it honestly reaches (82.8 % held-out); it is held to that, every other model to 99 %.
+CONTRASTS = {"reverse-rnn-noattn": (0.78, 0.90)}
+
+
+@pytest.mark.parametrize("name", PRETRAINED)
+def test_shipped_checkpoint_is_accurate(name):
+    loaded = load_pretrained(name)
+    pairs = loaded.task.sample(1000, seed=FRESH_SEED)
+    predictions = loaded.predict_batch([s for s, _ in pairs])
+    accuracy = loaded.task.accuracy(predictions, [t for _, t in pairs])
+    if name in CONTRASTS:
+        low, high = CONTRASTS[name]
+        assert low <= accuracy <= high
+        return
+    wrong = [(s, t, p) for (s, t), p in zip(pairs, predictions, strict=True) if p.split() != t.split()]
+    assert len(wrong) <= 10, wrong[:5]  # ≥ 99 %
+    assert accuracy >= 0.99
+
+
+@pytest.mark.parametrize("name", PRETRAINED)
+def test_shipped_checkpoint_is_small_and_documented(name):
+    folder = CHECKPOINT_DIR / name
+    assert (folder / "model.safetensors").stat().st_size < 2 * 1024 * 1024
+    loaded = load_pretrained(name)
+    task = name.removesuffix("-noattn").removesuffix("-rnn")  # reverse-rnn is an RNN trained on reverse
+    assert loaded.meta["command"].startswith(f"python -m model.train --task {task}")
+    assert loaded.task.name == task and loaded.name == name
+    assert (
+        loaded.config.arch
+        == PRETRAINED_ARCH[name]
+        == ("rnn" if "--arch rnn" in loaded.meta["command"] else "transformer")
+    )
+
+
+def test_minimum_set_is_shipped():
+    assert {"reverse", "sort", "translate"} <= set(PRETRAINED)
+    assert PRETRAINED[:4] == ("reverse", "sort", "translate", "copy")  # the Transformers first, as before
+    assert {"reverse-rnn", "translate-rnn", "translate-rnn-noattn"} <= set(PRETRAINED)
+
+
+def test_shipped_rnns_are_what_their_names_say():
+    shipped = (("reverse-rnn", "additive"), ("translate-rnn", "additive"), ("translate-rnn-noattn", "none"),
+               ("reverse-rnn-noattn", "none"))  # fmt: skip
+    for name, score in shipped:
+        c = load_pretrained(name).config
+        assert (c.arch, c.cell, c.score) == ("rnn", "gru", score)
+
+
+def test_unknown_pretrained_name_is_a_clear_error():
+    with pytest.raises(ValueError, match="choose one of"):
+        load_pretrained("gpt-5")

@@ -1,0 +1,42 @@
+"""The "Using the model from Python" snippets of both READMEs run exactly as written, and every value a comment
+promises (`lab.predict(...)  # 'le chien …'`, `….shape  # (1, 4, 8, 8): …`) is the value the line gives."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+import torch
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```$", re.DOTALL | re.MULTILINE)
+PROMISE = re.compile(r"#\s*('[^']*'|\([\d, ]+\))")  # a comment that starts with a string or a shape
+
+
+def promised(line: str):
+    match = PROMISE.search(line)
+    return None if match is None else ast.literal_eval(match.group(1))
+
+
+@pytest.mark.parametrize("readme", ["README.md", "README.zh-CN.md"])
+def test_the_python_snippets_run_as_written(readme):
+    blocks = PYTHON_BLOCK.findall((ROOT / readme).read_text(encoding="utf-8"))
+    assert len(blocks) == 2, "the model section's two snippets (Transformer, RNN)"
+    namespace: dict = {}
+    checked = 0
+    for block in blocks:
+        lines = block.splitlines()
+        for statement in ast.parse(block).body:
+            code = compile(ast.Module([statement], []), readme, "exec")
+            if isinstance(statement, ast.Expr):
+                value = eval(compile(ast.Expression(statement.value), readme, "eval"), namespace)
+                expected = promised(lines[statement.lineno - 1])
+                if expected is not None:
+                    got = tuple(value) if isinstance(value, torch.Size) else value
+                    assert got == expected, lines[statement.lineno - 1]
+                    checked += 1
+            else:
+                exec(code, namespace)
+    assert checked == 4  # the prediction, the cross-attention shape, the RNN's arch, its attention shape
