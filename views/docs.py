@@ -5,6 +5,8 @@ slide's settings (docs/lessons.md)."""
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
 
 from .base import fields
 from .controls import Spec, Whole
@@ -34,3 +36,8 @@ def marked(name: str) -> re.Pattern[str]:
 def fill(text: str, name: str, table: str) -> str:
     """`text` with its marked table `name` replaced by `table`."""
     return marked(name).sub(lambda m: m.group(1) + table + m.group(3), text)
+
+
+if __name__ == "__main__":  # python -m views.docs: rewrite the link table of docs/architecture.md
+    path = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/architecture.md")
+    path.write_text(fill(path.read_text(encoding="utf-8"), "link parameters", url_table()), encoding="utf-8")
