@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from .matrix import FONT, text_em
+from .legend import FOOT, FULL_ROW_EM, legend_room
+from .matrix import FONT
 from .walkthrough import plain
 
 BAND = "rgba(44, 160, 44, 0.12)"  # the shaded x range (e.g. the lengths seen in training)
@@ -35,27 +36,11 @@ def _layout(title: str, x_title: str, y_title: str, height: int, role: str) -> d
         "height": height,
         "margin": {"l": 70, "r": 20, "t": 60, "b": 60},
         "font": FONT,
-        "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0.0, "x": 0.0},
+        "legend": dict(FOOT),
         "plot_bgcolor": "rgba(0,0,0,0)",
         "meta": role,
         "hovermode": "x unified",
     }
-
-
-HALF_ROW_EM = 27.0  # a legend row in a half-width column on a 1280 px screen, in font sizes (~390 px of 14 px type)
-FULL_ROW_EM = 58.0  # in a full-width column
-
-
-def legend_room(names: Sequence[str], row_em: float = FULL_ROW_EM) -> int:
-    """Bottom margin for the x axis title plus a legend at the foot of the figure: the names packed into rows of
-    row_em, as plotly wraps them. Too little room and plotly lifts the axis title onto the tick labels."""
-    rows, used = 1, 0.0
-    for name in names:
-        width = text_em(name) + 4  # the line sample and the gap before the next item
-        if used and used + width > row_em:
-            rows, used = rows + 1, 0.0
-        used += width
-    return 72 + 26 * rows
 
 
 def line_figure(

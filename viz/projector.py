@@ -83,7 +83,13 @@ def _restyle_layout(layout: dict, base: float, max_height: int | None) -> None:
         _thin_numeric_ticks(axis)
         _grow(axis, "tickfont", base)
         _grow(axis.setdefault("title", {}), "font", base)
-    _grow(layout.setdefault("legend", {}), "font", base)
+    legend = layout.setdefault("legend", {})
+    _grow(legend, "font", base)
+    margin = layout.get("margin", {})
+    if legend.get("yref") == "container" and margin.get("b") is not None:  # a legend along the foot: its rows grow
+        grown = int(margin["b"] * FONT_SCALE)
+        layout["height"] = layout.get("height", 450) + grown - margin["b"]
+        margin["b"] = grown
     _grow(layout.setdefault("hoverlabel", {}), "font", base, ink=False)
     for note in layout.get("annotations", []):
         _grow(note, "font", base)

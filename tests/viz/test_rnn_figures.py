@@ -87,7 +87,7 @@ def test_bars_figure_groups_by_category():
 
 
 def test_legend_room_packs_names_into_rows_as_wide_as_the_column():
-    from viz.curves import HALF_ROW_EM, legend_room
+    from viz.legend import HALF_ROW_EM, legend_room
 
     short = ["Transformer", "RNN + attention"]  # 6.6 + 4 and 9.0 + 4 em: one row in half a column
     assert legend_room(short, HALF_ROW_EM) == 72 + 26

@@ -8,7 +8,8 @@ import streamlit as st
 
 from model.errors import LabError
 from services.bench_results import RnnBench, compare, load_rnn_bench
-from viz.curves import HALF_ROW_EM, Series, bars_figure, line_figure
+from viz.curves import Series, bars_figure, line_figure
+from viz.legend import HALF_ROW_EM
 
 from ..charts import show_chart
 from ..i18n import N_, _, explain, pgettext

@@ -1,0 +1,67 @@
+"""viz.fit: a figure's words fitted to the width it is drawn at: long titles wrapped (the plot keeps its size),
+axis titles wrapped to their axis, heatmap cell numbers no wider than their cells; a figure that fits is returned
+as it is. The browser test (tests/browser/test_figure_geometry.py) measures the result on screen."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from viz.fit import LATIN_EM, fit_to_width, wrap
+from viz.layers import layernorm_stats_figure
+from viz.matrix import matrix_figure
+from viz.projector import projector_layout
+from viz.walkthrough import matrix_heatmap
+
+LONG = "src: the sinusoidal positional encoding this model adds to each input token"
+
+
+def test_wrap_breaks_at_spaces_keeps_given_lines_and_breaks_chinese_anywhere():
+    assert wrap("one two three four", 9 * LATIN_EM) == "one two<br>three<br>four"
+    assert wrap("short", 100) == "short"
+    assert wrap("a b<br>c d", 100) == "a b<br>c d"  # lines it has are kept
+    assert wrap("unbreakable", 2) == "unbreakable"  # a word wider than a line stays whole
+    assert wrap("加到每个输入词元上的位置编码", 5) == "加到每个输<br>入词元上的<br>位置编码"
+
+
+def test_a_title_too_wide_is_wrapped_and_anchored_at_the_top_and_the_plot_keeps_its_size():
+    fig = matrix_figure(np.eye(3), title=LONG, x_title="x", y_title="y", height=400)
+    assert fit_to_width(fig, 1200) is fig  # fits: the same object, nothing copied
+    before = fig.to_dict()["layout"]
+    out = fit_to_width(fig, 380)
+    go.Figure(out.to_dict())  # plotly accepts it
+    layout = out.to_dict()["layout"]
+    lines = layout["title"]["text"].split("<br>")
+    assert len(lines) >= 2 and " ".join(lines) == LONG
+    assert all(len(line) * LATIN_EM * 18 <= 380 for line in lines)
+    assert (layout["title"]["yref"], layout["title"]["y"], layout["title"]["yanchor"]) == ("container", 1, "top")
+    plot = lambda lay: lay["height"] - lay["margin"]["t"] - lay["margin"]["b"]
+    assert plot(layout) == plot(before) and layout["margin"]["t"] >= len(lines) * 1.3 * 18
+    assert fig.to_dict()["layout"] == before  # the original is left alone
+
+
+def test_a_title_written_on_two_lines_gets_room_for_both():
+    fig = matrix_figure(np.eye(3), title="PE[pos, 2i] = sin(…)<br>PE[pos, 2i+1] = cos(…)", x_title="", y_title="")
+    layout = fit_to_width(fig, 1000).to_dict()["layout"]
+    assert layout["title"]["yanchor"] == "top" and layout["margin"]["t"] >= 2 * 1.3 * 18
+
+
+def test_an_axis_title_longer_than_its_axis_is_wrapped():
+    series = [("input mean", np.zeros(9)), ("input std", np.ones(9))]
+    title = "mean and standard deviation across the 64 numbers of each position"
+    fig = layernorm_stats_figure(series, list("abcdefghi"), title="t", x_title="token", y_title=title, height=380)
+    out = fit_to_width(fig, 800).to_dict()["layout"]["yaxis"]
+    assert out["title"]["text"].replace("<br>", " ") == title and "<br>" in out["title"]["text"]
+    assert out["automargin"] is True
+
+
+def test_cell_numbers_shrink_to_their_cells_on_a_narrow_projector_column():
+    z = np.array([[0.79, 3.27, 4.84, 2.60], [-0.34, -1.27, -2.04, -0.68]])
+    fig = projector_layout(matrix_heatmap(z, ["the", "down"], list("abcd"), "Scaled scores"))
+    size = fig.to_dict()["data"][0]["textfont"]["size"]
+    assert fit_to_width(fig, 700) is fig  # wide enough
+    narrow = fit_to_width(fig, 300).to_dict()["data"][0]
+    assert narrow["textfont"]["size"] < size
+    cell = (300 - 20 - (22 * 0.52 * 4 + 10)) / 4  # the plot's width less the margins and the row labels, per column
+    assert narrow["textfont"]["size"] * 0.6 * len("-1.27") <= cell
+    np.testing.assert_array_equal(np.asarray(narrow["z"], dtype=float), fig.to_dict()["data"][0]["z"])
