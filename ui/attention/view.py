@@ -24,6 +24,7 @@ from model.analysis.attention import (
     head_entropy,
     head_mean,
     head_peak,
+    sharpest_head,
 )
 from model.analysis.knockout import blank_heads_off
 from model.naming import AttentionKind, Side
@@ -38,7 +39,7 @@ from ..choices import shown_as
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..presenter import controls, in_order, presenting
-from ..state import fit, sync_url
+from ..state import computed_default, fit, sync_url
 from .knockout_runs import Knockout
 
 # The link (views.AttentionView): ?kind=encoder|decoder|cross, ?layer= and ?head= counted from 1, ?token=,
@@ -132,6 +133,7 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str], chang
     focused head's change (with them off − every head on) under it. `off`: the file-name words of the knockout."""
     n_layers, n_heads = weights.shape[:2]
     fit(PAGE, {"layer": n_layers - 1, "head": n_heads - 1, "token": len(queries) - 1})
+    sharpest_defaults(weights)
     pickers, columns = st.container(), st.columns([3, 2])
     with controls(columns[1] if presenting() else pickers, _("Layer, head, token")):  # presenter: beside the head
         pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
@@ -145,6 +147,15 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str], chang
         )  # fmt: skip
     focused_charts(weights, kind, layer, head, token, queries, keys, change, off, columns=columns)
     sync_url(PAGE)
+
+
+def sharpest_defaults(weights) -> tuple[int, int]:
+    """The view's default layer and head (None in the view, computed here before their pickers): the sharpest head of
+    the kind shown, by the model's own mean row entropy (model.analysis.attention.sharpest_head), and within a layer
+    the link or the user chose, that layer's sharpest head. A layer or head the user, a link or a class chose stays."""
+    layer = int(computed_default("layer", lambda: sharpest_head(weights)[0]))
+    head = int(computed_default("head", lambda: sharpest_head(weights, layer)[1]))
+    return layer, head
 
 
 def focused_charts(
