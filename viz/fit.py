@@ -84,6 +84,13 @@ def top_title(title: dict, lines: float, size: float) -> int:
     return int(TITLE_PAD + lines * LINE * size + TITLE_GAP)
 
 
+def _top_ticks(layout: dict, base: float) -> int:
+    """Room the tick labels of x axes drawn above the plot take from the top margin (a heatmap's column labels)."""
+    sizes = [_size(axis.get("tickfont"), base) for name, axis in layout.items()
+             if re.fullmatch(r"xaxis\d*", name) and isinstance(axis, dict) and axis.get("side") == "top"]  # fmt: skip
+    return int(1.6 * max(sizes)) if sizes else 0
+
+
 def _fit_title(layout: dict, width: float, base: float) -> bool:
     """The title (and subtitle) wrapped to the figure's width; a title of several lines (wrapped here or written
     so) is anchored at the top and the top margin made room for it, the height growing by as much, so the plot
@@ -107,7 +114,7 @@ def _fit_title(layout: dict, width: float, base: float) -> bool:
             changed = True
     if _lines(str(title["text"])) <= 1:  # one line (a subtitle under it is placed by plotly)
         return changed
-    top = max(int(margin["t"]), top_title(title, lines, size))
+    top = max(int(margin["t"]), top_title(title, lines, size) + _top_ticks(layout, base))
     layout["height"] = int(layout.get("height") or DEFAULT_HEIGHT) + top - int(margin["t"])
     margin["t"] = top
     return True

@@ -77,6 +77,8 @@ def _restyle_layout(layout: dict, base: float, max_height: int | None) -> None:
         margin = layout.get("margin", {})
         if margin.get("t") is not None:
             margin["t"] = int(margin["t"] * 1.3)
+    for name in ("xaxis", "yaxis"):  # a figure that leaves its axes to the theme gets them too (the theme's are 12 px)
+        layout.setdefault(name, {})
     for name in [k for k in layout if k.startswith(("xaxis", "yaxis"))]:
         axis = layout[name]
         axis["automargin"] = True

@@ -18,6 +18,7 @@ WEIGHTS = "Blues"
 NO_GRID = {"showgrid": False, "zeroline": False}
 MAX_ANNOTATED = (12, 10)  # print cell values when a matrix has at most this many rows and columns
 DEMO_FONT = 15  # px: the scaling demo's ticks and legend (the projector enlarges them)
+NARROW_ROW_EM = 20.0  # a legend's row beside a formula (two fifths of a 1280 px projector, ~21 px type)
 WIDE_ROW_EM = 36.0  # its legend's row: a slide's live view (~780 px) in the projector's ~21 px type
 
 
@@ -150,10 +151,14 @@ def softmax_bars(weights, masked, key_labels: list[str], title: str, y_title: st
     return go.Figure({"data": [trace], "layout": layout})
 
 
-def contribution_bars(contrib, z_row, key_labels: list[str], dim_labels: list[str], title: str, total_label: str):
+def contribution_bars(
+    contrib, z_row, key_labels: list[str], dim_labels: list[str], title: str, total_label: str,
+    legend_row_em: float = NARROW_ROW_EM,
+):  # fmt: skip
     """Stacked bars: for each output dimension, how much each source token's α_ij·v_j adds.
 
-    contrib (Lk, dv) holds α_ij · v_j; z_row is z_i (their sum, from model/), marked with a diamond.
+    contrib (Lk, dv) holds α_ij · v_j; z_row is z_i (their sum, from model/), marked with a diamond. The legend (one
+    item per token) runs along the foot with its own room, in rows of legend_row_em font sizes.
     """
     c = np.asarray(contrib, dtype=np.float64)
     x = list(range(c.shape[1]))
@@ -167,13 +172,15 @@ def contribution_bars(contrib, z_row, key_labels: list[str], dim_labels: list[st
         "y": np.asarray(z_row, dtype=np.float32).tolist(),
         "marker": {"symbol": "diamond", "size": 14, "color": "black"},
     })  # fmt: skip
+    bottom = legend_room([*key_labels, total_label], legend_row_em)
     layout = _layout(
         title,
-        360,
+        300 + bottom,
         barmode="relative",
         xaxis={"tickvals": x, "ticktext": plain(dim_labels)},
-        legend={"orientation": "h", "y": -0.15},
+        legend=dict(FOOT),
     )
+    layout["margin"]["b"] = bottom
     return go.Figure({"data": data, "layout": layout})
 
 
