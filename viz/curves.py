@@ -43,6 +43,18 @@ def _layout(title: str, x_title: str, y_title: str, height: int, role: str) -> d
     }
 
 
+def log_ticks(values: Sequence[float]) -> list[float]:
+    """Ticks 1, 2, 5, 10, 20, 50, … covering the positive `values`, labelled as plain numbers: plotly's own log
+    ticks write 10² and label the 2s and 5s between in a smaller type, too small to read on a projector."""
+    positive = [v for v in values if v > 0 and np.isfinite(v)]
+    if not positive:
+        return []
+    low, high = min(positive), max(positive)
+    first, last = int(np.floor(np.log10(low))), int(np.ceil(np.log10(high)))
+    ticks = [m * 10.0**k for k in range(first, last + 1) for m in (1, 2, 5)]
+    return [t for t in ticks if low / 2 <= t <= high * 2]
+
+
 def line_figure(
     series: Sequence[Series],
     *,
@@ -77,7 +89,8 @@ def line_figure(
         ticks = sorted({float(v) for s in series for v in s.x})
         layout["xaxis"].update(type="log", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])
     if log_y:
-        layout["yaxis"].update(type="log", exponentformat="power")
+        ticks = log_ticks([float(v) for s in series for v in s.y])
+        layout["yaxis"].update(type="log", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])
     if percent:
         layout["yaxis"].update(range=[-0.02, 1.04], tickformat=".0%")
     if band is not None:

@@ -8,12 +8,14 @@ with a margin for error. Nothing else changes: data, labels and colours stay as 
 
 from __future__ import annotations
 
+import html
 import re
 
 import plotly.graph_objects as go
 
 LINE = 1.3  # a title's line height, in font sizes
 TITLE_PAD, TITLE_GAP = 10, 12  # px above a title anchored at the top, and between it and the plot
+SUBTITLE_GAP = 14  # px between a title and its subtitle
 SAFETY = 0.95  # share of the estimated room a line may fill
 DIGIT_EM = 0.6  # a digit or sign printed in a cell (digits are wider than the average letter)
 LATIN_EM = 0.52  # a Latin glyph's width in font sizes: 0.45 measured for the lab's titles in Chromium, with a margin
@@ -39,8 +41,9 @@ def _words(line: str) -> list[str]:
 
 
 def _em(text: str) -> float:
-    """Width of `text` (tags left out) in font sizes: LATIN_EM a narrow glyph, 1 a wide (Chinese) one."""
-    return sum(1.0 if WIDE.match(c) else LATIN_EM for c in TAGS.sub("", text))
+    """Width of `text` (tags left out, entities such as &lt; read as the one sign they are) in font sizes: LATIN_EM
+    a narrow glyph, 1 a wide (Chinese) one."""
+    return sum(1.0 if WIDE.match(c) else LATIN_EM for c in html.unescape(TAGS.sub("", text)))
 
 
 def wrap(text: str, max_em: float) -> str:
@@ -75,46 +78,59 @@ def _margins(layout: dict) -> dict:
     return margin
 
 
-def top_title(title: dict, lines: float, size: float) -> int:
-    """Anchor a title of several lines to the top of the figure and return the top margin its `lines` need.
-    Plotly places a one-line title in the middle of the top margin and writes further lines downwards, onto the
-    plot; anchored at the top, it still places the first line as if alone, about 0.75 font sizes too high (measured
-    in Chromium, plotly.js 3), so the pad makes up for that."""
-    title.update(yref="container", y=1.0, yanchor="top", pad={"t": int(TITLE_PAD + 0.75 * size)})
-    return int(TITLE_PAD + lines * LINE * size + TITLE_GAP)
+def top_title(title: dict, title_lines: int, size: float) -> None:
+    """Anchor a title to the top of the figure. Plotly places a title in the middle of the top margin, and writes the
+    further lines of a longer one downwards, onto the plot (or onto column labels above it); anchored at the top,
+    it places a first line of several about 0.75 font sizes too high (measured in Chromium, plotly.js 3), so the pad
+    makes up for that."""
+    pad = TITLE_PAD + (0.75 * size if title_lines > 1 else 0)
+    title.update(yref="container", y=1.0, yanchor="top", pad={"t": int(pad)})
 
 
-def _top_ticks(layout: dict, base: float) -> int:
-    """Room the tick labels of x axes drawn above the plot take from the top margin (a heatmap's column labels)."""
-    sizes = [_size(axis.get("tickfont"), base) for name, axis in layout.items()
-             if re.fullmatch(r"xaxis\d*", name) and isinstance(axis, dict) and axis.get("side") == "top"]  # fmt: skip
-    return int(1.6 * max(sizes)) if sizes else 0
+def _top_ticks(layout: dict, width: float, base: float) -> int:
+    """Room the tick labels of an x axis drawn above the plot take from the top margin (a heatmap's column labels):
+    one line, or, when they are too many to stand side by side and plotly turns them, the longest label's length."""
+    margin = _margins(layout)
+    room = 0.0
+    for name, axis in layout.items():
+        if not (re.fullmatch(r"xaxis\d*", name) and isinstance(axis, dict) and axis.get("side") == "top"):
+            continue
+        size = _size(axis.get("tickfont"), base)
+        labels = [str(t) for t in axis.get("ticktext") or []]
+        longest = max(map(_em, labels), default=2.0) * size
+        plot_w = (width - margin["l"] - margin["r"] - _tick_room(layout.get("yaxis", {}), base)) * _domain(axis)
+        turned = len(labels) * (longest + 0.5 * size) > plot_w
+        room = max(room, (longest + size if turned else 1.6 * size))
+    return int(room)
 
 
 def _fit_title(layout: dict, width: float, base: float) -> bool:
-    """The title (and subtitle) wrapped to the figure's width; a title of several lines (wrapped here or written
-    so) is anchored at the top and the top margin made room for it, the height growing by as much, so the plot
-    keeps its size."""
+    """The title (and subtitle) wrapped to the figure's width. A title of several lines (wrapped here or written
+    so), a subtitle wrapped here, or a title above column labels is anchored at the top, and the top margin makes
+    room for all of it, the height growing by as much, so the plot keeps its size."""
     title = layout.get("title")
     if not isinstance(title, dict) or not title.get("text"):
         return False
     margin = _margins(layout)
     room = width - 20 if title.get("xref", "container") == "container" else width - margin["l"] - margin["r"]
     size = _size(title.get("font"), base * 1.4)
-    lines, changed = 0.0, False
+    height, changed, subtitle_wrapped = 0.0, False, False
     for part, default in ((title, base * 1.4), (title.get("subtitle"), base)):
         if not isinstance(part, dict) or not part.get("text"):
             continue
         part_size = _size(part.get("font"), default)
         text = str(part["text"])
         wrapped = wrap(text, SAFETY * room / part_size)
-        lines += _lines(wrapped) * part_size / size
+        height += _lines(wrapped) * LINE * part_size + (0 if part is title else SUBTITLE_GAP)
         if wrapped != text:
             part["text"] = wrapped
             changed = True
-    if _lines(str(title["text"])) <= 1:  # one line (a subtitle under it is placed by plotly)
-        return changed
-    top = max(int(margin["t"]), top_title(title, lines, size) + _top_ticks(layout, base))
+            subtitle_wrapped = subtitle_wrapped or part is not title
+    title_lines, ticks = _lines(str(title["text"])), _top_ticks(layout, width, base)
+    if title_lines <= 1 and not subtitle_wrapped and not ticks:
+        return changed  # one line in the middle of the top margin, where plotly puts it
+    top_title(title, title_lines, size)
+    top = max(int(margin["t"]), int(TITLE_PAD + height + TITLE_GAP + ticks))
     layout["height"] = int(layout.get("height") or DEFAULT_HEIGHT) + top - int(margin["t"])
     margin["t"] = top
     return True

@@ -59,9 +59,23 @@ def test_cell_numbers_shrink_to_their_cells_on_a_narrow_projector_column():
     z = np.array([[0.79, 3.27, 4.84, 2.60], [-0.34, -1.27, -2.04, -0.68]])
     fig = projector_layout(matrix_heatmap(z, ["the", "down"], list("abcd"), "Scaled scores"))
     size = fig.to_dict()["data"][0]["textfont"]["size"]
-    assert fit_to_width(fig, 700) is fig  # wide enough
+    assert fit_to_width(fig, 700).to_dict()["data"][0]["textfont"]["size"] == size  # wide enough
     narrow = fit_to_width(fig, 300).to_dict()["data"][0]
     assert narrow["textfont"]["size"] < size
     cell = (300 - 20 - (22 * 0.52 * 4 + 10)) / 4  # the plot's width less the margins and the row labels, per column
     assert narrow["textfont"]["size"] * 0.6 * len("-1.27") <= cell
     np.testing.assert_array_equal(np.asarray(narrow["z"], dtype=float), fig.to_dict()["data"][0]["z"])
+
+
+def test_a_title_above_column_labels_is_anchored_at_the_top_with_room_for_the_turned_labels():
+    """A heatmap with its column labels on top: nine tokens in a narrow column are turned by plotly, and the title,
+    left in the middle of the top margin, would sit on them."""
+    tokens = ["<bos>", "the", "big", "red", "dog", "sees", "a", "small", "cat"]
+    fig = projector_layout(matrix_heatmap(np.eye(9), tokens, tokens, "Scaled scores"))
+    wide = fit_to_width(fig, 1200).to_dict()["layout"]
+    narrow = fit_to_width(fig, 400).to_dict()["layout"]
+    for layout in (wide, narrow):
+        assert (layout["title"]["yref"], layout["title"]["yanchor"]) == ("container", "top")
+    size = narrow["xaxis"]["tickfont"]["size"]
+    assert narrow["margin"]["t"] >= 10 + 1.3 * narrow["title"]["font"]["size"] + LATIN_EM * len("small") * size
+    assert wide["margin"]["t"] < narrow["margin"]["t"]  # side by side, the labels need one line only
