@@ -2,13 +2,15 @@
 ("…PE[pos, 2i+1] = c"), an axis title longer than its axis runs into the next chart's, and numbers printed in
 heatmap cells wider than the cells run together ("-1.27-2.04-0.68"). Given the width a figure is drawn at (the
 page knows its column), `fit_to_width` wraps the titles onto more lines (the top margin and the height grow, so the
-plot keeps its size) and shrinks cell numbers to their cells. Widths are estimated from the characters,
-with a margin for error. Nothing else changes: data, labels and colours stay as they are.
+plot keeps its size), turns tick labels upright that would lie on each other at 45°, and shrinks cell numbers to
+their cells (leaving them to the hover when they would be too small to read). Widths are estimated from the
+characters, with a margin for error. Nothing else changes: data, labels and colours stay as they are.
 """
 
 from __future__ import annotations
 
 import html
+import math
 import re
 
 import plotly.graph_objects as go
@@ -16,6 +18,8 @@ import plotly.graph_objects as go
 LINE = 1.3  # a title's line height, in font sizes
 TITLE_PAD, TITLE_GAP = 10, 12  # px above a title anchored at the top, and between it and the plot
 SUBTITLE_GAP = 14  # px between a title and its subtitle
+MIN_CELL_FONT = 11  # px: cell numbers that would be smaller are left to the hover
+TICK_LINE = 1.25  # the room a turned tick label needs across, in font sizes
 SAFETY = 0.95  # share of the estimated room a line may fill
 DIGIT_EM = 0.6  # a digit or sign printed in a cell (digits are wider than the average letter)
 LATIN_EM = 0.52  # a Latin glyph's width in font sizes: 0.45 measured for the lab's titles in Chromium, with a margin
@@ -163,6 +167,29 @@ def _fit_axis_titles(layout: dict, width: float, base: float) -> bool:
     return changed
 
 
+def _fit_ticks(layout: dict, width: float, base: float) -> bool:
+    """Turned tick labels of an x axis that would lie on each other (tokens under a narrow heatmap, each label a
+    line of 1.2 font sizes): turned upright when 45° is too tight, and made smaller when upright is too."""
+    margin = _margins(layout)
+    changed = False
+    for name, axis in list(layout.items()):
+        if not (re.fullmatch(r"xaxis\d*", name) and isinstance(axis, dict) and axis.get("ticktext")):
+            continue
+        angle = axis.get("tickangle")
+        if not isinstance(angle, int | float) or angle == 0 or abs(angle) == 90:
+            continue
+        plot_w = (width - margin["l"] - margin["r"] - _tick_room(layout.get("yaxis", {}), base)) * _domain(axis)
+        spacing = plot_w / max(1, len(axis.get("tickvals") or axis["ticktext"]))
+        size = _size(axis.get("tickfont"), base)
+        if spacing >= TICK_LINE * size / abs(math.sin(math.radians(angle))):
+            continue
+        axis.update(tickangle=-90, automargin=True)
+        if spacing < TICK_LINE * size:
+            axis.setdefault("tickfont", {})["size"] = max(8, int(spacing / TICK_LINE))
+        changed = True
+    return changed
+
+
 def _cells(z) -> tuple[int, int] | None:
     """(rows, columns) of a heatmap's z: a list of rows, an array, or plotly's typed-array dict with a shape."""
     if isinstance(z, dict) and "shape" in z:
@@ -214,24 +241,30 @@ def _cell_sizes(data, layout: dict, width: float, base: float) -> dict[int, int]
         text = {"text": trace.text, "texttemplate": trace.texttemplate}
         fits = int(cell_w / (_longest_cell(text) + 0.5))
         if fits < size:
-            sizes[i] = max(8, fits)
+            sizes[i] = fits
     return sizes
 
 
 def fit_to_width(fig: go.Figure, width_px: float) -> go.Figure:
-    """`fig` as drawn `width_px` wide: titles wrapped onto more lines, axis titles wrapped to their axes, cell
-    numbers shrunk to their cells. Returns `fig` itself when everything fits, else a new figure (built from a dict
-    without plotly's validation, as viz.projector does: only text and sizes plotly accepts are changed). Only the
-    layout is copied to find out; the traces are copied only when a cell's numbers must shrink."""
+    """`fig` as drawn `width_px` wide: titles wrapped onto more lines, axis titles wrapped to their axes, crowded
+    turned tick labels upright, cell numbers shrunk to their cells (or left to the hover when they would be smaller
+    than MIN_CELL_FONT). Returns `fig` itself when everything fits, else
+    a new figure (built from a dict without plotly's validation, as viz.projector does: only text and sizes plotly
+    accepts are changed). Only the layout is copied to find out; the traces are copied only when a cell's numbers
+    must shrink."""
     layout = fig.layout.to_plotly_json()
     base = _size(layout.get("font"), 12.0)
     changed = _fit_title(layout, width_px, base)
     changed = _fit_axis_titles(layout, width_px, base) or changed
+    changed = _fit_ticks(layout, width_px, base) or changed
     sizes = _cell_sizes(fig.data, layout, width_px, base)
     if not changed and not sizes:
         return fig
     spec = fig.to_dict()
     spec["layout"] = layout
     for i, size in sizes.items():
-        spec["data"][i].setdefault("textfont", {})["size"] = size
+        if size < MIN_CELL_FONT:  # unreadable: the colours and the hover tell the values
+            spec["data"][i]["texttemplate"] = ""
+        else:
+            spec["data"][i].setdefault("textfont", {})["size"] = size
     return go.Figure(spec, _validate=False)

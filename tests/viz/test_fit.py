@@ -79,3 +79,24 @@ def test_a_title_above_column_labels_is_anchored_at_the_top_with_room_for_the_tu
     size = narrow["xaxis"]["tickfont"]["size"]
     assert narrow["margin"]["t"] >= 10 + 1.3 * narrow["title"]["font"]["size"] + LATIN_EM * len("small") * size
     assert wide["margin"]["t"] < narrow["margin"]["t"]  # side by side, the labels need one line only
+
+
+def test_token_labels_too_crowded_at_45_degrees_are_turned_upright_or_made_smaller():
+    tokens = [f"{i} · {t}" for i, t in enumerate(["3", "1", "4", "1", "5", "9", "2", "6", "<eos>"])]
+    fig = projector_layout(matrix_figure(np.eye(9), title="t", x_title="key", y_title="query", x_labels=tokens,
+                                         y_labels=tokens, cell_text=False))  # fmt: skip
+    size = fig.to_dict()["layout"]["xaxis"]["tickfont"]["size"]
+    assert fig.to_dict()["layout"]["xaxis"]["tickangle"] == -45
+    assert fit_to_width(fig, 1200).to_dict()["layout"]["xaxis"]["tickangle"] == -45  # room enough
+    axis = fit_to_width(fig, 420).to_dict()["layout"]["xaxis"]
+    assert axis["tickangle"] == -90 and axis["automargin"] and axis["tickfont"]["size"] == size
+    axis = fit_to_width(fig, 260).to_dict()["layout"]["xaxis"]
+    assert axis["tickangle"] == -90 and axis["tickfont"]["size"] < size
+
+
+def test_cell_numbers_too_small_to_read_are_left_to_the_hover():
+    z = np.linspace(-2, 2, 81).reshape(9, 9)
+    tokens = ["<bos>", "the", "big", "red", "dog", "sees", "a", "small", "cat"]
+    fig = projector_layout(matrix_heatmap(z, tokens, tokens, "Scaled scores"))
+    out = fit_to_width(fig, 300).to_dict()["data"][0]
+    assert out["texttemplate"] == "" and out["text"] == fig.to_dict()["data"][0]["text"]  # the hover keeps them
