@@ -1,4 +1,4 @@
-"""The seeds' claims about RNNs and Transformers, measured on this machine at equal parameter count.
+"""What textbooks claim about RNNs and Transformers, measured on this machine at equal parameter count.
 
     nice -n 10 python bench/rnn_vs_transformer.py [--threads 1] [--seeds 0 1] [--quick]
 

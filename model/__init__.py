@@ -24,7 +24,7 @@ from .tasks import TASKS, Task, get_task
 from .trace import Trace
 from .transformer import ModelConfig, Seq2SeqTransformer
 from .transformer.attention import AttentionResult, attention, causal_mask
-from .transformer.positional import sinusoidal_table
+from .transformer.positional import sinusoidal_at, sinusoidal_curve, sinusoidal_table
 
 __all__ = [
     "NO_ABLATION",
@@ -48,5 +48,7 @@ __all__ = [
     "load_checkpoint_bytes",
     "load_pretrained",
     "save_checkpoint",
+    "sinusoidal_at",
+    "sinusoidal_curve",
     "sinusoidal_table",
 ]  # fmt: skip

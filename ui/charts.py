@@ -7,6 +7,11 @@ sidebar ("Chart downloads: PNG | SVG") sets the format of every chart's button. 
 and exported at scale 2: a 1920×1080 PNG, or an SVG of width 1920 and height 1080 (viewBox 960×540), with text at a
 size that reads on a slide. In the presenter view every chart is restyled for a projector (viz.projector: larger
 fonts, dark labels, higher-contrast colour scales).
+
+Plotly never wraps a title, so every chart's words are fitted to the width it gets on the narrowest screen the lab
+is made for (viz.fit): a 1280 px projector in the presenter view, a 1280 px screen with the sidebar open otherwise.
+A chart in a column says what share of the page's width it has (`share`, or ui.widths.chart_share around a part of
+the page, which nests: a lesson slide's live view, a column inside it).
 """
 
 from __future__ import annotations
@@ -14,11 +19,13 @@ from __future__ import annotations
 import streamlit as st
 
 from model.io.export import file_stem
+from viz.fit import fit_to_width
 from viz.projector import projector_layout
 
 from .i18n import N_, _, current_language
 from .models import selected_model_name
 from .presenter.state import presenting
+from .widths import PAGE_WIDTH, page_share
 
 FORMAT_KEY = "chart_format"
 FORMATS = ("png", "svg")
@@ -70,6 +77,11 @@ def chart_config(name: str) -> dict:
     return config
 
 
+def chart_width(share: float = 1.0) -> float:
+    """The px a chart with `share` of the current part of the page is drawn at, on the narrowest screen."""
+    return PAGE_WIDTH[presenting()] * page_share() * share
+
+
 def show_chart(
     fig,
     key: str | None = None,
@@ -79,12 +91,15 @@ def show_chart(
     present_height: int | None = None,
     present_style: bool = True,
     where=None,
+    share: float = 1.0,
 ) -> None:
     """st.plotly_chart with a stable key and the lab's chart config, in `where` (a container) or here; `name`
     (chart_name) names its download. Every chart of the lab passes one; without it, the download is named after the
     model and the chart's key. In the presenter view the figure gets the projector's styling (unless present_style
-    is False: a dense figure whose larger labels would collide) and at most present_height px of height."""
+    is False: a dense figure whose larger labels would collide) and at most present_height px of height. Its words
+    are fitted to the width it is drawn at (`share` of the current part of the page: chart_width)."""
     name = name if name is not None else chart_name(key or "chart")
     if presenting() and present_style:
         fig = projector_layout(fig, max_height=present_height)
+    fig = fit_to_width(fig, chart_width(share))
     (where or st).plotly_chart(fig, key=key, width="stretch", config=chart_config(name), theme=theme)

@@ -56,7 +56,7 @@ def render_sidebar() -> None:
             names,
             format_func=shown_as(labels),
             key=MODEL_KEY,
-            help=_("Shipped models are trained by this repository's own command; models you train appear here too."),
+            help=_("The ready-made models were trained here on the toy tasks; models you train appear here too."),
         )
         try:
             loaded = selected_model()

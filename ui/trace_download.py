@@ -39,15 +39,17 @@ def trace_downloads(
         )
     row = st.container(horizontal=True, vertical_alignment="center")
     row.download_button(
-        _("⬇️ Trace as NPZ"), lambda: to_npz(trace), file_name=f"{stem}.npz", mime="application/octet-stream",
+        _("⬇️ Every number (NPZ)"), lambda: to_npz(trace), file_name=f"{stem}.npz", mime="application/octet-stream",
         key=f"trace_npz_{page}", on_click="ignore",
         help=_("Every intermediate by its name, plus tokens.src and tokens.tgt: numpy.load reads it."),
     )  # fmt: skip
     row.download_button(
-        _("⬇️ Trace as CSV (ZIP)"), lambda: to_csv_zip(trace, words, about), file_name=f"{stem}.zip",
+        _("⬇️ Every number (CSV, zipped)"), lambda: to_csv_zip(trace, words, about), file_name=f"{stem}.zip",
         mime="application/zip", key=f"trace_zip_{page}", on_click="ignore",
         help=_("One CSV per matrix, rows and columns labelled with tokens, and a README of the names and shapes."),
     )  # fmt: skip
     row.caption(
-        _("Every intermediate of this input: {n} tensors, from the embeddings to the logits.").format(n=len(trace))
+        _(
+            "Every number the model computed on this input: {n} arrays, from the embeddings to the output scores."
+        ).format(n=len(trace))
     )

@@ -1,4 +1,5 @@
-"""The Attention page's view: which kind, layer, head and query it shows, summaries, heads switched off."""
+"""The Attention page's view: which kind, layer, head and query it shows, summaries, heads switched off. By default
+it opens on the view that teaches most: cross-attention (the decoder reading the source), at its sharpest head."""
 
 from __future__ import annotations
 
@@ -39,6 +40,8 @@ SUMMARY_LABELS = {
 KIND = Choice(tuple(k.value for k in TRANSFORMER_KINDS), KIND_LABELS, aliases=parse_kind)  # older files: "encoder self"
 LAYER = Whole(0, MAX_LAYERS - 1, shown_from=1)
 HEAD = Whole(0, MAX_HEADS - 1, shown_from=1)
+SHARPEST_LAYER = Whole(LAYER.low, LAYER.high, none_ok=True, shown_from=1)  # None: the page computes it
+SHARPEST_HEAD = Whole(HEAD.low, HEAD.high, none_ok=True, shown_from=1)
 
 
 @dataclass(frozen=True)
@@ -47,9 +50,11 @@ class AttentionView(PageView):
 
     common: Common = field(default_factory=Common)
     target: str = control(Text(MAX_INPUT_CHARS), "")
-    kind: str = control(KIND, AttentionKind.ENCODER.value)
-    layer: int = control(LAYER, 0)
-    head: int = control(HEAD, 0)
+    # Opens on cross-attention's sharpest head (None: the lowest mean row entropy, model.analysis.attention.
+    # sharpest_head, computed by the page for the kind shown; a link or a class naming a layer or head wins)
+    kind: str = control(KIND, AttentionKind.CROSS.value)
+    layer: int | None = control(SHARPEST_LAYER, None)
+    head: int | None = control(SHARPEST_HEAD, None)  # the sharpest head of the layer shown
     token: int | None = control(Whole(0, MAX_TOKENS - 1, none_ok=True), None)  # the one query the head view keeps
     summaries: bool = control(Flag(), False)
     more: str = control(Choice(tuple(SUMMARY_LABELS), SUMMARY_LABELS), "entropy")  # the summary shown

@@ -13,6 +13,7 @@ from .controls import Choice, Flag, Number, Whole, control
 
 N_PARTS = 5
 RNN_TASKS = tuple(name.removesuffix("-rnn") for name in PRETRAINED if name.endswith("-rnn"))  # with a shipped RNN
+BOTTLENECK_TASK = "reverse"  # the task whose curves show the bottleneck (translate's 5–9 words fit one vector)
 PER_LENGTH = (20, 50, 100, 200)  # inputs per length the bottleneck measures
 LAST_LAYER = Whole(LAYER.low, LAYER.high, none_ok=True, shown_from=1)
 
@@ -27,7 +28,7 @@ class RnnView(PageView):
     rnn_layer: int | None = control(LAST_LAYER, None)  # None: the Transformer's last decoder layer
     rnn_mean: bool = control(Flag(), True)
     rnn_head: int = control(HEAD, 0)
-    bottleneck_task: str = control(Choice(RNN_TASKS), RNN_TASKS[0])
+    bottleneck_task: str = control(Choice(RNN_TASKS), BOTTLENECK_TASK)  # whatever model the sidebar holds
     bottleneck_n: int = control(Choice(PER_LENGTH), 100)
     grad_length: int = control(Whole(10, 100, step=10), 40)
     grad_bias: float = control(Number(0.0, 4.0), 0.0)

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from .matrix import FONT, text_em
+from .legend import FOOT, FULL_ROW_EM, legend_room
+from .matrix import FONT
 from .walkthrough import plain
 
 BAND = "rgba(44, 160, 44, 0.12)"  # the shaded x range (e.g. the lengths seen in training)
@@ -35,27 +36,23 @@ def _layout(title: str, x_title: str, y_title: str, height: int, role: str) -> d
         "height": height,
         "margin": {"l": 70, "r": 20, "t": 60, "b": 60},
         "font": FONT,
-        "legend": {"orientation": "h", "yref": "container", "yanchor": "bottom", "y": 0.0, "x": 0.0},
+        "legend": dict(FOOT),
         "plot_bgcolor": "rgba(0,0,0,0)",
         "meta": role,
         "hovermode": "x unified",
     }
 
 
-HALF_ROW_EM = 27.0  # a legend row in a half-width column on a 1280 px screen, in font sizes (~390 px of 14 px type)
-FULL_ROW_EM = 58.0  # in a full-width column
-
-
-def legend_room(names: Sequence[str], row_em: float = FULL_ROW_EM) -> int:
-    """Bottom margin for the x axis title plus a legend at the foot of the figure: the names packed into rows of
-    row_em, as plotly wraps them. Too little room and plotly lifts the axis title onto the tick labels."""
-    rows, used = 1, 0.0
-    for name in names:
-        width = text_em(name) + 4  # the line sample and the gap before the next item
-        if used and used + width > row_em:
-            rows, used = rows + 1, 0.0
-        used += width
-    return 72 + 26 * rows
+def log_ticks(values: Sequence[float]) -> list[float]:
+    """Ticks 1, 2, 5, 10, 20, 50, … covering the positive `values`, labelled as plain numbers: plotly's own log
+    ticks write 10² and label the 2s and 5s between in a smaller type, too small to read on a projector."""
+    positive = [v for v in values if v > 0 and np.isfinite(v)]
+    if not positive:
+        return []
+    low, high = min(positive), max(positive)
+    first, last = int(np.floor(np.log10(low))), int(np.ceil(np.log10(high)))
+    ticks = [m * 10.0**k for k in range(first, last + 1) for m in (1, 2, 5)]
+    return [t for t in ticks if low / 2 <= t <= high * 2]
 
 
 def line_figure(
@@ -92,7 +89,8 @@ def line_figure(
         ticks = sorted({float(v) for s in series for v in s.x})
         layout["xaxis"].update(type="log", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])
     if log_y:
-        layout["yaxis"].update(type="log", exponentformat="power")
+        ticks = log_ticks([float(v) for s in series for v in s.y])
+        layout["yaxis"].update(type="log", tickvals=ticks, ticktext=[f"{v:g}" for v in ticks])
     if percent:
         layout["yaxis"].update(range=[-0.02, 1.04], tickformat=".0%")
     if band is not None:

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from .legend import FOOT, HALF_ROW_EM, legend_room
+
 FONT = {"size": 15}
 FIRING_SCALE = [[0.0, "#ffffff"], [0.02, "#fee8c8"], [0.4, "#fc8d59"], [1.0, "#7f0000"]]  # zero stays white
 COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728")
@@ -61,16 +63,18 @@ def layernorm_stats_figure(
     y_title: str,
     height: int = 380,
 ) -> go.Figure:
-    """Mean and standard deviation per position before and after a LayerNorm, as lines."""
+    """Mean and standard deviation per position before and after a LayerNorm, as lines; the legend along the foot
+    with its own room (under the x axis title, never on it)."""
     data = []
     for i, (name, values) in enumerate(series):
         dash = "dot" if i % 2 else "solid"
         data.append({"type": "scatter", "mode": "lines+markers", "name": name, "x": np.arange(len(tokens)),
                      "y": np.asarray(values, dtype=np.float32), "line": {"color": COLOURS[i % 4], "dash": dash,
                      "width": 3}, "marker": {"size": 8}})  # fmt: skip
-    layout = _base(title, height)
+    bottom = legend_room([name for name, _values in series], HALF_ROW_EM)
+    layout = _base(title, height - 100 + bottom)
     layout.update(xaxis=_token_axis(tokens, x_title), yaxis={"title": {"text": y_title}, "zeroline": True},
-                  legend={"orientation": "h", "y": -0.25}, margin={"l": 70, "r": 20, "t": 60, "b": 100})  # fmt: skip
+                  legend=dict(FOOT), margin={"l": 70, "r": 20, "t": 60, "b": bottom})  # fmt: skip
     return go.Figure({"data": data, "layout": layout})
 
 
@@ -96,7 +100,7 @@ def ffn_figure(
     heat_hover = f"{unit_word} %{{x}}<br>{token_word} %{{y}}<br>{value_word} %{{z:.3f}}<extra></extra>"
     heat = {"type": "heatmap", "z": z, "y": y, "x": np.arange(z.shape[1]), "colorscale": FIRING_SCALE, "zmin": 0,
             "xaxis": "x", "yaxis": "y",
-            "colorbar": {"title": {"text": value_name, "side": "right"}, "x": 0.71, "thickness": 14},
+            "colorbar": {"title": {"text": value_name, "side": "top"}, "x": 0.71, "thickness": 14},
             "hovertemplate": heat_hover}  # fmt: skip
     bars = {"type": "bar", "orientation": "h", "x": np.asarray(active, dtype=np.int64), "y": y, "xaxis": "x2",
             "yaxis": "y", "marker": {"color": COLOURS[1]}, "text": np.asarray(active, dtype=np.int64),

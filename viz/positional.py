@@ -5,6 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from .head_view import HEAD_COLOURS
+from .legend import FOOT, HALF_ROW_EM, legend_room
 from .matrix import FONT, SIGNED_SCALE, float32, matrix_figure
 
 
@@ -37,34 +38,52 @@ def encoding_figure(
 
 
 def curves_figure(
-    table, dims: list[int], *, title: str, position_title: str, value_title: str, names: list[str]
+    table,
+    dims: list[int],
+    *,
+    title: str,
+    position_title: str,
+    value_title: str,
+    names: list[str],
+    curve=None,
+    max_marked: int = 64,
+    legend_row_em: float = HALF_ROW_EM,
 ) -> go.Figure:
-    """One line per chosen dimension: its value against position (names label the lines)."""
+    """One line per chosen dimension: its value against position (names label the lines).
+
+    `table` (positions, d) holds the values at the whole positions 0, 1, …; `curve` = (positions, values) the same
+    encoding at finer, fractional positions (model.transformer.positional.sinusoidal_at), drawn as the line, with
+    the whole positions marked on it (up to `max_marked` of them). Without `curve` the line joins the whole
+    positions, which makes a fast dimension (0 and 1 turn by one radian per position) look like a zigzag.
+    The legend runs along the foot of the figure (rows of legend_row_em font sizes), so the curves keep the width."""
     t = float32(table)
     positions = list(range(t.shape[0]))
-    data = [
-        {
-            "type": "scatter",
-            "mode": "lines+markers" if t.shape[0] <= 40 else "lines",
-            "x": positions,
-            "y": t[:, d],
-            "name": name,
-            "line": {"color": HEAD_COLOURS[k % len(HEAD_COLOURS)], "width": 2.5},
-            "marker": {"size": 5},
-        }
-        for k, (d, name) in enumerate(zip(dims, names, strict=True))
-    ]
+    colours = [HEAD_COLOURS[k % len(HEAD_COLOURS)] for k in range(len(dims))]
+    line_x, line_y = (positions, t) if curve is None else (float32(curve[0]).tolist(), float32(curve[1]))
+    lines = [
+        {"type": "scatter", "mode": "lines", "x": line_x, "y": line_y[:, d], "name": name, "legendgroup": str(d),
+         "line": {"color": colour, "width": 2.5}, "hovertemplate": "%{x:.2f}: %{y:.3f}<extra>%{fullData.name}</extra>"}
+        for d, name, colour in zip(dims, names, colours, strict=True)
+    ]  # fmt: skip
+    marked = t.shape[0] <= max_marked
+    marks = [
+        {"type": "scatter", "mode": "markers", "x": positions, "y": t[:, d], "name": name, "legendgroup": str(d),
+         "showlegend": False, "marker": {"color": colour, "size": 7},
+         "hovertemplate": "%{x}: %{y:.3f}<extra>%{fullData.name}</extra>"}
+        for d, name, colour in zip(dims, names, colours, strict=True)
+    ] if marked else []  # fmt: skip
+    bottom = legend_room(names, legend_row_em)
     return go.Figure(
         {
-            "data": data,
+            "data": lines + marks,
             "layout": {
                 "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 18}},
                 "xaxis": {"title": {"text": position_title}, "zeroline": False},
                 "yaxis": {"title": {"text": value_title}, "range": [-1.1, 1.1]},
-                "height": 420,
-                "margin": {"l": 60, "r": 10, "t": 50, "b": 50},
+                "height": 380 + bottom,
+                "margin": {"l": 60, "r": 10, "t": 50, "b": bottom},
                 "font": FONT,
-                "legend": {"orientation": "v", "y": 1, "yanchor": "top", "x": 1.02, "xanchor": "left"},
+                "legend": dict(FOOT),
                 "meta": "pe-curves",
             },
         }

@@ -77,13 +77,21 @@ def _restyle_layout(layout: dict, base: float, max_height: int | None) -> None:
         margin = layout.get("margin", {})
         if margin.get("t") is not None:
             margin["t"] = int(margin["t"] * 1.3)
+    for name in ("xaxis", "yaxis"):  # a figure that leaves its axes to the theme gets them too (the theme's are 12 px)
+        layout.setdefault(name, {})
     for name in [k for k in layout if k.startswith(("xaxis", "yaxis"))]:
         axis = layout[name]
         axis["automargin"] = True
         _thin_numeric_ticks(axis)
         _grow(axis, "tickfont", base)
         _grow(axis.setdefault("title", {}), "font", base)
-    _grow(layout.setdefault("legend", {}), "font", base)
+    legend = layout.setdefault("legend", {})
+    _grow(legend, "font", base)
+    margin = layout.get("margin", {})
+    if legend.get("yref") == "container" and margin.get("b") is not None:  # a legend along the foot: its rows grow
+        grown = int(margin["b"] * FONT_SCALE)
+        layout["height"] = layout.get("height", 450) + grown - margin["b"]
+        margin["b"] = grown
     _grow(layout.setdefault("hoverlabel", {}), "font", base, ink=False)
     for note in layout.get("annotations", []):
         _grow(note, "font", base)

@@ -10,11 +10,16 @@ import html
 import numpy as np
 import plotly.graph_objects as go
 
+from .legend import FOOT, legend_room
+
 FONT = {"size": 16}
 DIVERGING = "RdBu_r"
 WEIGHTS = "Blues"
 NO_GRID = {"showgrid": False, "zeroline": False}
 MAX_ANNOTATED = (12, 10)  # print cell values when a matrix has at most this many rows and columns
+DEMO_FONT = 15  # px: the scaling demo's ticks and legend (the projector enlarges them)
+NARROW_ROW_EM = 20.0  # a legend's row beside a formula (two fifths of a 1280 px projector, ~21 px type)
+WIDE_ROW_EM = 36.0  # its legend's row: a slide's live view (~780 px) in the projector's ~21 px type
 
 
 def _fmt(x: float, digits: int) -> str:
@@ -146,10 +151,14 @@ def softmax_bars(weights, masked, key_labels: list[str], title: str, y_title: st
     return go.Figure({"data": [trace], "layout": layout})
 
 
-def contribution_bars(contrib, z_row, key_labels: list[str], dim_labels: list[str], title: str, total_label: str):
+def contribution_bars(
+    contrib, z_row, key_labels: list[str], dim_labels: list[str], title: str, total_label: str,
+    legend_row_em: float = NARROW_ROW_EM,
+):  # fmt: skip
     """Stacked bars: for each output dimension, how much each source token's α_ij·v_j adds.
 
-    contrib (Lk, dv) holds α_ij · v_j; z_row is z_i (their sum, from model/), marked with a diamond.
+    contrib (Lk, dv) holds α_ij · v_j; z_row is z_i (their sum, from model/), marked with a diamond. The legend (one
+    item per token) runs along the foot with its own room, in rows of legend_row_em font sizes.
     """
     c = np.asarray(contrib, dtype=np.float64)
     x = list(range(c.shape[1]))
@@ -163,46 +172,70 @@ def contribution_bars(contrib, z_row, key_labels: list[str], dim_labels: list[st
         "y": np.asarray(z_row, dtype=np.float32).tolist(),
         "marker": {"symbol": "diamond", "size": 14, "color": "black"},
     })  # fmt: skip
+    bottom = legend_room([*key_labels, total_label], legend_row_em)
     layout = _layout(
         title,
-        360,
+        300 + bottom,
         barmode="relative",
         xaxis={"tickvals": x, "ticktext": plain(dim_labels)},
-        legend={"orientation": "h", "y": -0.15},
+        legend=dict(FOOT),
     )
+    layout["margin"]["b"] = bottom
     return go.Figure({"data": data, "layout": layout})
 
 
 def scaling_demo_figure(
-    demo: dict, titles: tuple[str, str], x_title: str, names: tuple[str, str, str], current_d_k: int | None = None
+    demo: dict,
+    titles: tuple[str, str],
+    x_title: str,
+    names: tuple[str, str, str],
+    current_d_k: int | None = None,
+    legend_row_em: float = WIDE_ROW_EM,
 ) -> go.Figure:
     """Left: std of q·k against d_k (grows like √d_k, a straight line on log–log axes). Right: the mean largest
-    softmax weight, raw vs scaled. current_d_k (the example's d_k) is marked with a dashed line on both."""
+    softmax weight, raw vs scaled. current_d_k (the example's d_k) is marked with a dashed line on both.
+
+    Made to be read from the back of a room: each panel is named above it (`titles`) instead of by a turned axis
+    title, both x axes carry only the short `x_title` (the caption says how it was measured), every font is set
+    (a theme's 12 px ticks would otherwise win), and the legend runs along the foot with its own room, in rows of
+    legend_row_em font sizes, so it cannot meet the axis titles."""
     d_k = [int(v) for v in demo["d_k"]]
     std_name, raw_name, scaled_name = names
     data = [
         {"type": "scatter", "mode": "lines+markers", "x": d_k, "y": demo["dot_std"].tolist(), "name": std_name,
-         "xaxis": "x", "yaxis": "y", "line": {"color": "#1f77b4"}},
+         "xaxis": "x", "yaxis": "y", "line": {"color": "#1f77b4", "width": 3}, "marker": {"size": 8}},
         {"type": "scatter", "mode": "lines+markers", "x": d_k, "y": demo["max_weight_unscaled"].tolist(),
-         "name": raw_name, "xaxis": "x2", "yaxis": "y2", "line": {"color": "#d62728"}},
+         "name": raw_name, "xaxis": "x2", "yaxis": "y2", "line": {"color": "#d62728", "width": 3},
+         "marker": {"size": 8}},
         {"type": "scatter", "mode": "lines+markers", "x": d_k, "y": demo["max_weight_scaled"].tolist(),
-         "name": scaled_name, "xaxis": "x2", "yaxis": "y2", "line": {"color": "#2ca02c"}},
+         "name": scaled_name, "xaxis": "x2", "yaxis": "y2", "line": {"color": "#2ca02c", "width": 3},
+         "marker": {"size": 8}},
     ]  # fmt: skip
-    axis = {"type": "log", "title": {"text": x_title}, "tickvals": d_k[::2], "tickangle": 0}
+    ticks = {"size": DEMO_FONT}
+    axis = {"type": "log", "title": {"text": plain(x_title), "font": {"size": DEMO_FONT + 1}}, "tickvals": d_k[::2],
+            "tickangle": 0, "tickfont": ticks, "automargin": True}  # fmt: skip
     marks = [] if current_d_k is None else [
         {"type": "line", "xref": xref, "yref": f"{yref} domain", "x0": current_d_k, "x1": current_d_k, "y0": 0, "y1": 1,
          "line": {"dash": "dash", "color": "#7f7f7f", "width": 2}}
         for xref, yref in (("x", "y"), ("x2", "y2"))
     ]  # fmt: skip
+    panel_titles = [
+        {"text": plain(text), "xref": f"{x} domain", "yref": f"{y} domain", "x": 0.0, "y": 1.0, "xanchor": "left",
+         "yanchor": "bottom", "yshift": 8, "showarrow": False, "font": {"size": DEMO_FONT + 2}}
+        for text, x, y in ((titles[0], "x", "y"), (titles[1], "x2", "y2"))
+    ]  # fmt: skip
+    bottom = legend_room(names, legend_row_em)
     layout = _layout(
         "",
-        340,
+        300 + bottom,
         shapes=marks,
-        xaxis={**axis, "domain": [0, 0.45]},
-        xaxis2={**axis, "domain": [0.55, 1], "anchor": "y2"},
-        yaxis={"title": {"text": titles[0]}, "type": "log", "tickvals": [1, 2, 4, 8, 16, 32]},
-        yaxis2={"title": {"text": titles[1]}, "range": [0, 1.05], "anchor": "x2"},
-        legend={"orientation": "h", "y": -0.3},
+        annotations=panel_titles,
+        xaxis={**axis, "domain": [0, 0.42]},
+        xaxis2={**axis, "domain": [0.58, 1], "anchor": "y2"},
+        yaxis={"type": "log", "tickvals": [1, 2, 4, 8, 16, 32], "tickfont": ticks, "automargin": True},
+        yaxis2={"range": [0, 1.05], "anchor": "x2", "tickfont": ticks, "automargin": True},
+        legend={**FOOT, "font": {"size": DEMO_FONT}},
+        meta="scaling-demo",
     )
-    layout["margin"]["t"] = 20
+    layout["margin"].update(t=50, b=bottom, l=10, r=10)
     return go.Figure({"data": data, "layout": layout})

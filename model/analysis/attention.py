@@ -57,6 +57,20 @@ def head_entropy(weights) -> np.ndarray:
     return row_entropy(weights).mean(-1).astype(np.float32)
 
 
+def sharpest_head(weights, layer: int | None = None) -> tuple[int, int]:
+    """(layer, head) of the head whose rows are most focused, by mean row entropy (head_entropy): weights
+    (L, H, Lq, Lk); within `layer` when given. Heads switched off (NaN, model.analysis.knockout) are passed over;
+    with every head off, (layer or 0, 0). What a page opens on when nothing asked for a head: a nearly uniform head
+    teaches nothing on a projector."""
+    entropy = head_entropy(weights).astype(np.float64)  # (L, H)
+    if layer is not None:
+        entropy = np.where(np.arange(entropy.shape[0])[:, None] == layer, entropy, np.nan)
+    if np.isnan(entropy).all():
+        return (layer or 0, 0)
+    found = np.unravel_index(int(np.nanargmin(entropy)), entropy.shape)
+    return int(found[0]), int(found[1])
+
+
 def head_peak(weights) -> np.ndarray:
     """Mean over queries of each row's largest weight: (..., H, Lq, Lk) → (..., H). 1 = one-hot rows."""
     return _tensor(weights).amax(-1).mean(-1).float().numpy()

@@ -66,6 +66,14 @@ def numbered(tokens):
     return [f"{i} · {t}" for i, t in enumerate(tokens)]
 
 
+def sharpest(weights: np.ndarray) -> tuple[int, int]:
+    """(layer, head) of the lowest mean row entropy in nats of (L, H, Lq, Lk) weights, written out in NumPy."""
+    p = weights.astype(np.float64)
+    entropy = -np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0).sum(-1).mean(-1)
+    layer, head = np.unravel_index(int(entropy.argmin()), entropy.shape)
+    return int(layer), int(head)
+
+
 @LANGS
 def test_default_view_draws_every_figure_from_the_translate_model(lang):
     at = open_page(lang=lang)
@@ -75,9 +83,13 @@ def test_default_view_draws_every_figure_from_the_translate_model(lang):
     assert set(figs) == {"attention-overview", "attention-head", "head-view"}
     text = at.text_input(key="text").value
     trace = load_pretrained("translate").run(text)
+    layer, head = sharpest(np.stack([trace[f"decoder.{i}.cross_attn.weights"][0].numpy() for i in range(2)]))
+    assert (layer, head) == (1, 3)  # this model's most focused cross-attention head: layer 2, head 4
+    assert (at.radio(key="kind").value, at.selectbox(key="layer").value, at.radio(key="head").value) == ("cross", 1, 3)
     focused = figs["attention-head"]
-    np.testing.assert_allclose(array(focused["data"][0]["z"]), trace["encoder.0.self_attn.weights"][0, 0].numpy())
+    np.testing.assert_allclose(array(focused["data"][0]["z"]), trace["decoder.1.cross_attn.weights"][0, 3].numpy())
     assert focused["layout"]["xaxis"]["ticktext"] == numbered(trace.tokens("src"))
+    assert not {"kind", "layer", "head"} & set(at.query_params)  # the defaults: a link or a class computes them anew
     output = next(m.value for m in at.markdown if m.value.startswith(WORDS[lang]["output"]))
     assert trace.prediction and output == WORDS[lang]["output"] + " ".join(f"`{w}`" for w in trace.prediction.split())
 
@@ -98,16 +110,16 @@ def test_url_parameters_restore_model_text_kind_layer_and_head(lang, kind):
 @LANGS
 def test_tabs_from_the_url_show_mean_over_heads_peak_and_rollout(lang):
     words = WORDS[lang]
-    at = open_page(model="reverse", text="3 1 2", summaries="true", more=words["rollout"], lang=lang)
+    at = open_page(model="reverse", text="3 1 2", kind="encoder", summaries="true", more=words["rollout"], lang=lang)
     figs = figures(at)
     assert "rollout" in figs and "head-mean" not in figs and "head-entropy" not in figs
     trace = load_pretrained("reverse").run("3 1 2")
     layers = np.stack([trace[f"encoder.{i}.self_attn.weights"][0].numpy() for i in range(2)])
     np.testing.assert_allclose(array(figs["rollout"]["data"][0]["z"]), attention_rollout(layers), rtol=1e-5)
-    at = open_page(model="reverse", text="3 1 2", summaries="true", more=words["peak"], lang=lang)
+    at = open_page(model="reverse", text="3 1 2", kind="encoder", summaries="true", more=words["peak"], lang=lang)
     peak = array(figures(at)["head-peak"]["data"][0]["z"])
     np.testing.assert_allclose(peak[1, 2], trace["encoder.1.self_attn.weights"][0, 2].numpy().max(-1).mean(), rtol=1e-5)
-    at = open_page(model="reverse", text="3 1 2", summaries="true", more=words["mean"], lang=lang)
+    at = open_page(model="reverse", text="3 1 2", kind="encoder", summaries="true", more=words["mean"], lang=lang)
     mean = figures(at)["head-mean"]
     tiles = array(mean["data"][0]["z"])  # layers side by side, one blank column between them
     n = len(trace.tokens("src"))
@@ -160,7 +172,7 @@ def test_changing_head_or_kind_does_not_run_the_model_again(monkeypatch):
 
 
 def test_target_is_teacher_forced():
-    at = open_page()
+    at = open_page(layer="1", head="1")
     at.text_input(key="target").input("le chien").run()
     assert not at.exception
     trace = load_pretrained("translate").run(at.text_input(key="text").value, "le chien")
@@ -206,7 +218,7 @@ def test_unknown_words_and_html_are_named_as_plain_text(lang):
 
 @LANGS
 def test_summaries_open_from_the_url_with_entropy_per_head(lang):
-    at = open_page(model="copy", text="4 4 2", summaries="true", lang=lang)
+    at = open_page(model="copy", text="4 4 2", kind="encoder", summaries="true", lang=lang)
     entropy = figures(at)["head-entropy"]
     trace = load_pretrained("copy").run("4 4 2")
     w = trace["encoder.1.self_attn.weights"][0, 3].numpy().astype(np.float64)
@@ -218,16 +230,17 @@ def test_summaries_open_from_the_url_with_entropy_per_head(lang):
 def test_switching_language_keeps_kind_tab_and_layer_and_the_url_holds_ids():
     """A link written with the shown labels opens the view; the URL then holds ids, the same in every language,
     and a language switch keeps the view."""
-    at = open_page(model="reverse", text="3 1 2", kind="Cross-attention", layer="2", summaries="true",
+    at = open_page(model="reverse", text="3 1 2", kind="Encoder self-attention", layer="2", summaries="true",
                    more="Mean over heads")  # fmt: skip
-    assert at.query_params["kind"] == "cross" and at.query_params["more"] == "mean"
+    assert at.query_params["kind"] == "encoder" and at.query_params["more"] == "mean"
     at.button_group(key="lang").set_value("zh").run()
     assert not at.exception
-    assert (at.radio(key="kind").value, at.selectbox(key="layer").value) == ("cross", 1)
+    assert (at.radio(key="kind").value, at.selectbox(key="layer").value) == ("encoder", 1)
     assert at.radio(key="kind").options == ["编码器自注意力", "解码器掩码自注意力", "交叉注意力"]
     assert "head-mean" in figures(at)  # the chosen summary stays, under its Chinese label
     assert at.query_params["lang"] == "zh" and at.query_params["layer"] == "2"
-    assert at.query_params["kind"] == "cross" and at.query_params["more"] == "mean"
+    assert at.query_params["kind"] == "encoder" and at.query_params["more"] == "mean"
     at.button_group(key="lang").set_value("en").run()
-    assert (at.radio(key="kind").value, at.query_params["kind"], at.query_params["more"]) == ("cross", "cross", "mean")
+    shown = (at.radio(key="kind").value, at.query_params["kind"], at.query_params["more"])
+    assert shown == ("encoder", "encoder", "mean")
     assert "head-mean" in figures(at)

@@ -210,7 +210,7 @@ def chart_counts(at: AppTest) -> list[list[int]]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_predict_then_reveal_alone_counts_my_answer_and_reveals_the_argmax(lang):
-    at = session(lang, ATTENTION_PAGE)
+    at = session(lang, ATTENTION_PAGE, kind="encoder", layer="1", head="1")  # (the page opens on cross-attention)
     at.radio(key="_q_kind").set_value("attend")
     at.selectbox(key="_q_query_attention").set_value(2)
     run(at.button(key="_q_ask_attention").click())
@@ -253,6 +253,9 @@ def test_a_question_about_a_row_with_one_key_or_an_empty_trace_gets_a_message():
 
 def test_a_class_question_counts_two_students_and_reveals_the_argmax():
     teacher, role = start_class("en", ATTENTION_PAGE)
+    run(teacher.radio(key="kind").set_value("encoder"))  # the page opens on cross-attention: ask about encoder
+    run(teacher.selectbox(key="layer").set_value(0))  # self-attention's layer 1, head 1
+    run(teacher.radio(key="head").set_value(0))
     students = [session(lang, room=role.code) for lang in ("en", "zh")]
     teacher.radio(key="_q_kind").set_value("attend")
     teacher.selectbox(key="_q_query_attention").set_value(1)

@@ -22,8 +22,9 @@ LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
 TEXT = "the big red dog sees a small cat"
 LAYER1_CROSS = frozenset(("decoder.0.cross_attn", h) for h in range(4))
 WORDS = {
-    "en": {"on": "**Every head on:** ", "off": "**Heads {code} off:** ", "off label": "off", "npz": "⬇️ Trace as NPZ",
-           "zip": "⬇️ Trace as CSV (ZIP)", "kept on": "Every head stays on.", "switched off": "is switched off",
+    "en": {"on": "**Every head on:** ", "off": "**Heads {code} off:** ", "off label": "off",
+           "npz": "⬇️ Every number (NPZ)", "zip": "⬇️ Every number (CSV, zipped)", "kept on": "Every head stays on.",
+           "switched off": "is switched off",
            "link": "Switch a whole head off on the Attention page", "correct": " :green[(correct)]",
            "wrong": " :red[(wrong)]", "no attention": "This model has no attention, so it has no head to switch off.",
            "every off": "**Every head off:** ", "rnn off": "**Attention off:** "},
@@ -89,7 +90,7 @@ def test_a_link_with_heads_off_compares_outputs_and_redraws_the_figures(lang):
 @LANGS
 def test_picking_heads_runs_without_them_and_writes_the_link(lang):
     words = WORDS[lang]
-    at = open_page(text=TEXT, layer="1", head="3", lang=lang)
+    at = open_page(text=TEXT, kind="encoder", layer="1", head="3", lang=lang)
     assert "attention-change" not in figures(at) and "off" not in at.query_params
     at.button_group(key="off_pills_encoder.0.self_attn").select(2).run()
     assert not at.exception
@@ -210,7 +211,7 @@ def test_every_head_off_draws_no_weights_and_no_error(lang, summary):
     code = format_heads_off(every_head(loaded.config), loaded.config)  # e1.1,…,c2.4
     more = {"entropy": None, "peak": PAGE_WORDS[lang]["peak"], "mean": PAGE_WORDS[lang]["mean"],
             "rollout": PAGE_WORDS[lang]["rollout"]}[summary]  # fmt: skip
-    at = open_page(text=TEXT, off=code, summaries="true", lang=lang, **({"more": more} if more else {}))
+    at = open_page(text=TEXT, off=code, kind="encoder", summaries="true", lang=lang, **({"more": more} if more else {}))
     assert not at.warning
     off = loaded.predict(TEXT, Ablation(heads_off=every_head(loaded.config)))
     words = WORDS[lang]
@@ -257,7 +258,7 @@ def test_a_class_follows_the_teachers_heads_off():
 
 @LANGS
 def test_the_answers_chart_of_a_question_is_named_after_its_head(lang):
-    at = open_page(text=TEXT, lang=lang)
+    at = open_page(text=TEXT, kind="encoder", layer="1", head="1", lang=lang)
     at.radio(key="_q_kind").set_value("attend")
     at.selectbox(key="_q_query_attention").set_value(2)
     at.button(key="_q_ask_attention").click().run()

@@ -53,7 +53,11 @@ def test_sliders_restore_from_the_url_and_curves_follow_the_chosen_dimensions():
     np.testing.assert_allclose(array(figs["pe-table"]["data"][0]["z"]), closed_form(20, 32), atol=1e-5)
     at.multiselect(key="dims").set_value([3, 30]).run()
     curves = figures(at)["pe-curves"]["data"]
-    np.testing.assert_allclose(array(curves[1]["y"]), closed_form(20, 32)[:, 30], atol=1e-5)
+    line, marks = curves[1], curves[3]  # dimension 30: its curve, then its whole positions
+    np.testing.assert_allclose(array(marks["y"]), closed_form(20, 32)[:, 30], atol=1e-5)
+    np.testing.assert_allclose(array(line["y"])[::12], closed_form(20, 32)[:, 30], atol=1e-5)
+    x = array(line["x"])
+    assert len(x) == 19 * 12 + 1 and x[1] == pytest.approx(1 / 12)  # between the positions too
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -103,6 +107,8 @@ def test_switching_language_keeps_the_chosen_dimensions_and_the_url():
     at.button_group(key="lang").set_value("zh").run()
     assert not at.exception
     assert at.multiselect(key="dims").value == [3, 30]
-    assert [c["name"] for c in figures(at)["pe-curves"]["data"]] == ["第 3 维（cos）", "第 30 维（sin）"]
+    assert [c["name"] for c in figures(at)["pe-curves"]["data"] if c.get("showlegend", True)] == [
+        "第 3 维（cos）", "第 30 维（sin）"
+    ]  # fmt: skip
     assert (at.query_params["d_model"], at.query_params["length"], at.query_params["no_pe"]) == ("32", "20", "true")
     assert "ablation-without" in figures(at)

@@ -173,7 +173,8 @@ def test_every_page_folds_its_controls_into_the_bar(page, lang):
 
 @LANGS
 def test_attention_shows_the_focused_head_first_with_its_own_numbers(lang):
-    at = open_page("pages/attention.py", lang, present="true", model="reverse", text="3 1 2", layer="2", head="3")
+    at = open_page("pages/attention.py", lang, present="true", model="reverse", text="3 1 2", kind="encoder", layer="2",
+                   head="3")  # fmt: skip
     order = [f["layout"]["meta"] for f in figures(at)]
     assert order.index("attention-head") < order.index("attention-overview")
     focused = next(f for f in figures(at) if f["layout"]["meta"] == "attention-head")

@@ -50,7 +50,8 @@ def heatmap_z(session: StreamlitSession, key: str) -> np.ndarray:
 
 @pytest.mark.slow
 def test_client_reads_the_models_real_output(server_url, reference):
-    with StreamlitSession(server_url, "attention", f"model={MODEL}&lang=en", timeout=120) as session:
+    query = f"model={MODEL}&lang=en&kind=encoder&layer=1&head=1"  # (the page opens on cross-attention)
+    with StreamlitSession(server_url, "attention", query, timeout=120) as session:
         assert session.session_id
         assert session.value("model") == MODEL
         example = str(session.value("text"))

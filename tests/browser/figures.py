@@ -67,3 +67,57 @@ def type_input(page, text: str) -> None:
     box.fill(text)
     box.press("Enter")
     wait_settled(page, before)
+
+
+# Every painted word of every plotly chart on the page, with its box on screen (left, top, right, bottom) and font
+# size: the chart's frame, its title, axis titles, annotations, legend items, tick labels and heatmap cell numbers.
+TEXT_BOXES_JS = """
+() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const words = (root, test) => [...root.querySelectorAll('text')].filter(test)
+    .filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0)
+    .map((t) => ({text: t.textContent, box: box(t), size: parseFloat(getComputedStyle(t).fontSize)}));
+  const cls = (t) => t.getAttribute('class') || '';
+  const parent = (t) => (t.parentElement && t.parentElement.getAttribute('class')) || '';
+  return [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')].map((el) => ({
+    role: el.layout && el.layout.meta,
+    frame: box(el.querySelector('.svg-container')),
+    titles: words(el, (t) => /^gtitle/.test(cls(t))),
+    axisTitles: words(el, (t) => /^[xy]\\d*title$/.test(cls(t))),
+    notes: words(el, (t) => cls(t) === 'annotation-text'),
+    legend: words(el, (t) => cls(t) === 'legendtext'),
+    ticks: words(el, (t) => /^[xy]\\d*tick$/.test(parent(t))),
+    cells: words(el, (t) => parent(t) === 'heatmap-label'),
+  }));
+}
+"""
+
+
+def overlap(a, b, slack: float = 1.0) -> bool:
+    """Do two boxes (left, top, right, bottom) overlap by more than `slack` px both ways?"""
+    return min(a[2], b[2]) - max(a[0], b[0]) > slack and min(a[3], b[3]) - max(a[1], b[1]) > slack
+
+
+def cut(word: dict, frame, slack: float = 1.0) -> bool:
+    """Does a word reach outside its chart's frame (where the chart cuts it off)?"""
+    left, top, right, bottom = word["box"]
+    return left < frame[0] - slack or top < frame[1] - slack or right > frame[2] + slack or bottom > frame[3] + slack
+
+
+def figure_problems(chart: dict) -> list[str]:
+    """What a reader would trip over in one painted chart: a title, axis title, note or legend item cut off at the
+    chart's edge; two of them (or one and a tick label) on top of each other; cell numbers running together."""
+    problems = []
+    labels = chart["titles"] + chart["axisTitles"] + chart["notes"] + chart["legend"]
+    for word in labels:
+        if cut(word, chart["frame"]):
+            problems.append(f"cut off: {word['text']!r} at {word['box']} (chart {chart['frame']})")
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :] + chart["ticks"]:
+            if overlap(a["box"], b["box"]):
+                problems.append(f"overlap: {a['text']!r} and {b['text']!r}")
+    cells = chart["cells"]
+    for i, a in enumerate(cells):
+        together = [b for b in cells[i + 1 :] if overlap(a["box"], b["box"], 0)]
+        problems += [f"cells run together: {a['text']!r} {b['text']!r}" for b in together]
+    return problems

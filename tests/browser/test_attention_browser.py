@@ -13,7 +13,7 @@ pytestmark = pytest.mark.browser
 
 
 def test_typing_a_new_input_redraws_every_heatmap_with_its_tokens(page, app_url, probes):
-    open_page(page, f"{app_url}/attention")
+    open_page(page, f"{app_url}/attention?kind=encoder")  # self-attention: the same tokens down and across
     first = page.evaluate(FIGURES_JS)
     assert first["attention-head"]["x"] == numbered(["the", "big", "red", "dog", "sees", "a", "small", "cat", "<eos>"])
     type_input(page, "the old cat follows a happy wolf")
@@ -102,7 +102,7 @@ GLYPHS_DIFFER_JS = """
 
 
 def test_a_chinese_link_paints_chinese_titles_axes_and_hover(page, app_url, probes):
-    open_page(page, f"{app_url}/attention?model=reverse&text=1+2+3&kind=交叉注意力&layer=2&lang=zh")
+    open_page(page, f"{app_url}/attention?model=reverse&text=1+2+3&kind=交叉注意力&layer=2&head=1&lang=zh")
     assert page.get_by_role("heading", name="注意力", exact=True).is_visible()
     figs = page.evaluate(FIGURES_JS)
     assert figs["attention-overview"]["title"].startswith("交叉注意力：")

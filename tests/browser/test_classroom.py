@@ -53,11 +53,12 @@ def test_a_class_follows_the_teacher_answers_a_question_and_never_sees_the_key(b
         go_to(teacher, "Attention", "Attention")
         for student in (first, second):
             student.get_by_role("heading", name="Attention", exact=True).wait_for(timeout=FOLLOW_TIMEOUT * 1000)
-        teacher.get_by_text("❓ Ask the class").first.click()  # the expander: by default, head 1's query 0
+        teacher.get_by_text("❓ Ask the class").first.click()  # the expander: by default, the head shown's query 0
         teacher.get_by_role("button", name="Ask the class").click()
         trace = load_pretrained("translate").run(teacher.get_by_role("textbox", name="Input", exact=True).input_value())
         tokens = trace.tokens("src")
-        best = int(np.argmax(trace["encoder.0.self_attn.weights"][0, 0, 0].numpy()))  # layer 1, head 1, query 0
+        # the page opens on cross-attention's sharpest head (layer 2, head 4 for this model); its query 0 is <bos>
+        best = int(np.argmax(trace["decoder.1.cross_attn.weights"][0, 3, 0].numpy()))
         answer, wrong = (f"{j} · {tokens[j]}" for j in (best, (best + 1) % len(tokens)))
         for student, choice in ((first, answer), (second, wrong)):
             student.get_by_text("❓ The teacher asks").wait_for(timeout=FOLLOW_TIMEOUT * 1000)

@@ -37,7 +37,7 @@ def camera_download(page, role: str, title: str = "Download plot"):
 
 
 def test_chart_and_trace_downloads(page, app_url, probes):
-    open_page(page, f"{app_url}/attention?lang=en&text={TEXT.replace(' ', '+')}&layer=2&head=3")
+    open_page(page, f"{app_url}/attention?lang=en&text={TEXT.replace(' ', '+')}&kind=encoder&layer=2&head=3")
     png = camera_download(page, "attention-head")
     assert png.suggested_filename == "attention_translate_encoder_L2_H3.png"
     with Image.open(io.BytesIO(png.path().read_bytes())) as image:
@@ -56,7 +56,7 @@ def test_chart_and_trace_downloads(page, app_url, probes):
     assert "Layer 2 · Head 3" in texts and "3 · dog" in texts  # the chart itself, with its title and tokens
 
     with page.expect_download(timeout=60_000) as info:
-        page.get_by_role("button", name="⬇️ Trace as NPZ").click()
+        page.get_by_role("button", name="⬇️ Every number (NPZ)").click()
     npz_download = info.value
     assert npz_download.suggested_filename == "trace_attention_translate.npz"
     npz = np.load(io.BytesIO(npz_download.path().read_bytes()))

@@ -58,8 +58,8 @@ def train_tiny(page, steps: int = 30) -> None:
 def test_train_to_completion_then_pick_it_on_another_page(page, app_url):
     open_page(page, app_url)
     train_tiny(page)
-    progress = page.get_by_text(re.compile(r"^Step 30 of at most 30"))
-    assert progress.is_visible()
+    progress = page.get_by_text(re.compile(r"^Done: all 30 steps"))  # the bar full, saying how the run ended
+    assert progress.is_visible() and page.get_by_role("link", name="Open it on Attention").is_visible()
     assert page.get_by_text("Watch the attention form").is_visible()
     timeline = page.locator('[data-testid="stPlotlyChart"]').nth(2)
     timeline.get_by_text("▶ Play").click()  # plotly's own animation: it plays in the browser, no rerun

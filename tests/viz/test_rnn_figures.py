@@ -87,10 +87,23 @@ def test_bars_figure_groups_by_category():
 
 
 def test_legend_room_packs_names_into_rows_as_wide_as_the_column():
-    from viz.curves import HALF_ROW_EM, legend_room
+    from viz.legend import HALF_ROW_EM, legend_room
 
     short = ["Transformer", "RNN + attention"]  # 6.6 + 4 and 9.0 + 4 em: one row in half a column
     assert legend_room(short, HALF_ROW_EM) == 72 + 26
     long = ["Transformer：一次前向计算"] * 4  # 6.6 + 7 + 4 em each: one per row in half a column, two in a full one
     assert legend_room(long, HALF_ROW_EM) == 72 + 26 * 4
     assert legend_room(long) == 72 + 26 * 2
+
+
+def test_log_axes_are_labelled_with_plain_numbers_one_two_five():
+    """Milliseconds on a log axis: 20, 50, 100, … in the axis's own type, not 10² with smaller 2s and 5s between."""
+    from viz.curves import Series, line_figure, log_ticks
+
+    assert log_ticks([36.7, 7462.5]) == [20, 50, 100, 200, 500, 1000, 2000, 5000, 10000]
+    assert log_ticks([0.0, -1.0]) == []
+    fig = line_figure([Series("a", [8, 16], [36.7, 7462.5], "#000")], title="t", x_title="L", y_title="ms",
+                      log_x=True, log_y=True)  # fmt: skip
+    axis = fig.to_dict()["layout"]["yaxis"]
+    assert axis["type"] == "log" and "exponentformat" not in axis
+    assert axis["ticktext"][:3] == ["20", "50", "100"] and axis["ticktext"][-1] == "10000"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from model import LoadedModel, Trace
-from model.analysis.attention import attention_layers, attention_tokens
+from model.analysis.attention import attention_layers, attention_tokens, sharpest_head
 from views import AttentionView
 
 from ..classroom.ask import question_panel
@@ -96,7 +96,8 @@ def slide_input(view, loaded: LoadedModel) -> str:
 
 def render_slide(view: AttentionView) -> None:
     """One head of one layer large, beside its layer's head view; layers, heads and rows past the model's are
-    clamped to its last one (a lesson is written without knowing the model)."""
+    clamped to its last one (a lesson is written without knowing the model); a slide naming no layer or head shows
+    the sharpest one, as the page does."""
     loaded = get_model(view.common.model)
     text = slide_input(view, loaded)
     trace = cached_run(loaded, text, view.target)
@@ -106,5 +107,6 @@ def render_slide(view: AttentionView) -> None:
     weights = attention_layers(trace, view.kind)  # (L, H, Lq, Lk)
     queries, keys = attention_tokens(trace, view.kind)
     token = view.token if view.token is not None and view.token < len(queries) else None
-    layer, head = within(view.layer, weights.shape[0]), within(view.head, weights.shape[1])
+    layer = within(view.layer, weights.shape[0]) if view.layer is not None else sharpest_head(weights)[0]
+    head = within(view.head, weights.shape[1]) if view.head is not None else sharpest_head(weights, layer)[1]
     focused_charts(weights, view.kind, layer, head, token, queries, keys, cell_text=False if presenting() else None)

@@ -24,6 +24,7 @@ from model.analysis.attention import (
     head_entropy,
     head_mean,
     head_peak,
+    sharpest_head,
 )
 from model.analysis.knockout import blank_heads_off
 from model.naming import AttentionKind, Side
@@ -38,7 +39,8 @@ from ..choices import shown_as
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..presenter import controls, in_order, presenting
-from ..state import fit, sync_url
+from ..state import computed_default, fit, sync_url
+from ..widths import chart_share
 from .knockout_runs import Knockout
 
 # The link (views.AttentionView): ?kind=encoder|decoder|cross, ?layer= and ?head= counted from 1, ?token=,
@@ -60,6 +62,7 @@ SUMMARIES_LABEL = N_("Summaries: entropy and largest weight per head, mean over 
 SUMMARIES = SUMMARY_LABELS
 keep_on_language_switch("token", "kind", "more", "summaries")
 FOCUS_PRESENT_HEIGHT = 400  # px: the focused head in the presenter view, above the fold of a 1280×720 projector
+HEAD_VIEW_PRESENT_HEIGHT = 330  # px: the head view beside it, under its pickers: above the same fold
 PAGE = AttentionView.PAGE  # also the first word of every chart's file name
 
 
@@ -132,6 +135,7 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str], chang
     focused head's change (with them off − every head on) under it. `off`: the file-name words of the knockout."""
     n_layers, n_heads = weights.shape[:2]
     fit(PAGE, {"layer": n_layers - 1, "head": n_heads - 1, "token": len(queries) - 1})
+    sharpest_defaults(weights)
     pickers, columns = st.container(), st.columns([3, 2])
     with controls(columns[1] if presenting() else pickers, _("Layer, head, token")):  # presenter: beside the head
         pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
@@ -145,6 +149,15 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str], chang
         )  # fmt: skip
     focused_charts(weights, kind, layer, head, token, queries, keys, change, off, columns=columns)
     sync_url(PAGE)
+
+
+def sharpest_defaults(weights) -> tuple[int, int]:
+    """The view's default layer and head (None in the view, computed here before their pickers): the sharpest head of
+    the kind shown, by the model's own mean row entropy (model.analysis.attention.sharpest_head), and within a layer
+    the link or the user chose, that layer's sharpest head. A layer or head the user, a link or a class chose stays."""
+    layer = int(computed_default("layer", lambda: sharpest_head(weights)[0]))
+    head = int(computed_default("head", lambda: sharpest_head(weights, layer)[1]))
+    return layer, head
 
 
 def focused_charts(
@@ -168,7 +181,7 @@ def focused_charts(
     n_heads = weights.shape[1]
     left, right = columns if columns is not None else st.columns([3, 2])
     query_title, key_title = hover_names(*AXES[kind])
-    with left:
+    with left, chart_share(3 / 5):
         if is_off(weights[layer, head]):
             st.info(_("{layer} · {head} is switched off: it hands on zeros, so it has no weights to draw.").format(
                 layer=layer_name(layer), head=head_name(head)))  # fmt: skip
@@ -182,7 +195,7 @@ def focused_charts(
                        present_height=FOCUS_PRESENT_HEIGHT)  # fmt: skip
             if change is not None:
                 change_chart(change[layer, head], kind, layer, head, numbered(queries), numbered(keys), off)
-    with right:
+    with right, chart_share(2 / 5):
         names = [_("{head} (off)").format(head=head_name(h)) if is_off(weights[layer, h]) else head_name(h)
                  for h in range(n_heads)]  # fmt: skip
         fig = head_view_figure(
@@ -190,7 +203,8 @@ def focused_charts(
             query_tokens=queries, key_tokens=keys, head_names=names,
             query_title=_("Query"), key_title=_("Key"), focus=token,
         )  # fmt: skip
-        show_chart(fig, "head_view", name=chart_name(PAGE, kind, "head-view", *off, layer=layer))
+        show_chart(fig, "head_view", name=chart_name(PAGE, kind, "head-view", *off, layer=layer),
+                   present_height=HEAD_VIEW_PRESENT_HEIGHT)  # fmt: skip
         st.caption(_("Line thickness = weight. Click a head in the legend to hide it; double-click to show only it."))
 
 

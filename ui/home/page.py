@@ -24,7 +24,8 @@ SECTIONS = [
     (nav.TRAIN, N_("Train a model from random weights in seconds and watch a head's attention form.")),
     (nav.RNN_VS_TRANSFORMER, N_(
         "Where attention came from: an RNN encoder–decoder squeezes the input into one vector, then attention lets "
-        "it look back. Its alignment beside the Transformer's, its decoder step by step, the seeds' claims measured.")),
+        "it look back. Its alignment beside the Transformer's, its decoder step by step, and what the textbooks claim "
+        "about the two, measured.")),
     (nav.LESSON, N_(
         "A ready lesson in 14 slides, from why attention to a recap, each with a live view; download it, edit it, "
         "upload your own, or build one from the views you add.")),
@@ -37,9 +38,9 @@ def render(view: HomeView, *, slide: bool = False) -> None:
         "Attention Lab",
         _(
             "See every number a small Transformer computes. The models here are encoder–decoder Transformers "
-            "laid out as in *Attention Is All You Need* (2017), trained in seconds on a CPU by this repository's "
-            "own training command. Pick one in the sidebar; every page follows your choice and your input, and "
-            "every view has its own link you can share."
+            "laid out as in *Attention Is All You Need* (2017), trained here in seconds on an ordinary CPU on small "
+            "tasks: copying, reversing and sorting digits, and a toy translation. Pick one in the sidebar; every page "
+            "follows your choice and your input, and every view has its own link you can share."
         ),
         markdown=True,
         keep=True,

@@ -16,6 +16,7 @@ from ..choices import shown_as
 from ..i18n import N_, _
 from ..presenter import controls
 from ..state import fit, sync_url
+from ..widths import chart_share
 
 KIND_NAMES = {  # "L{n} {kind}" labels of the sublayers
     SELF_ATTN: N_("L{n} self-attention"),
@@ -83,8 +84,8 @@ def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
               (_("output mean"), a.ln_out_mean[i]), (_("output std"), a.ln_out_std[i])]  # fmt: skip
     fig = layernorm_stats_figure(series, tokens,
                                  title=_("LayerNorm of {sublayer}").format(sublayer=sublayer_label(a.sublayers[i])),
-                                 x_title=_("token"), y_title=_("over d_model"))  # fmt: skip
-    with right:
+                                 x_title=_("token"), y_title=_("mean and std across d_model"))  # fmt: skip
+    with right, chart_share(2 / 3):
         show_chart(fig, "layer_ln_chart", name=chart_name(PAGE, a.sublayers[i], "layernorm"), theme="streamlit")
     sync_url(PAGE)
 

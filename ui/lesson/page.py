@@ -16,12 +16,15 @@ from ..i18n import _, current_language, ngettext
 from ..language import keep_on_language_switch
 from ..presenter import StepLabels, controls, page_header, presenting, step_buttons
 from ..state import sync_url
+from ..widths import chart_share
 from .add import my_lesson_id
 from .files import files_panel
 from .links import open_button
 from .state import LESSON_KEY, SLIDE_KEY, current, find_lesson, own_lessons
 from .text import inert_markdown
 from .views import live_view
+
+VIEW_SHARE = {True: 0.64, False: 0.96}  # of the page's width, the live view's: beside the words, in the slide's frame
 
 keep_on_language_switch(LESSON_KEY, SLIDE_KEY)
 
@@ -107,8 +110,9 @@ def render(view: LessonView, *, slide: bool = False) -> None:
             words_col, view_col = st.columns([1, 2], gap="medium")
             with words_col:
                 slide_words(slide, lang)
-            with view_col:
+            with view_col, chart_share(VIEW_SHARE[True]):
                 live_view(slide)
         else:
             slide_words(slide, lang)
-            live_view(slide)
+            with chart_share(VIEW_SHARE[False]):
+                live_view(slide)

@@ -16,6 +16,7 @@ from ..rnn.notice import is_transformer, transformer_only
 from ..tokens import source_tokens
 from ..trace_cache import cached_run
 from ..trace_download import trace_downloads
+from ..widths import chart_share
 from .view import ablation_section, model_encoding, pe_table_chart, sinusoidal_lab
 
 PAGE = PositionalView.PAGE
@@ -64,8 +65,9 @@ def render_slide(view: PositionalView) -> None:
     loaded = get_model(view.common.model)
     trace = cached_run(loaded, slide_input(view, loaded))
     table_col, model_col = (st.container(), st.container()) if presenting() else st.columns(2)
-    with table_col:
+    share = 1.0 if presenting() else 0.5
+    with table_col, chart_share(share):
         pe_table_chart(view.d_model or USUAL_WIDTH, view.length)
     if trace is not None:
-        with model_col:
+        with model_col, chart_share(share):
             model_encoding(loaded, trace)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import Ablation, LoadedModel, Trace, sinusoidal_table
+from model import Ablation, LoadedModel, Trace, sinusoidal_curve, sinusoidal_table
 from model.analysis.attention import attention_layers, attention_tokens, head_mean, position_similarity
 from model.naming import AttentionKind, Side, pos_name
 from views import PositionalView
@@ -23,6 +23,7 @@ from ..presenter import controls, presenting
 from ..state import implicit, sync_url
 from ..tokens import token_chips
 from ..trace_cache import cached_run
+from ..widths import chart_share
 
 # The link (views.PositionalView): ?d_model=, ?length= (numbers) and ?no_pe=true, the same in both languages.
 NO_POSITIONS = Ablation(positional=False)
@@ -48,6 +49,7 @@ def sinusoidal_lab(default_d_model: int) -> None:
         d_model = size_col.slider("d_model", D_MODEL.low, D_MODEL.high, step=D_MODEL.step, key="d_model")
         length = length_col.slider(_("Positions"), LENGTH.low, LENGTH.high, key="length")
     table = pe_table_chart(d_model, length)
+    positions, values = sinusoidal_curve(length, d_model)  # the same encoding between the whole positions
     with controls(row, _("Dimensions to plot")):
         dims = st.multiselect(
             _("Dimensions to plot"), range(d_model), default=[d for d in (0, 1, 6, 7, 20) if d < d_model],
@@ -55,13 +57,15 @@ def sinusoidal_lab(default_d_model: int) -> None:
             placeholder=_("Choose dimensions"),
         )  # fmt: skip
     curves_col, similarity_col = st.columns(2)
-    with curves_col:
+    with curves_col, chart_share(0.5):
         fig = curves_figure(
             table, dims, title=_("Low dimensions wave fast, high ones slowly"), position_title=_("Position"),
-            value_title=_("Value"), names=[dimension_name(d) for d in dims],
+            value_title=_("Value"), names=[dimension_name(d) for d in dims], curve=(positions.numpy(), values.numpy()),
         )  # fmt: skip
         show_chart(fig, "pe_curves", name=chart_name(PAGE, "sinusoidal-curves", f"d{d_model}", model=""))
-    with similarity_col:
+        st.caption(_("Each line is the encoding at every point between positions; the dots are the whole positions, "
+                     "the values a token at that position gets."))  # fmt: skip
+    with similarity_col, chart_share(0.5):
         fig = matrix_figure(
             position_similarity(table), title=_("Dot product PE[i] · PE[j]: near positions look alike"),
             x_title=_("Position j"), y_title=_("Position i"), colorscale=SIGNED_SCALE, zmin=None, zmax=None, zmid=0.0,
@@ -74,8 +78,9 @@ def sinusoidal_lab(default_d_model: int) -> None:
 def pe_table_chart(d_model: int, length: int):
     """The sinusoidal table of `length` positions × d_model drawn as a heatmap; returns the table (length, d_model)."""
     table = sinusoidal_table(length, d_model).numpy()  # (length, d_model)
+    angle = f"pos / 10000^(2i/{d_model})"
     fig = encoding_figure(
-        table, title=f"PE[pos, 2i] = sin(pos / 10000^(2i/{d_model})), PE[pos, 2i+1] = cos(…)",
+        table, title=f"PE[pos, 2i] = sin({angle})<br>PE[pos, 2i+1] = cos({angle})",
         position_title=_("Position"), dimension_title=_("Dimension"), height=420,
     )  # fmt: skip
     show_chart(fig, "pe_table", name=chart_name(PAGE, "sinusoidal", f"d{d_model}", f"{length}-positions", model=""))
@@ -89,10 +94,10 @@ def model_encoding(loaded: LoadedModel, trace: Trace) -> None:
         return
     fig = encoding_figure(
         trace.numpy(pos_name(Side.SRC)),
-        title=_("src.pos: the {kind} encoding added to each source token").format(
+        title=_("The {kind} positional encoding this model adds to each input token").format(
             kind=_(POSITIONAL_NAMES[loaded.config.positional])
         ),
-        position_title=_("Source token"), dimension_title=_("Dimension"), position_labels=numbered(trace.tokens("src")),
+        position_title=_("Input token"), dimension_title=_("Dimension"), position_labels=numbered(trace.tokens("src")),
         height=max(260, 90 + 26 * len(trace.tokens("src"))), role="model-pe",
     )  # fmt: skip
     show_chart(fig, "model_pe", name=chart_name(PAGE, pos_name(Side.SRC), model=loaded.name))
@@ -130,7 +135,7 @@ def ablation_section(loaded: LoadedModel, text: str, trace: Trace) -> None:
     else:
         columns[1].info(_("Turn on the switch above to run the model without its positional encoding."))
     for column, run_id, run in runs:
-        with column:
+        with column, chart_share(0.5):
             tokens = token_chips((run.prediction or "").split()) or _("(empty)")
             if expected is None:
                 line = _("**{label}:** {tokens}")

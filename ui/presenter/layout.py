@@ -4,7 +4,7 @@ its formula. In the normal view every helper here draws exactly what the page dr
 from __future__ import annotations
 
 from collections.abc import Iterator
-from contextlib import contextmanager, nullcontext
+from contextlib import contextmanager
 from contextvars import ContextVar
 
 import streamlit as st
@@ -12,11 +12,12 @@ from streamlit.delta_generator import DeltaGenerator
 
 from ..i18n import _
 from ..state import link_notes
+from ..widths import chart_share
 from .state import leave_presenter_view, presenting
 
 CONTROLS_ICON = ":material/tune:"
 STAGE_PREFIX = "presenter_stage_"  # the stage's slots are keyed containers (CSS class st-key-presenter_stage_figure)
-_STAGE: ContextVar[dict[str, DeltaGenerator] | None] = ContextVar("presenter_stage", default=None)
+_STAGE: ContextVar[dict[str, tuple[DeltaGenerator, float]] | None] = ContextVar("presenter_stage", default=None)
 
 
 def page_header(title: str, intro: str = "", *, markdown: bool = False, keep: bool = False) -> DeltaGenerator | None:
@@ -68,36 +69,70 @@ def controls(where: DeltaGenerator | None = None, label: str | None = None) -> I
 @contextmanager
 def stage(split: tuple[float, float] = (3, 2)) -> Iterator[None]:
     """In the presenter view, a two-column stage: formulas (then the prose) on the left, figures on the right,
-    so a step's formula and its figure sit side by side at the top. Inside it, `slot("formula")` and
-    `slot("figure")` route output there; everything else goes under the formulas. Normally it changes nothing."""
+    so a step's formula and its figure sit side by side at the top, and under both a full-width place for a figure
+    that needs the width. Inside it, `slot("formula")`, `slot("figure")` and `slot("wide")` route output there;
+    everything else goes under the formulas. Normally it changes nothing (every slot is where the code stands)."""
     if not presenting():
         yield
         return
     left, right = st.columns(split, gap="medium")
-    slots = {
-        kind: column.container(key=f"{STAGE_PREFIX}{kind}") for kind, column in (("formula", left), ("figure", right))
-    }
+    wide = st.container(key=f"{STAGE_PREFIX}wide")
+    shares = {"formula": split[0] / sum(split), "figure": split[1] / sum(split)}
+    slots = {kind: (column.container(key=f"{STAGE_PREFIX}{kind}"), shares[kind])
+             for kind, column in (("formula", left), ("figure", right))}  # fmt: skip
+    slots["wide"] = (wide, 1.0)
     token = _STAGE.set(slots)
     try:
-        with left.container():
+        with left.container(), chart_share(shares["formula"]):
             yield
     finally:
         _STAGE.reset(token)
 
 
-def slot(kind: str):
-    """The stage's container for `kind` ("formula" or "figure") inside `stage()`, else a no-op context."""
+@contextmanager
+def slot(kind: str) -> Iterator[None]:
+    """Inside `stage()`, draw into the stage's place for `kind` ("formula", "figure" or "wide"), its charts fitted to
+    that place's width; elsewhere, where the code stands."""
     slots = _STAGE.get()
-    return slots[kind] if slots else nullcontext()
+    if not slots:
+        yield
+        return
+    box, share = slots[kind]
+    with box, chart_share(share / slots["formula"][1]):  # called in the stage's body, which has the formula's share
+        yield
 
 
-def stage_columns(spec) -> list[DeltaGenerator]:
-    """st.columns(spec), except inside the presenter view's stage: there figures go to the stage's figure column
-    anyway, so the other columns' content stacks in one full-width container (returned once per column)."""
+def stage_columns(spec) -> list:
+    """st.columns(spec) (each column's charts fitted to its width), except inside the presenter view's stage: there
+    figures go to the stage's figure column anyway, so the other columns' content stacks in one full-width
+    container (returned once per column)."""
     if _STAGE.get() is None:
-        return list(st.columns(spec))
+        weights = [1.0] * spec if isinstance(spec, int) else [float(w) for w in spec]
+        return [Column(column, w / sum(weights)) for column, w in zip(st.columns(spec), weights, strict=True)]
     box = st.container()
     return [box] * (spec if isinstance(spec, int) else len(spec))
+
+
+class Column:
+    """A column whose charts are fitted to its share of the width: `with column:` enters both; anything else (say
+    column.caption) goes to the column itself."""
+
+    def __init__(self, column: DeltaGenerator, share: float):
+        self._column, self._share = column, share
+        self._entered: list = []
+
+    def __enter__(self) -> DeltaGenerator:
+        share = chart_share(self._share)
+        self._entered.append(share)
+        share.__enter__()
+        return self._column.__enter__()
+
+    def __exit__(self, *exc) -> None:
+        self._column.__exit__(*exc)
+        self._entered.pop().__exit__(*exc)
+
+    def __getattr__(self, name: str):
+        return getattr(self._column, name)
 
 
 def in_order(presenter_order: tuple[int, ...]) -> list[DeltaGenerator]:

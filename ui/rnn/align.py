@@ -15,6 +15,7 @@ from ..charts import show_chart
 from ..i18n import _
 from ..state import implicit
 from ..tokens import md_escape
+from ..widths import chart_share
 from .pairs import Pair, output_line, run_models
 from .parts import keep_in
 
@@ -42,10 +43,10 @@ def alignment_section(pair: Pair, text: str) -> None:
         output_line(models[side], trace)
     columns = iter(st.columns(2))
     if pair.rnn is not None:
-        with next(columns):
+        with next(columns), chart_share(0.5):
             rnn_alignment(pair.rnn, runs["rnn"])
     if pair.transformer is not None:
-        with next(columns):
+        with next(columns), chart_share(0.5):
             transformer_alignment(runs["transformer"], layer, head)
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from model import get_task
 from model.analysis.rnn import accuracy_by_length
 from model.io.pretrained import PRETRAINED_ARCH
-from views.rnn import PER_LENGTH
+from views.rnn import BOTTLENECK_TASK, PER_LENGTH
 from viz.curves import Series, line_figure
 
 from ..charts import show_chart
@@ -37,7 +38,7 @@ def measured(name: str, per_length: int) -> dict[int, float]:
 
 def bottleneck_section() -> None:
     tasks = bottleneck_tasks()
-    keep_in(TASK_KEY, tasks, tasks[0])
+    keep_in(TASK_KEY, tasks, BOTTLENECK_TASK)
     task_col, n_col = st.columns([2, 1])
     task = task_col.radio(_("Task"), tasks, horizontal=True, key=TASK_KEY)
     per_length = n_col.select_slider(
@@ -52,10 +53,10 @@ def bottleneck_view(task: str, per_length: int, explain: bool = True) -> None:
     `per_length` inputs of each length, and the score at the longest trained length. The page draws it under its
     pickers; a lesson slide draws it for the slide's task, its own words saying what it shows."""
     if explain:
-        say_what_it_shows()
+        say_what_it_shows(task)
     names = [(task + suffix, suffix) for suffix in FAMILIES if task + suffix in PRETRAINED_ARCH]
     models = {name: shared_model(name) for name, _suffix in names}  # loaded first (with their own spinner)
-    with st.spinner(_("Measuring exact match at every length (once per server; about a minute on a busy CPU)…")):
+    with st.spinner(_("Measuring exact match at every length (once, then kept for everyone; about a minute)…")):
         curves = {name: measured(name, int(per_length)) for name, _suffix in names}
     series = []
     for name, suffix in names:
@@ -84,14 +85,15 @@ def bottleneck_view(task: str, per_length: int, explain: bool = True) -> None:
         )
         for name, model in models.items()
     ]
-    st.caption(_("As shipped, trained by the repository's own command: {models}.").format(models=" · ".join(trained)))
+    st.caption(_("How these models were trained: {models}.").format(models=" · ".join(trained)))
 
 
 def _percent(share) -> str:
     return f"{share:.1%}" if isinstance(share, int | float) else "?"
 
 
-def say_what_it_shows() -> None:
+def say_what_it_shows(task: str) -> None:
+    """What the curves are, and why the part opens on reverse (said again, as a notice, when translate is shown)."""
     st.markdown(
         _(
             "Without attention, the encoder must squeeze the whole input into its final state, one vector of "
@@ -100,3 +102,11 @@ def say_what_it_shows() -> None:
             "models' exact match on fresh inputs of each length; the shaded lengths are the ones seen in training."
         )
     )
+    reverse, translate = get_task(BOTTLENECK_TASK), get_task("translate")
+    why = _(
+        "It opens on *reverse*: its inputs run up to {longest} digits, and the decoder must give back every one in "
+        "the opposite order, so without attention the final state alone has to hold them all, and that is where "
+        "the curves part. The sentences of *translate* have only {low} to {high} words, few enough for one vector: "
+        "there all three curves stay near the top."
+    ).format(longest=reverse.max_src_words, low=translate.min_src_words, high=translate.max_src_words)
+    (st.info if task != BOTTLENECK_TASK else st.markdown)(why)

@@ -1,4 +1,4 @@
-"""Part 4: the seeds' claims about RNNs and Transformers as bench/rnn_vs_transformer.py measured them on this
+"""Part 4: what textbooks claim about RNNs and Transformers, as bench/rnn_vs_transformer.py measured it on this
 machine (bench/results/rnn_vs_transformer.json): time per training step and inference time by length, exact match
 by length past the training lengths, steps to 99 %; the command that re-creates them; where the Transformer lost."""
 
@@ -8,10 +8,12 @@ import streamlit as st
 
 from model.errors import LabError
 from services.bench_results import RnnBench, compare, load_rnn_bench
-from viz.curves import HALF_ROW_EM, Series, bars_figure, line_figure
+from viz.curves import Series, bars_figure, line_figure
+from viz.legend import HALF_ROW_EM
 
 from ..charts import show_chart
 from ..i18n import N_, _, explain, pgettext
+from ..widths import chart_share
 from .bottleneck import FAMILIES as STYLES
 
 FAMILY_SUFFIX = {"transformer": "", "rnn": "-rnn", "rnn-noattn": "-rnn-noattn"}  # the JSON's names → curve styles
@@ -51,23 +53,25 @@ def setup(bench: RnnBench) -> None:
     sizes = {family: f"{n:,}" for family, n in bench.parameters.items()}
     st.markdown(
         _(
-            "The seeds say that an RNN struggles with long-range dependencies and cannot be parallelised over time, "
-            "and that the Transformer fixes both. Here is what one run of the benchmark measured, at equal size: "
+            "Textbooks say that an RNN struggles with long-range dependencies and cannot be parallelised over time, "
+            "and that the Transformer fixes both. Here is what we measured, at equal size: "
             "the Transformer with {tf} parameters, a GRU with additive attention (d_hidden {d}) with {rnn}, and the "
             "same GRU without attention with {noattn}."
         ).format(tf=sizes["transformer"], rnn=sizes["rnn"], noattn=sizes["rnn-noattn"], d=bench.d_hidden)
     )
     facts = {k: m.get(k, "?") for k in ("cpu", "cores", "torch_threads", "torch")}
     st.caption(
-        _("Measured {date} on {cpu}, {cores} cores, {torch_threads} torch thread(s), torch {torch}. "
-          "Re-create it with:").format(date=bench.date[:10], **facts)
-    )  # fmt: skip
-    st.code(bench.command, language="bash")
+        _("Measured {date} on {cpu}, {cores} cores, {torch_threads} torch thread(s), torch {torch}.").format(
+            date=bench.date[:10], **facts
+        )
+    )
+    with st.expander(_("Measure it again on your own computer")):
+        st.code(bench.command, language="bash")
 
 
 def speed(bench: RnnBench) -> None:
     left, right = st.columns(2)
-    with left:
+    with left, chart_share(0.5):
         series = [_series(f, bench.lengths, bench.train_ms[f]) for f in ("transformer", "rnn")]
         fig = line_figure(
             series, title=_("One training step, batch {b}").format(b=bench.batch_train),
@@ -75,7 +79,7 @@ def speed(bench: RnnBench) -> None:
             role="bench-train", legend_row_em=HALF_ROW_EM,
         )  # fmt: skip
         show_chart(fig, "bench_train")
-    with right:
+    with right, chart_share(0.5):
         series = []
         for family in ("transformer", "rnn"):
             label = _style(family)[0]
@@ -125,7 +129,7 @@ def steps(bench: RnnBench) -> None:
         series.append((label, values, texts, color))
     fig = bars_figure(
         tasks, series,
-        title=_("Training steps to 99 % held-out exact match (median of {n} seeds)").format(n=len(bench.seeds)),
+        title=_("Training steps to 99 % held-out exact match (median of {n} runs)").format(n=len(bench.seeds)),
         y_title=_("steps"), role="bench-steps",
     )  # fmt: skip
     show_chart(fig, "bench_steps")
@@ -144,7 +148,8 @@ LONGER_INPUTS = N_(
 
 
 def losses(bench: RnnBench) -> None:
-    """Where the measured numbers favour the RNN, said plainly (the seeds do not say it), then where they do not."""
+    """Where the measured numbers favour the RNN, said plainly (the textbooks do not say it), then where they do
+    not."""
     found = compare(bench)
     comma = pgettext("list separator", ", ")
     lines = []

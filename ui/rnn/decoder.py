@@ -22,6 +22,7 @@ from ..models import CELL_NAMES
 from ..presenter import StepLabels, step_buttons
 from ..tokens import md_escape
 from ..walkthrough.steps import say
+from ..widths import chart_share
 from .pairs import output_line, run_models
 from .parts import keep_in
 
@@ -127,13 +128,13 @@ def attention_part(model: LoadedModel, trace: Trace, t: int, step: dict, written
     for line in lines:
         st.latex(line)
     left, right = st.columns([2, 3])
-    with left:
+    with left, chart_share(2 / 5):
         title = _("a_{t}: where step {t} looks").format(t=t + 1)
         weights_bars = fig.softmax_bars(
             step["weights"], np.zeros(len(keys), bool), keys, title, _("weight"), _("masked")
         )
         chart(weights_bars, model, "weights", t)
-    with right:
+    with right, chart_share(3 / 5):
         weights = trace.numpy(attention_name(AttentionKind.RNN, part="weights"))
         rows = [f"{i + 1} · {w}" for i, w in enumerate(written)]
         title = _("Every step's attention (row {t} is this step)").format(t=t + 1)

@@ -74,7 +74,7 @@ def gradients_section() -> None:
     )
     st.caption(
         _(
-            "Fresh, untrained cells (d_hidden 64, PyTorch's initialisation, seed 0) read 128 sequences of random "
+            "Fresh, untrained cells (64 numbers wide, random starting weights) read 128 sequences of random "
             "vectors; a linear read-out of the last state gives the loss (cross-entropy against random labels). "
             "Nothing is trained: this is the gradient a first training step would see."
         )

@@ -14,7 +14,7 @@ PARTS = {
     ALIGN: N_("Same input, two alignments"),
     DECODER: N_("Step through the decoder"),
     BOTTLENECK: N_("The bottleneck"),
-    CLAIMS: N_("The seeds' claims, measured"),
+    CLAIMS: N_("What the textbooks claim, measured"),
     GRADIENTS: N_("Gradients through time"),
 }
 PART_KEY = "rnn_part"

@@ -8,6 +8,9 @@ translated label), after the page's own widgets and at the end of a fragment tha
 """
 
 from .links import LINK_NOTES_KEY, fit, link_notes, settle, sync_url
-from .session import apply_view, current, implicit
+from .session import apply_view, computed_default, current, implicit
 
-__all__ = ["LINK_NOTES_KEY", "apply_view", "current", "fit", "implicit", "link_notes", "settle", "sync_url"]
+__all__ = [
+    "LINK_NOTES_KEY", "apply_view", "computed_default", "current", "fit", "implicit", "link_notes", "settle",
+    "sync_url",
+]  # fmt: skip

@@ -29,6 +29,19 @@ def implicit(key: str, value: object) -> None:
     st.session_state.setdefault(IMPLICIT_KEY, {})[key] = value
 
 
+def computed_default(key: str, compute) -> object:
+    """The value of the control kept under `key` whose view default is None (computed by the page): when the session
+    holds none of its own (unset, None, or the value computed for it before, now perhaps for another kind or
+    model), it gets compute() and that is recorded as computed (`implicit`). Call it before the control's widget.
+    Returns the key's value."""
+    session = st.session_state
+    computed = session.get(IMPLICIT_KEY, {})
+    if session.get(key) is None or (key in computed and session[key] == computed[key]):
+        session[key] = compute()
+        implicit(key, session[key])
+    return session[key]
+
+
 def read(cls: type[V], session: Mapping[str, Any]) -> V:
     """The view the session's keys hold: each value the control can take, its default where it cannot or is unset
     (or holds the default the page computed for it: `implicit`)."""

@@ -18,6 +18,7 @@ from ..choices import shown_as
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..presenter import StepLabels, step_buttons
+from ..widths import chart_share
 
 # attention kind → its name ({n}: layer), (query axis, key axis) words
 KINDS = {
@@ -112,7 +113,7 @@ def live_attention(job: JobHandle) -> None:
         title=_("Forming now: {attention}").format(attention=_which(name, head, len(last[name]))),
         x_title=x_title, y_title=y_title, weight_name=_("weight"), subtitle=_("step {n}").format(n=snaps[-1].step),
     )  # fmt: skip
-    with left:
+    with left, chart_share(3 / 5):
         show_chart(
             fig, "train_live_attn", name=chart_name("train", name, "live", head=head, model=job.name), theme="streamlit"
         )
@@ -174,7 +175,7 @@ def snapshot_panel(job: JobHandle) -> None:
             x_title=x_title, y_title=y_title, weight_name=_("weight"),
             step_label=_("step {n}"), play_label=_("▶ Play"), pause_label=_("❚❚ Pause"), active=shown,
         )  # fmt: skip
-        with left:
+        with left, chart_share(3 / 5):
             show_chart(
                 fig,
                 "train_timeline",

@@ -17,6 +17,7 @@ from ..models import get_model
 from ..positional.view import cross_attention_chart
 from ..presenter import controls, page_header, presenting
 from ..trace_cache import cached_run
+from ..widths import chart_share
 from .attention import snapshot_panel
 from .panels import current_job, live_panel, progress_panel, result_panel, start_job, stop_button
 from .settings import architecture_choice, settings_form
@@ -41,7 +42,7 @@ def render(view: TrainView, *, slide: bool = False) -> None:
         ),
         markdown=True,
     )
-    status = st.container()  # Stop and the place in line or the progress bar, above the form: seen on a small screen
+    status = st.container()  # Stop and the place in line or the progress bar, then the result: at the top
     with controls(bar, _("Settings")):
         settings = settings_form(architecture_choice())
     if settings is not None:
@@ -51,11 +52,13 @@ def render(view: TrainView, *, slide: bool = False) -> None:
         st.info(_("Choose the settings above and press **▶ Start training**."))
     else:
         with status:
-            stop_button(job)
+            if job.running:
+                stop_button(job)
             progress_panel(job)
+            if not job.running:
+                result_panel(job)  # where the eye is: the bar has just completed above it
         live_panel(job)
         if not job.running:
-            result_panel(job)
             snapshot_panel(job)
     with st.expander(_("Upload a model you trained before")):
         upload_panel()
@@ -82,6 +85,6 @@ def render_slide(view: TrainView) -> None:
         trace = cached_run(model, text, target)
         if trace is None:
             return
-        with column:
+        with column, chart_share(0.5):
             cross_attention_chart(trace, title, key, cell_text=False if presenting() else None)
     st.caption(_("Cross-attention of the last decoder layer, mean over heads; both decoders read the correct output."))

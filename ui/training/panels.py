@@ -19,9 +19,10 @@ from services.training import JobHandle, TrainingError, get_pool
 from viz.training import accuracy_figure, loss_figure
 
 from ..charts import chart_name, show_chart
-from ..i18n import N_, _, explain
+from ..i18n import N_, _, current_language, explain
 from ..models import SHIPPED_NAME, add_user_model, user_models
-from ..navigation import TRAIN
+from ..navigation import ATTENTION, RNN_VS_TRANSFORMER, TRAIN
+from ..widths import chart_share
 from .attention import live_attention
 from .queue import about, waiting_panel
 
@@ -116,7 +117,10 @@ def stop_button(job: JobHandle | None) -> None:
 
 
 def progress_text(view) -> str:
-    """The progress line (step, time, time left, accuracy) in the reader's language."""
+    """The progress line (step, time, time left, accuracy) in the reader's language; once the run has ended, how it
+    ended (done, with the accuracy goal reached before the last step; stopped) instead of the step count."""
+    if view.finished:
+        return ended_text(view)
     parts = [
         _("Step {step} of at most {total} · {seconds} s").format(
             step=f"{view.step:,}", total=f"{view.total_steps:,}", seconds=f"{view.seconds:.1f}"
@@ -128,6 +132,28 @@ def progress_text(view) -> str:
     if view.accuracies:
         parts.append(_("held-out accuracy {accuracy}").format(accuracy=f"{view.accuracies[-1][1]:.1%}"))
     return " · ".join(parts)
+
+
+def ended_text(view) -> str:
+    """The line under the completed bar: how the run ended, after how many steps and seconds, at what accuracy."""
+    words = {"step": f"{view.step:,}", "total": f"{view.total_steps:,}", "seconds": f"{view.seconds:.1f}",
+             "accuracy": f"{view.accuracies[-1][1]:.1%}" if view.accuracies else "–"}  # fmt: skip
+    if view.status == "stopped":
+        return _("Stopped at step {step} of at most {total} · {seconds} s · held-out accuracy {accuracy}").format(
+            **words
+        )
+    if view.step < view.total_steps:
+        return _("Done: the accuracy goal was reached at step {step} (of at most {total}) · {seconds} s · held-out "
+                 "accuracy {accuracy}").format(**words)  # fmt: skip
+    return _("Done: all {total} steps · {seconds} s · held-out accuracy {accuracy}").format(**words)
+
+
+def progress_share(view) -> float:
+    """How full the bar is: the share of the most steps while it trains; full once it is done, whether it used every
+    step or reached the accuracy goal sooner (a bar left at 65 % beside a greyed Stop looks stuck)."""
+    if view.finished and view.status != "stopped":
+        return 1.0
+    return min(1.0, view.step / max(1, view.total_steps))
 
 
 def progress_panel(job: JobHandle) -> None:
@@ -149,7 +175,7 @@ def progress_panel(job: JobHandle) -> None:
         if view.finished and (keep_model(job) or watching):
             st.rerun(scope="app")  # the result below the curves, and the sidebar's model list picks it up
         if view.losses:  # else it ended before its first step: the result panel says why
-            st.progress(min(1.0, view.step / max(1, view.total_steps)), text=progress_text(view))
+            st.progress(progress_share(view), text=progress_text(view))
 
     panel()
 
@@ -173,14 +199,14 @@ def _live(job: JobHandle) -> None:
         steps, losses, title=_("Training loss"), x_title=_("step"), y_title=_("cross-entropy (log)"),
         hover_names=(_("step"), _("loss")), total_steps=view.total_steps, max_points=200,
     )  # fmt: skip
-    with left:
+    with left, chart_share(0.5):
         show_chart(fig, "train_loss_chart", name=chart_name("train", "loss", model=job.name), theme="streamlit")
     a_steps, accs = zip(*view.accuracies, strict=True) if view.accuracies else ((), ())
     fig = accuracy_figure(
         a_steps, accs, title=_("Held-out exact match"), x_title=_("step"), y_title=_("accuracy"),
         step_name=_("step"), goal=job.train_config.until, total_steps=view.total_steps,
     )  # fmt: skip
-    with right:
+    with right, chart_share(0.5):
         show_chart(fig, "train_acc_chart", name=chart_name("train", "accuracy", model=job.name), theme="streamlit")
     if not view.finished:
         live_attention(job)
@@ -257,6 +283,7 @@ def result_panel(job: JobHandle) -> None:
     st.success(outcome(view, job.result, name))
     if notice:
         getattr(st, notice[0])(notice[1])
+    open_it(name, loaded)
     c1, c2, c3 = st.columns([2, 1, 1], vertical_alignment="bottom")
     with c1.form("rename_model", border=False):
         st.text_input(_("Model name"), value=name, key=_name_key(job), max_chars=40)
@@ -266,6 +293,17 @@ def result_panel(job: JobHandle) -> None:
         _("⬇ Download .zip"), data=pack_archive(loaded), file_name=f"{name}.zip", mime="application/zip",
         on_click="ignore", key="train_download",
     )  # fmt: skip
+
+
+def open_it(name: str, loaded: LoadedModel) -> None:
+    """A link to the page that shows what the new model learned, with the model chosen there: Attention for a
+    Transformer, RNN vs Transformer (its alignment) for an RNN."""
+    rnn = getattr(loaded.config, "arch", "transformer") == "rnn"
+    page, label = (
+        (RNN_VS_TRANSFORMER, _("Open it on RNN vs Transformer")) if rnn else (ATTENTION, _("Open it on Attention"))
+    )
+    st.page_link(page.script, label=label, icon=page.icon,
+                 query_params={"model": name, "lang": current_language()})  # fmt: skip
 
 
 def outcome(view, result, name: str) -> str:

@@ -14,7 +14,7 @@ from ..models import CELL_NAMES, NORM_NAMES, POSITIONAL_NAMES, SCORE_NAMES
 ARCHITECTURES = {"transformer": N_("Transformer"), "rnn": N_("RNN + attention")}
 DEFAULT_STEPS = 2000  # the most steps by default; the cosine schedule spans them (as `python -m model.train`)
 LEARNING_RATES = (3e-4, 5e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2)
-RULES = {"until accuracy": N_("when held-out accuracy reaches…"), "after steps": N_("after a number of steps")}
+RULES = {"until accuracy": N_("at the accuracy goal"), "after steps": N_("after a number of steps")}
 
 
 def architecture_choice() -> str:
@@ -78,7 +78,11 @@ def settings_form(arch: str) -> tuple | None:
         s1, s2, s3 = st.columns([2, 1, 1])
         rule = s1.radio(_("Stop"), list(RULES), horizontal=True, key="train_rule",
                         format_func=translated_options("train_rule", RULES))  # fmt: skip
-        goal = s2.number_input(_("Accuracy goal (%)"), 10.0, 100.0, 99.0, step=1.0, key="train_goal")
+        goal = s2.number_input(
+            _("Accuracy goal (%)"), 10.0, 100.0, 99.0, step=1.0, key="train_goal",
+            help=_("Held-out accuracy: the share of {n} examples the model never trains on that it gets exactly right, "
+                   "checked as it trains.").format(n=TrainConfig().eval_size),
+        )  # fmt: skip
         steps = s3.number_input(_("Steps (most)"), 10, 20000, DEFAULT_STEPS, step=100, key="train_steps")
         submitted = st.form_submit_button(_("▶ Start training"), type="primary", key="train_start")
     if not submitted:

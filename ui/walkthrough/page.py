@@ -25,6 +25,9 @@ from .show import example_mask_note, model_mask_note, show_step
 from .state import EXAMPLE, Ablations, md_plain
 
 PAGE = StepByStepView.PAGE
+# Numbers from | Head | Mask: the source's two choices are its widest words ("Worked example | From the model",
+# "示例 | 来自模型"), so its column must hold them in the presenter's controls popover too (~700 px wide)
+CONTROL_COLUMNS = (5, 2, 3)
 
 
 def ablations_of(view: StepByStepView) -> Ablations:
@@ -44,10 +47,11 @@ def render(view: StepByStepView, *, slide: bool = False) -> None:
         ),
     )
     with controls(bar) as folded:
-        source_col, head_col, mask_col = st.columns([2, 1, 2], vertical_alignment="bottom")
+        source_col, head_col, mask_col = st.columns(CONTROL_COLUMNS, vertical_alignment="bottom")
         with source_col:
             source = nav.source_picker()
-        ablations = nav.ablation_controls()
+        with st.expander(nav.more_label(), key="wt_more"):  # folded: the formula starts on the first screen
+            ablations = nav.ablation_controls()
         if source == EXAMPLE:
             values = example_inputs()
             n_heads = N_HEADS
@@ -69,7 +73,6 @@ def render(view: StepByStepView, *, slide: bool = False) -> None:
             if model is None:
                 return
             walk, mask_note = model, model_mask_note()
-        st.divider()
         step = nav.step_picker()
     query = nav.step_buttons(lambda: nav.query_picker(walk.q_tokens), bar=bar, fold=folded)
     show_step(step, walk, query, mask_note)

@@ -91,8 +91,13 @@ class Walk:
         return self.full["Q"].shape[-1]
 
 
+STEP_PICKER_CSS = f".st-key-{STEP_KEY} [role='radiogroup'] {{ column-gap: 0.5rem; }}"
+
+
 def step_picker() -> int:
-    """The step selector, bound to ?step=."""
+    """The step selector, bound to ?step=; its eight steps in one row on a 1280 px screen with the sidebar open
+    (Streamlit's 1 rem between options wrapped the eighth onto a second row: half of it is enough)."""
+    st.html(f"<style>{STEP_PICKER_CSS}</style>")  # a style alone takes no room on the page
     step = st.radio(
         _("Step"),
         list(STEPS),
@@ -162,6 +167,20 @@ class Ablations:
     temperature: float
     scale: bool
     mask: bool
+
+
+def more_label() -> str:
+    """The label of the fold holding the temperature and the switches: what they are, and when one is not at its
+    default (a link, a class or a lesson set it), what it is, so a changed setting is never hidden."""
+    changes = []
+    if float(st.session_state.get("wt_temperature", 1.0)) != 1.0:
+        changes.append(_("τ = {tau}").format(tau=f"{float(st.session_state['wt_temperature']):g}"))
+    if st.session_state.get("wt_scale_off"):
+        changes.append(_("no ÷√dₖ"))
+    if st.session_state.get("wt_mask_off"):
+        changes.append(_("mask off"))
+    label = _("More: temperature, switching the scaling or the mask off")
+    return f"{label} · **{' · '.join(changes)}**" if changes else label
 
 
 def ablation_controls() -> Ablations:

@@ -5,8 +5,6 @@ Each step: a formula with the real numbers (viz.walkthrough_latex), a figure, tw
 
 from __future__ import annotations
 
-from contextlib import nullcontext
-
 import numpy as np
 import streamlit as st
 
@@ -50,19 +48,20 @@ def formula(walk: Walk, latex: str) -> None:
         st.latex((r"\large " if walk.source == EXAMPLE and not presenting() else "") + latex)
 
 
-def chart(figure, walk: Walk, what: str, head: int | None = -1, beside: bool = True) -> None:
+def chart(figure, walk: Walk, what: str, head: int | None = -1, where: str = "figure") -> None:
     """A step's figure; its download is named after the source (example or model block), `what` and the head
-    (the walk's head unless given; None: no head). In the presenter view's stage it goes in the right column beside
-    the formula, short enough to fit there and restyled for the projector (beside=False: where it stands, under the
-    prose, as in the normal view: the scaling demo's two panels are too dense for larger labels)."""
+    (the walk's head unless given; None: no head). In the presenter view's stage it goes where `where` says: the
+    right column beside the formula, short enough to fit there ("figure"), or the full width under the formula and
+    its figure ("wide": the scaling demo's two panels need it), restyled for the projector either way."""
     head = walk.head if head == -1 else head
     if walk.source == EXAMPLE:
         name = chart_name("step-by-step", what, head=head, model="example")
     else:
         block = [walk.notes.get("kind", ""), f"L{int(walk.notes.get('layer', 0)) + 1}"]
         name = chart_name("step-by-step", *block, what, head=head, model=walk.notes.get("model", ""))
-    with slot("figure") if beside else nullcontext():
-        show_chart(figure, None, name=name, theme="streamlit", present_height=PRESENT_HEIGHT, present_style=beside)
+    height = PRESENT_HEIGHT if where == "figure" else None
+    with slot(where):
+        show_chart(figure, None, name=name, theme="streamlit", present_height=height)
 
 
 def sym(name: str, walk: Walk) -> str:
@@ -188,16 +187,17 @@ def step_scaling(walk: Walk, query: int) -> None:
         split=walk.narrow,
     )
     formula(walk, latex)
-    left, right = stage_columns([2, 3])
+    left, _right = stage_columns([2, 3])
     with left:
         chart(fig.matrix_heatmap(v["scaled"], walk.q_tokens, walk.k_tokens, _("Scaled scores"), highlight_row=query),
               walk, "scaled")  # fmt: skip
-    with right:
-        demo = _scaling_demo()
-        chart(fig.scaling_demo_figure(
-            demo, (_("std of q · k"), _("largest softmax weight")), _("d_k (random unit-variance q, k; 8 keys)"),
-            (_("std of q · k  (≈ √d_k)"), _("largest weight, not scaled"), _("largest weight, ÷ √d_k")), walk.d_k,
-        ), walk, f"why-scale-d_k{walk.d_k}", head=None, beside=False)  # fmt: skip
+    demo = _scaling_demo()
+    figure = fig.scaling_demo_figure(
+        demo, (_("std of q · k"), _("largest softmax weight")), "d_k",
+        (_("std of q · k  (≈ √d_k)"), _("largest weight, not scaled"), _("largest weight, ÷ √d_k")), walk.d_k,
+    )  # fmt: skip
+    chart(figure, walk, f"why-scale-d_k{walk.d_k}", head=None, where="wide")  # the full width: two panels
+    with slot("wide"):
         st.caption(_("Measured on 1,000 random queries against 8 random keys for each d_k (entries drawn from "
                      "N(0, 1)); the dashed line is this head's d_k = {d_k}. Without scaling the softmax saturates on "
                      "one key as d_k grows; with it, the weights stay spread out.").format(d_k=walk.d_k))  # fmt: skip

@@ -127,7 +127,7 @@ def step_residual_norm(walk: Walk, query: int) -> None:
         say(_("The attention output is added back to the block's input (the **residual** connection), then each "
               "token's row is normalised to mean 0 and variance 1 and rescaled by the learned γ and β "
               "(**LayerNorm**)."),
-            _("These are the model's own numbers from the trace."))  # fmt: skip
+            _("These are the numbers the model itself computed on this input."))  # fmt: skip
     if pre_ln:
         st.info(_("This model is pre-LN: the LayerNorm came *before* attention (X is LayerNorm(x)); the residual "
                   "sum below is the block's output."))  # fmt: skip

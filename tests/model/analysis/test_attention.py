@@ -13,6 +13,7 @@ from model.analysis.attention import (
     head_peak,
     position_similarity,
     row_entropy,
+    sharpest_head,
 )
 
 
@@ -93,3 +94,17 @@ def test_attention_layers_and_tokens_follow_the_trace():
         for layer in range(2):
             np.testing.assert_array_equal(stacked[layer], trace[name.format(layer)][0].numpy())
         assert attention_tokens(trace, kind) == (trace.tokens(q_side), trace.tokens(k_side))
+
+
+def test_sharpest_head_is_the_lowest_mean_row_entropy_skipping_heads_switched_off():
+    w = random_weights((2, 3, 4, 5), seed=3)
+    w[1, 2] = np.eye(4, 5)  # one-hot rows: entropy 0, the sharpest
+    w[0, 1] = np.full((4, 5), 0.2)  # uniform: the bluntest
+    assert sharpest_head(w) == (1, 2)
+    p = w.astype(np.float64)
+    entropy = -np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0).sum(-1).mean(-1)  # (L, H)
+    assert sharpest_head(w, layer=0) == (0, int(entropy[0].argmin()))
+    w[1, 2] = np.nan  # switched off (model.analysis.knockout): passed over
+    entropy[1, 2] = np.inf
+    assert sharpest_head(w) == tuple(int(i) for i in np.unravel_index(entropy.argmin(), entropy.shape))
+    assert sharpest_head(np.full((2, 2, 3, 3), np.nan), layer=1) == (1, 0)  # every head off

@@ -1,0 +1,270 @@
+"""Words that fit their figure. Plotly never wraps a title: one wider than its figure is cut at the figure's edge
+("…PE[pos, 2i+1] = c"), an axis title longer than its axis runs into the next chart's, and numbers printed in
+heatmap cells wider than the cells run together ("-1.27-2.04-0.68"). Given the width a figure is drawn at (the
+page knows its column), `fit_to_width` wraps the titles onto more lines (the top margin and the height grow, so the
+plot keeps its size), turns tick labels upright that would lie on each other at 45°, and shrinks cell numbers to
+their cells (leaving them to the hover when they would be too small to read). Widths are estimated from the
+characters, with a margin for error. Nothing else changes: data, labels and colours stay as they are.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+import re
+
+import plotly.graph_objects as go
+
+LINE = 1.3  # a title's line height, in font sizes
+TITLE_PAD, TITLE_GAP = 10, 12  # px above a title anchored at the top, and between it and the plot
+SUBTITLE_GAP = 14  # px between a title and its subtitle
+MIN_CELL_FONT = 11  # px: cell numbers that would be smaller are left to the hover
+TICK_LINE = 1.25  # the room a turned tick label needs across, in font sizes
+SAFETY = 0.95  # share of the estimated room a line may fill
+DIGIT_EM = 0.6  # a digit or sign printed in a cell (digits are wider than the average letter)
+LATIN_EM = 0.52  # a Latin glyph's width in font sizes: 0.45 measured for the lab's titles in Chromium, with a margin
+DEFAULT_HEIGHT = 450  # plotly's height when the layout sets none
+BREAK = re.compile(r"<br\s*/?>", re.IGNORECASE)
+TAGS = re.compile(r"<[^>]+>")
+WIDE = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]")  # a Chinese character or full-width sign: a line may break there
+
+
+def _words(line: str) -> list[str]:
+    """A line cut where it may break: after a space, and either side of a wide (Chinese) character."""
+    pieces: list[str] = []
+    for chunk in re.findall(r"\S+\s*|\s+", line):
+        start = 0
+        for match in WIDE.finditer(chunk):
+            if match.start() > start:
+                pieces.append(chunk[start : match.start()])
+            pieces.append(match.group())
+            start = match.end()
+        if start < len(chunk):
+            pieces.append(chunk[start:])
+    return pieces
+
+
+def _em(text: str) -> float:
+    """Width of `text` (tags left out, entities such as &lt; read as the one sign they are) in font sizes: LATIN_EM
+    a narrow glyph, 1 a wide (Chinese) one."""
+    return sum(1.0 if WIDE.match(c) else LATIN_EM for c in html.unescape(TAGS.sub("", text)))
+
+
+def wrap(text: str, max_em: float) -> str:
+    """`text` with "<br>" where a line would be wider than max_em font sizes (lines it already has are kept); a word
+    wider than a line stays whole."""
+    out = []
+    for line in BREAK.split(text):
+        current = ""
+        for word in _words(line):
+            if current.strip() and _em(current + word.rstrip()) > max_em:
+                out.append(current.rstrip())
+                current = word.lstrip()
+            else:
+                current += word
+        out.append(current.rstrip())
+    return "<br>".join(out)
+
+
+def _lines(text: str) -> int:
+    return len(BREAK.split(text))
+
+
+def _size(font: dict | None, fallback: float) -> float:
+    size = (font or {}).get("size")
+    return float(size) if isinstance(size, int | float) else fallback
+
+
+def _margins(layout: dict) -> dict:
+    margin = layout.setdefault("margin", {})
+    for side, default in (("l", 80), ("r", 80), ("t", 100), ("b", 80)):
+        margin.setdefault(side, default)
+    return margin
+
+
+def top_title(title: dict, title_lines: int, size: float) -> None:
+    """Anchor a title to the top of the figure. Plotly places a title in the middle of the top margin, and writes the
+    further lines of a longer one downwards, onto the plot (or onto column labels above it); anchored at the top,
+    it places a first line of several about 0.75 font sizes too high (measured in Chromium, plotly.js 3), so the pad
+    makes up for that."""
+    pad = TITLE_PAD + (0.75 * size if title_lines > 1 else 0)
+    title.update(yref="container", y=1.0, yanchor="top", pad={"t": int(pad)})
+
+
+def _top_ticks(layout: dict, width: float, base: float) -> int:
+    """Room the tick labels of an x axis drawn above the plot take from the top margin (a heatmap's column labels):
+    one line, or, when they are too many to stand side by side and plotly turns them, the longest label's length."""
+    margin = _margins(layout)
+    room = 0.0
+    for name, axis in layout.items():
+        if not (re.fullmatch(r"xaxis\d*", name) and isinstance(axis, dict) and axis.get("side") == "top"):
+            continue
+        size = _size(axis.get("tickfont"), base)
+        labels = [str(t) for t in axis.get("ticktext") or []]
+        longest = max(map(_em, labels), default=2.0) * size
+        plot_w = (width - margin["l"] - margin["r"] - _tick_room(layout.get("yaxis", {}), base)) * _domain(axis)
+        turned = len(labels) * (longest + 0.5 * size) > plot_w
+        room = max(room, (longest + size if turned else 1.6 * size))
+    return int(room)
+
+
+def _fit_title(layout: dict, width: float, base: float) -> bool:
+    """The title (and subtitle) wrapped to the figure's width. A title of several lines (wrapped here or written
+    so), a subtitle wrapped here, or a title above column labels is anchored at the top, and the top margin makes
+    room for all of it, the height growing by as much, so the plot keeps its size."""
+    title = layout.get("title")
+    if not isinstance(title, dict) or not title.get("text"):
+        return False
+    margin = _margins(layout)
+    room = width - 20 if title.get("xref", "container") == "container" else width - margin["l"] - margin["r"]
+    size = _size(title.get("font"), base * 1.4)
+    height, changed, subtitle_wrapped = 0.0, False, False
+    for part, default in ((title, base * 1.4), (title.get("subtitle"), base)):
+        if not isinstance(part, dict) or not part.get("text"):
+            continue
+        part_size = _size(part.get("font"), default)
+        text = str(part["text"])
+        wrapped = wrap(text, SAFETY * room / part_size)
+        height += _lines(wrapped) * LINE * part_size + (0 if part is title else SUBTITLE_GAP)
+        if wrapped != text:
+            part["text"] = wrapped
+            changed = True
+            subtitle_wrapped = subtitle_wrapped or part is not title
+    title_lines, ticks = _lines(str(title["text"])), _top_ticks(layout, width, base)
+    if title_lines <= 1 and not subtitle_wrapped and not ticks:
+        return changed  # one line in the middle of the top margin, where plotly puts it
+    top_title(title, title_lines, size)
+    top = max(int(margin["t"]), int(TITLE_PAD + height + TITLE_GAP + ticks))
+    layout["height"] = int(layout.get("height") or DEFAULT_HEIGHT) + top - int(margin["t"])
+    margin["t"] = top
+    return True
+
+
+def _domain(axis: dict) -> float:
+    low, high = axis.get("domain", [0.0, 1.0])
+    return float(high) - float(low)
+
+
+def _fit_axis_titles(layout: dict, width: float, base: float) -> bool:
+    """Each axis title wrapped to its axis: an x title to the axis's width, a y title to its height."""
+    margin = _margins(layout)
+    plot_w = max(1.0, width - margin["l"] - margin["r"])
+    plot_h = max(1.0, float(layout.get("height") or DEFAULT_HEIGHT) - margin["t"] - margin["b"])
+    changed = False
+    for name in [k for k in layout if re.fullmatch(r"[xy]axis\d*", k)]:
+        axis = layout[name]
+        title = axis.get("title")
+        if not isinstance(axis, dict) or not isinstance(title, dict) or not title.get("text"):
+            continue
+        size = _size(title.get("font"), base * 1.2)
+        room = (plot_w if name.startswith("x") else plot_h) * _domain(axis)
+        text = str(title["text"])
+        wrapped = wrap(text, SAFETY * room / size)
+        if wrapped != text:
+            title["text"] = wrapped
+            axis["automargin"] = True  # the margin on that side makes room for the added lines
+            changed = True
+    return changed
+
+
+def _fit_ticks(layout: dict, width: float, base: float) -> bool:
+    """Turned tick labels of an x axis that would lie on each other (tokens under a narrow heatmap, each label a
+    line of 1.2 font sizes): turned upright when 45° is too tight, and made smaller when upright is too."""
+    margin = _margins(layout)
+    changed = False
+    for name, axis in list(layout.items()):
+        if not (re.fullmatch(r"xaxis\d*", name) and isinstance(axis, dict) and axis.get("ticktext")):
+            continue
+        angle = axis.get("tickangle")
+        if not isinstance(angle, int | float) or angle == 0 or abs(angle) == 90:
+            continue
+        plot_w = (width - margin["l"] - margin["r"] - _tick_room(layout.get("yaxis", {}), base)) * _domain(axis)
+        spacing = plot_w / max(1, len(axis.get("tickvals") or axis["ticktext"]))
+        size = _size(axis.get("tickfont"), base)
+        if spacing >= TICK_LINE * size / abs(math.sin(math.radians(angle))):
+            continue
+        axis.update(tickangle=-90, automargin=True)
+        if spacing < TICK_LINE * size:
+            axis.setdefault("tickfont", {})["size"] = max(8, int(spacing / TICK_LINE))
+        changed = True
+    return changed
+
+
+def _cells(z) -> tuple[int, int] | None:
+    """(rows, columns) of a heatmap's z: a list of rows, an array, or plotly's typed-array dict with a shape."""
+    if isinstance(z, dict) and "shape" in z:
+        rows, cols = (int(n) for n in str(z["shape"]).split(","))
+        return rows, cols
+    shape = getattr(z, "shape", None)
+    if shape is not None and len(shape) == 2:
+        return int(shape[0]), int(shape[1])
+    if isinstance(z, list | tuple) and z and isinstance(z[0], list | tuple):
+        return len(z), len(z[0])
+    return None
+
+
+def _longest_cell(trace: dict) -> float:
+    """The widest number a heatmap prints in a cell, in font sizes ("-0.68": 3)."""
+    text = trace.get("text")
+    if "%{text}" in str(trace.get("texttemplate", "")) and isinstance(text, list | tuple):
+        cells = [str(c) for row in text if isinstance(row, list | tuple) for c in row]
+        if cells:
+            return DIGIT_EM * max(map(len, cells))
+    return DIGIT_EM * len("-0.00")  # the lab's cell numbers are printed with two decimals
+
+
+def _tick_room(axis, base: float) -> float:
+    """Width the tick labels of a y axis take from the plot (automargin gives them that much more room)."""
+    labels = axis.get("ticktext") if isinstance(axis, dict) else None
+    if not labels:
+        return 0.0
+    size = _size(axis.get("tickfont"), base)
+    return size * max(map(_em, map(str, labels))) + 10
+
+
+def _cell_sizes(data, layout: dict, width: float, base: float) -> dict[int, int]:
+    """{trace index: font size} for the heatmaps whose cell numbers are wider than their cells (half a font size to
+    spare), read from the figure's traces without copying them."""
+    margin = _margins(layout)
+    sizes = {}
+    for i, trace in enumerate(data):
+        if trace.type != "heatmap" or not trace.texttemplate:
+            continue
+        cells = _cells(trace.z)
+        if cells is None:
+            continue
+        axis = layout.get("xaxis" + str(trace.xaxis or "x")[1:], {})
+        y_axis = layout.get("yaxis" + str(trace.yaxis or "y")[1:], {})
+        plot_w = max(1.0, width - margin["l"] - margin["r"] - _tick_room(y_axis, base))
+        cell_w = plot_w * _domain(axis if isinstance(axis, dict) else {}) / max(1, cells[1])
+        size = _size({"size": trace.textfont.size}, base)
+        text = {"text": trace.text, "texttemplate": trace.texttemplate}
+        fits = int(cell_w / (_longest_cell(text) + 0.5))
+        if fits < size:
+            sizes[i] = fits
+    return sizes
+
+
+def fit_to_width(fig: go.Figure, width_px: float) -> go.Figure:
+    """`fig` as drawn `width_px` wide: titles wrapped onto more lines, axis titles wrapped to their axes, crowded
+    turned tick labels upright, cell numbers shrunk to their cells (or left to the hover when they would be smaller
+    than MIN_CELL_FONT). Returns `fig` itself when everything fits, else
+    a new figure (built from a dict without plotly's validation, as viz.projector does: only text and sizes plotly
+    accepts are changed). Only the layout is copied to find out; the traces are copied only when a cell's numbers
+    must shrink."""
+    layout = fig.layout.to_plotly_json()
+    base = _size(layout.get("font"), 12.0)
+    changed = _fit_title(layout, width_px, base)
+    changed = _fit_axis_titles(layout, width_px, base) or changed
+    changed = _fit_ticks(layout, width_px, base) or changed
+    sizes = _cell_sizes(fig.data, layout, width_px, base)
+    if not changed and not sizes:
+        return fig
+    spec = fig.to_dict()
+    spec["layout"] = layout
+    for i, size in sizes.items():
+        if size < MIN_CELL_FONT:  # unreadable: the colours and the hover tell the values
+            spec["data"][i]["texttemplate"] = ""
+        else:
+            spec["data"][i].setdefault("textfont", {})["size"] = size
+    return go.Figure(spec, _validate=False)
