@@ -144,9 +144,7 @@ def test_a_touch_goes_exploring_a_change_scrolls_and_the_class_ends_on_confirmat
         )
         # The phone student touches the kind while following: the bar says exploring at once.
         phone.locator('[class*="st-key-kind"] label').nth(2).click()
-        phone.locator('[class*="st-key-class_follow_bar"]').get_by_text(WORDS["zh"]["exploring"]).wait_for(
-            timeout=WAIT
-        )
+        phone.locator('[class*="st-key-class_follow_bar"]').get_by_text(WORDS["zh"]["exploring"]).wait_for(timeout=WAIT)
         phone.get_by_role("button", name=WORDS["zh"]["follow"]).wait_for(timeout=WAIT)
         # The laptop student, who touched nothing, still follows.
         assert WORDS["en"]["following"] in bar_text(laptop)
