@@ -43,3 +43,19 @@ def test_a_touch_is_a_change_since_the_last_full_run_and_not_a_value_an_apply_re
     assert following.touched(role, "attention") == ["layer"]
     role.following = False
     assert following.touched(role, "attention") == []  # an explorer has nothing to leave
+
+
+def test_a_value_the_browser_sent_back_before_an_apply_does_not_hide_the_one_it_replaced(monkeypatch):
+    """Steps 3 → 4 while the browser is a step behind: at the apply the session holds a stale 2 from the browser, so
+    the 3 it replaces is known only from the view last applied; a 3 sent back afterwards is not the student's."""
+    role = ClassRole("ABCDEF", student_id="s" * 20)
+    session = {"step": 3}
+    monkeypatch.setattr(following.st, "session_state", session)
+    role.followed_page, role.followed_view = "step-by-step", following._view("step-by-step")
+    session["step"] = 2  # sent back by the browser, from before the apply of 3
+    following.before_apply(role, "step-by-step")  # the teacher's 4
+    session["step"] = 4
+    role.followed_view = following._view("step-by-step")
+    for stale in (2, 3):
+        session["step"] = stale
+        assert following.touched(role, "step-by-step") == []

@@ -64,15 +64,17 @@ def remember_view(page: str) -> None:
 
 
 def before_apply(role: ClassRole, page: str) -> None:
-    """Just before the teacher's view is applied: remember the values it replaces (the browser may send them once
-    more, see the module's docstring)."""
+    """Just before the teacher's view is applied: remember the values it replaces, those the session holds and
+    those of the view last applied or drawn (the session may already hold an older one the browser sent back): the
+    browser may send any of them once more, see the module's docstring."""
     now = time.monotonic()
     if now > role.stale_until:
         role.stale_values = {}
-    for name, value in _view(page).items():
-        seen = role.stale_values.setdefault(name, [])
-        if value not in seen:
-            seen.append(value)
+    for view in (_view(page), role.followed_view):  # the session may hold a stale value already: take both
+        for name, value in view.items():
+            seen = role.stale_values.setdefault(name, [])
+            if value not in seen:
+                seen.append(value)
     role.stale_until = now + STALE_FOR
 
 

@@ -34,6 +34,8 @@ STALE_FOR = 10.0  # s after a full run during which the browser may still send v
 FULL_RUN_KEY = "_class_full_run"  # set by the app's full run just before it calls the publisher
 SHOW_JOIN_KEY = "_class_show_join"  # open the join dialog in this run
 ENDED_BY_YOU = N_("You ended class {code}.")
+BAR_COUNT_KEY = "presenter_class_count"  # the count's box in the presenter bar: one line, the bar's button size
+BAR_COUNT_STYLE = f".st-key-{BAR_COUNT_KEY} p {{ white-space: nowrap; font-size: 1.2rem !important; }}"
 CODE_STYLE = "font-size:4.5rem;font-weight:700;letter-spacing:0.3em;line-height:1.1;font-family:monospace"
 
 
@@ -96,7 +98,8 @@ def _bar_count(code: str) -> None:
     except RoomError:
         return
     words = ngettext("🎓 {code} · **{n}** student", "🎓 {code} · **{n}** students", count).format(code=code, n=count)
-    st.markdown(words, width="content")
+    st.html(f"<style>{BAR_COUNT_STYLE}</style>")
+    st.container(key=BAR_COUNT_KEY, width="content").markdown(words, width="content")
 
 
 if teacher_in_bar not in BAR_ITEMS:
