@@ -183,7 +183,9 @@ def student_question(role: ClassRole) -> None:
             return
         mine = _my_answer(role, question.id)
         mine = choice if mine is None else mine
-        st.success(reveal_line(question.kind, question.options, revealed.answer))
-        st.markdown(your_answer_line(question.kind, question.options, mine, revealed.answer))
+        words, chart = st.columns([2, 3])  # side by side on a laptop, so the page starts higher; stacked on a phone
+        words.success(reveal_line(question.kind, question.options, revealed.answer))
+        words.markdown(your_answer_line(question.kind, question.options, mine, revealed.answer))
         counts = revealed.counts.counts
-        distribution(question.kind, question.options, counts, revealed.answer, "student_answers", question.context)
+        with chart:
+            distribution(question.kind, question.options, counts, revealed.answer, "student_answers", question.context)
