@@ -162,3 +162,19 @@ def test_the_teachers_student_count_is_in_the_presenter_bar():
     run(teacher.toggle(key="present").set_value(True))
     bar = [m.value for m in teacher.main.markdown if role.code in m.value]
     assert bar == [f"🎓 {role.code} · **1** student"]
+
+
+def test_a_question_left_open_is_within_the_teachers_reach_on_every_page():
+    teacher, role = start_class("en", ATTENTION_PAGE)
+    student = session(room=role.code)
+    ask(teacher)
+    run(teacher.switch_page("pages/home.py"))  # a page without the ask panel
+    assert {"_q_reveal_bar", "_q_close_bar"} <= set(buttons(teacher))
+    run(teacher.button(key="_q_reveal_bar").click())
+    assert shared_room_store().snapshot(role.code).revealed is not None and "_q_reveal_bar" not in buttons(teacher)
+    assert any("The model's answer:" in s.value for s in teacher.success)
+    run(student)
+    assert question_box(student)
+    run(teacher.button(key="_q_close_bar").click())
+    assert shared_room_store().snapshot(role.code).question is None and "_q_close_bar" not in buttons(teacher)
+    assert not question_box(run(student))

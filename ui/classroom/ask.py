@@ -335,6 +335,28 @@ def _class_reveal(question: dict, role: ClassRole) -> None:
     )  # fmt: skip
 
 
+def teacher_question_bar(role: ClassRole) -> None:
+    """On a page without the ask panel (Home, a lesson, …): the teacher's open question, one line, with Reveal (or,
+    once revealed, the answer) and Close, so a question left open on the students' pages is never out of reach."""
+    question = st.session_state.get(QUESTION_KEY)
+    if question is None:
+        return
+    if not _still_open(question, role):
+        _close()
+        return
+    with st.container(border=True, key="teacher_question_bar"):
+        st.markdown(_("❓ **Your question is open on the students' pages:** {prompt}").format(
+            prompt=prompt(question["kind"], question["context"])))  # fmt: skip
+        buttons = st.container(horizontal=True)
+        if question["revealed"]:
+            buttons.success(reveal_line(question["kind"], question["options"], question["answer"]))
+        else:
+            buttons.button(
+                _("Reveal"), type="primary", on_click=_reveal_to_class, args=(question, role), key="_q_reveal_bar"
+            )
+        buttons.button(_("Close the question"), on_click=_clear_class_question, args=(role,), key="_q_close_bar")
+
+
 # ---- alone -----------------------------------------------------------------------------------------------------
 
 

@@ -28,12 +28,14 @@ from ..class_role import (
     switch_to,
 )
 from ..models import model_names
-from ..navigation import PAGES, PageSpec
+from ..navigation import ATTENTION, PAGES, STEP_BY_STEP, PageSpec
 from . import room_state
+from .ask import teacher_question_bar
 from .following import before_apply, follow_bar, go_exploring, touched
 from .scroll import changed_keys, scroll_to
 from .student import student_question
 
+PANEL_PAGES = frozenset(spec.url_path for spec in (ATTENTION, STEP_BY_STEP))  # pages that draw the ask panel
 TRIED_KEY = "_class_tried"  # the (room, key) of the URL this session already tried to join
 
 
@@ -62,6 +64,8 @@ def follow_room(page: st.Page) -> None:
     if role is not None and not role.is_teacher:
         follow_bar(role)
         student_question(role)
+    elif role is not None and page_path(page) not in PANEL_PAGES:
+        teacher_question_bar(role)
 
 
 def _drifted(role: ClassRole, page: st.Page) -> bool:
