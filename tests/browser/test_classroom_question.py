@@ -53,10 +53,43 @@ def class_of_three(browser, app_url):
     return teacher, students, code, key
 
 
-def pick_option(page, label: str, option: str) -> None:
-    """Choose `option` in the selectbox labelled `label`."""
-    page.get_by_test_id("stSelectbox").filter(has_text=label).click()
-    page.get_by_role("option", name=option, exact=True).click()
+def open_select(page, label: str, tries: int = 5) -> None:
+    """Open the selectbox labelled `label` (a click that lands while a fragment redraws it is tried again)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(tries):
+        page.get_by_test_id("stSelectbox").filter(has_text=label).click()
+        try:
+            page.get_by_role("option").first.wait_for(timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+    raise AssertionError(f"the selectbox {label!r} did not open")
+
+
+def options_of(page, label: str, tries: int = 5) -> list[str]:
+    """The options of the selectbox labelled `label`, read from its open list (again if a redraw closed it)."""
+    for _ in range(tries):
+        open_select(page, label)
+        offered = [text.strip() for text in page.get_by_role("option").all_inner_texts()]
+        page.keyboard.press("Escape")
+        if offered:
+            return offered
+    raise AssertionError(f"the selectbox {label!r} showed no options")
+
+
+def pick_option(page, label: str, option: str, tries: int = 5) -> None:
+    """Choose `option` in the selectbox labelled `label` (again if a redraw closed the list first)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(tries):
+        open_select(page, label)
+        try:
+            page.get_by_role("option", name=option, exact=True).click(timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            page.keyboard.press("Escape")
+    raise AssertionError(f"could not choose {option!r} in {label!r}")
 
 
 def main_text(page) -> str:
@@ -75,11 +108,9 @@ def test_a_question_from_ask_to_close_hides_its_answer_and_keeps_each_answer(bro
         decoder = trace.tokens("tgt")
         teacher.get_by_text("❓ Ask the class").first.click()
         teacher.wait_for_function(ONE_PANEL, timeout=WAIT)  # the fragment's run has replaced the encoder's panel
-        teacher.get_by_test_id("stSelectbox").filter(has_text="Query token (row)").click()
-        teacher.get_by_role("option").first.wait_for(timeout=WAIT)
-        offered = [o.inner_text().strip() for o in teacher.get_by_role("option").all()]
+        offered = options_of(teacher, "Query token (row)")
         assert offered == [f"{i} · {t}" for i, t in enumerate(decoder)], (offered, trace.tokens("src"))
-        teacher.get_by_role("option", name=f"2 · {decoder[2]}", exact=True).click()
+        pick_option(teacher, "Query token (row)", f"2 · {decoder[2]}")
         teacher.get_by_role("button", name="Ask the class").click()
 
         row = trace["decoder.0.self_attn.weights"][0, 0, 2].numpy()  # layer 1, head 1, query 2
@@ -124,6 +155,11 @@ def test_a_question_from_ask_to_close_hides_its_answer_and_keeps_each_answer(bro
             page.context.close()
 
 
+IN_VIEW = """() => { const box = document.querySelector('SELECTOR');
+  if (!box) return false;
+  const r = box.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight / 2; }"""
+
+
 def bar_text(page) -> str:
     return page.locator('[class*="st-key-class_follow_bar"]').inner_text()
 
@@ -136,12 +172,14 @@ def test_a_touch_goes_exploring_a_change_scrolls_and_the_class_ends_on_confirmat
             assert WORDS[lang]["following"] in bar_text(student)
         # The teacher picks layer 2: the phone, far from the pickers, scrolls to them.
         pick_option(teacher, "Layer", "2")
-        phone.wait_for_function(
-            """() => { const box = document.querySelector('[data-testid="stMain"] .st-key-layer');
-                       if (!box) return false;
-                       const r = box.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }""",
-            timeout=WAIT,
-        )
+        phone.wait_for_function(IN_VIEW.replace("SELECTOR", '[data-testid="stMain"] .st-key-layer'), timeout=WAIT)
+        # The teacher asks: the phone, scrolled down to the pickers, scrolls back up to the question.
+        teacher.get_by_text("❓ Ask the class").first.click()
+        teacher.get_by_role("button", name="Ask the class").click()
+        phone.wait_for_function(IN_VIEW.replace("SELECTOR", BOX), timeout=WAIT)
+        teacher.get_by_role("button", name="Close the question").click()
+        phone.locator(BOX).wait_for(state="detached", timeout=WAIT)
+        phone.locator('[class*="st-key-kind"] label').nth(2).wait_for(timeout=WAIT)  # the page is back
         # The phone student touches the kind while following: the bar says exploring at once.
         phone.locator('[class*="st-key-kind"] label').nth(2).click()
         phone.locator('[class*="st-key-class_follow_bar"]').get_by_text(WORDS["zh"]["exploring"]).wait_for(timeout=WAIT)

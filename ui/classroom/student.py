@@ -35,11 +35,13 @@ from ..class_role import (
 from ..i18n import N_, _
 from .answers import answer_pills, distribution, prompt, reveal_line, your_answer_line
 from .following import go_exploring, touched
+from .scroll import scroll_to
 
 FOLLOW_EVERY = 1.0  # s: the browser's timer for the follow fragment
 WAIT_FOR = 0.9  # s a follower's fragment run waits for the room to change (under FOLLOW_EVERY)
 WAIT_SLICE = 0.25  # s between looks at whether the student has clicked something meanwhile
 LEFT = N_("You left class {code}; this page now works on its own.")
+QUESTION_BOX = "class_question"  # the key of the question's box (the page scrolls to it when the question moves)
 HEARTBEAT_EVERY = 10.0  # s between student heartbeats (the room counts a student for 30 s after each)
 
 
@@ -160,7 +162,10 @@ def student_question(role: ClassRole) -> None:
         snapshot = room_store().snapshot(role.code)
     except RoomError:
         return
-    role.question_seen = _question_marker(snapshot)
+    marker = _question_marker(snapshot)
+    if marker and marker != role.question_seen:  # a new question, or its reveal: bring the box into view
+        scroll_to([QUESTION_BOX], snapshot.version)
+    role.question_seen = marker
     question = snapshot.question
     if question is None:
         return
@@ -169,7 +174,7 @@ def student_question(role: ClassRole) -> None:
         stored = _my_answer(role, question.id)
         if stored is not None:
             st.session_state[key] = stored
-    with st.container(border=True, key="class_question"):
+    with st.container(border=True, key=QUESTION_BOX):
         st.markdown(_("#### ❓ The teacher asks"))
         st.markdown(prompt(question.kind, question.context))
         revealed = snapshot.revealed
