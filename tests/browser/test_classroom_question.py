@@ -67,6 +67,23 @@ def open_select(page, label: str, tries: int = 5) -> None:
     raise AssertionError(f"the selectbox {label!r} did not open")
 
 
+def open_ask_panel(page, tries: int = 6) -> None:
+    """Open the teacher's "❓ Ask the class" expander and wait for its one query picker (a fragment's run that
+    redraws the panel may close it again: then it is opened again)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(tries):
+        expander = page.get_by_test_id("stExpander").filter(has_text="❓ Ask the class").first
+        if expander.locator("details").get_attribute("open") is None:
+            expander.locator("summary").click()
+        try:
+            page.wait_for_function(ONE_PANEL, timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError("the ask panel did not open")
+
+
 def options_of(page, label: str, tries: int = 5) -> list[str]:
     """The options of the selectbox labelled `label`, read from its open list (again if a redraw closed it)."""
     for _ in range(tries):
@@ -106,8 +123,7 @@ def test_a_question_from_ask_to_close_hides_its_answer_and_keeps_each_answer(bro
         teacher.get_by_text("Decoder masked self-attention: every layer and head").wait_for(timeout=WAIT)
         trace = load_pretrained("translate").run(teacher.get_by_role("textbox", name="Input", exact=True).input_value())
         decoder = trace.tokens("tgt")
-        teacher.get_by_text("❓ Ask the class").first.click()
-        teacher.wait_for_function(ONE_PANEL, timeout=WAIT)  # the fragment's run has replaced the encoder's panel
+        open_ask_panel(teacher)  # once the fragment's run has replaced the encoder's panel
         offered = options_of(teacher, "Query token (row)")
         assert offered == [f"{i} · {t}" for i, t in enumerate(decoder)], (offered, trace.tokens("src"))
         pick_option(teacher, "Query token (row)", f"2 · {decoder[2]}")
