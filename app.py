@@ -5,10 +5,13 @@ import torch
 
 from services.allocator import keep_freed_memory_once
 from ui.classroom.follow import follow_room, page_path
+from ui.classroom.following import remember_view
+from ui.classroom.holdback import hold_back
 from ui.classroom.sidebar import classroom_sidebar
 from ui.language import language_switch
 from ui.lesson.add import add_view_button
 from ui.navigation import app_pages, run_page
+from ui.phone import phone_style
 from ui.presenter import presenter_view
 from ui.sidebar import model_choices, render_sidebar
 from ui.state import settle, sync_url
@@ -27,10 +30,15 @@ navigation = st.navigation(app_pages())
 follow_room(navigation)  # a class: before any widget, so a student's view can be set to the teacher's
 settle(page_path(navigation), model_choices())  # the link's view (views/), before any widget draws it
 presenter_view()  # after follow_room: a class follows the teacher's presenter view too
+phone_style()  # formulas and chart titles that read on a phone
 stop_training_if_left(navigation.url_path)
 render_sidebar()
 classroom_sidebar(navigation)
 add_view_button(navigation.url_path)
 sync_url(page_path(navigation))
-run_page(navigation)
+try:
+    if not hold_back(navigation, page_path(navigation)):  # a student's page waits for the reveal of the question
+        run_page(navigation)
+finally:
+    remember_view(page_path(navigation))  # a following student's view, to tell their own touches by
 sync_url(page_path(navigation))  # what the page's own widgets moved in this run

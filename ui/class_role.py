@@ -43,6 +43,11 @@ class ClassRole:
     tick_view: dict = field(default_factory=dict, repr=False)  # teacher: the view at the last fragment run
     pending: dict = field(default_factory=dict, repr=False)  # teacher: settings that run moved (room_state.moved)
     pending_since: float = 0.0  # teacher: monotonic time of that full run
+    touched: bool = False  # student: went exploring by changing the view themselves (the bar says so)
+    followed_page: str = ""  # student: the page of the last full run while following (classroom.following)
+    followed_view: dict = field(default_factory=dict, repr=False)  # student: that run's view at its end
+    stale_values: dict = field(default_factory=dict, repr=False)  # student: values the recent applies replaced
+    stale_until: float = 0.0  # student: monotonic time until which those may still come back from the browser
 
     @property
     def is_teacher(self) -> bool:

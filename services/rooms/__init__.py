@@ -3,7 +3,8 @@
 A room is a small JSON state the teacher publishes (the page and its view, views/: model, input, step,
 layer, head, lesson slide, presenter flag, …; see schema.state_json) with a `version` that moves on
 every change followers must redraw: the state, the open question, its reveal, the shared models, the
-end of the class. Students read it; the one thing they write is their answer to the open question.
+end of the class (a new view also closes a revealed question). Students read it; the one thing they
+write is their answer to the open question.
 
 - create_room() gives a RoomTicket: a 6-character code to share (no 0/O/1/I) and a secret key for the
   teacher's URL. The store keeps only the key's SHA-256 and compares digests in constant time; the key
@@ -11,7 +12,8 @@ end of the class. Students read it; the one thing they write is their answer to 
 - Teacher calls take (code, key): publish, teacher_heartbeat, ask, clear_question, reveal,
   answer_counts, share_model, close. A wrong or missing key raises WrongKey, so a student link can
   never change what others see.
-- Student calls take the code: join (→ a private student id), student_heartbeat, leave, answer; and
+- Student calls take the code: join (→ a private student id), student_heartbeat, leave, answer, my_answer
+  (their own answer, kept while the question is open, revealed or not); and
   everyone reads snapshot, version, wait_for_change, room_models, get_room_model.
 - Presence: a student counts as connected for limits.student_window s after their last call. A room
   ends when closed or after limits.teacher_timeout s without a teacher call; for limits.ended_memory s

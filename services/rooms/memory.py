@@ -83,6 +83,14 @@ class MemoryRoomStore(RoomStore):
                 return (0,) * n_options
             return tuple(self._count(private, n_options))
 
+    def _my_answer(self, doc: RoomDoc, student_id: str, question_id: str) -> int | None:
+        with self._lock:
+            try:
+                _, private = self._current(doc.code, self._clock(), question_id)
+            except StaleQuestion:
+                return None
+            return private.answers.get(student_id)
+
     def _share_model(self, doc: RoomDoc, name: str, config_json: bytes, weights: bytes) -> RoomDoc:
         with self._lock:
             now = self._clock()

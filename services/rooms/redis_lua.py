@@ -187,6 +187,16 @@ if count_changed() then return emit() end
 return {'same'}
 """
 
+MY_ANSWER = """
+-- ARGV[8] student id, ARGV[9] question id; answers {'ok', choice} or {'none'} (reads only, publishes nothing)
+local why = status()
+if why then return {why} end
+if not is_open(ARGV[9]) then return {'none'} end
+local choice = redis.call('HGET', answers, ARGV[8])
+if not choice then return {'none'} end
+return {'ok', choice}
+"""
+
 SCRIPTS = {
     "create": CREATE,
     "update": UPDATE,
@@ -195,6 +205,7 @@ SCRIPTS = {
     "close": CLOSE,
     "presence": PRESENCE,
     "answer": ANSWER,
+    "my_answer": MY_ANSWER,
 }
 
 

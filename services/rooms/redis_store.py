@@ -106,6 +106,15 @@ class RedisRoomStore(RoomStore):
                 counts[choice] += 1
         return tuple(counts)
 
+    def _my_answer(self, doc: RoomDoc, student_id: str, question_id: str) -> int | None:
+        reply = self._call("my_answer", doc.code, student_id, question_id)
+        status = reply[0].decode()
+        if status == "none":
+            return None
+        if status != "ok":
+            raise self._error(status, doc.code)
+        return int(reply[1])
+
     def _share_model(self, doc: RoomDoc, name: str, config_json: bytes, weights: bytes) -> RoomDoc:
         size = len(config_json) + len(weights)
         limits = self.limits
@@ -137,15 +146,19 @@ class RedisRoomStore(RoomStore):
         per_room = [room, f"{room}:students", f"{room}:answers", f"{room}:models"]
         return [*per_room, f"{self._prefix}rooms", f"{self._prefix}model_bytes"]
 
-    def _run(self, script: str, code: str, *args: EncodableT) -> RoomDoc | None:
-        """Run a script; keep the room hash it answers (read-your-writes before the message comes back) and return
-        the newest copy held; None when it changed nothing ("same") or the code is taken ("collision")."""
+    def _call(self, script: str, code: str, *args: EncodableT) -> list:
+        """Run a script with the common arguments (see redis_lua); its raw reply."""
         limits = self.limits
         ttl = math.ceil(limits.teacher_timeout + limits.ended_memory)
         common: list[EncodableT] = [self._channel_prefix + code, code, repr(self._clock()), limits.teacher_timeout]
         common += [limits.student_window, ttl, limits.max_students]
         with _reachable():
-            reply = self._scripts[script](keys=self._keys(code), args=[*common, *args])
+            return self._scripts[script](keys=self._keys(code), args=[*common, *args])
+
+    def _run(self, script: str, code: str, *args: EncodableT) -> RoomDoc | None:
+        """Run a script; keep the room hash it answers (read-your-writes before the message comes back) and return
+        the newest copy held; None when it changed nothing ("same") or the code is taken ("collision")."""
+        reply = self._call(script, code, *args)
         status = reply[0].decode()
         if status == "ok":
             doc = RoomDoc.from_fields(code, dict(zip(reply[1::2], reply[2::2], strict=True)))

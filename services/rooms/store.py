@@ -75,11 +75,16 @@ class RoomStore(ABC):
 
     def publish(self, code: str, key: str, state: dict) -> int:
         """Replace the room's state (a page's view: see schema.state_json); returns the version. The same state again
-        counts as a heartbeat and leaves the version alone, so a rerun does not wake every follower."""
+        counts as a heartbeat and leaves the version alone, so a rerun does not wake every follower. A new view
+        closes a revealed question (and its answers): the class has moved on from it."""
         doc = self._teacher(code, key)
         text = refuse_key(state_json(state, self.limits), key)
         changed = text != doc.state
-        return self._update(doc, {"state": text} if changed else {}, bump=changed).version
+        fields = {"state": text} if changed else {}
+        moved_on = changed and bool(doc.revealed)
+        if moved_on:
+            fields |= {"question": "", "revealed": ""}
+        return self._update(doc, fields, bump=changed, clear_answers=moved_on).version
 
     def ask(self, code: str, key: str, question: dict) -> int:
         """Open a question {id, kind, options[, context]}, clearing earlier answers and reveal; returns the
@@ -174,6 +179,16 @@ class RoomStore(ABC):
             raise AnswersClosed()
         self._answer(doc, student_id, question["id"], check_choice(choice, len(question["options"])))
 
+    def my_answer(self, code: str, student_id: str, question_id: str) -> int | None:
+        """This student's answer to the question `question_id` while it is open (before and after its reveal), or
+        None: no answer, or another question (or none) is open. It stays theirs until the question is closed."""
+        doc = self._live(code)
+        student_id = check_student_id(doc.code, student_id)
+        question = doc.question_dict()
+        if question is None or question["id"] != question_id:
+            return None
+        return self._my_answer(doc, student_id, question_id)
+
     # ---- everyone (reads are local) -------------------------------------------------------------------------
 
     def snapshot(self, code: str) -> RoomSnapshot:
@@ -260,6 +275,10 @@ class RoomStore(ABC):
     @abstractmethod
     def _answer_counts(self, doc: RoomDoc, question_id: str, n_options: int) -> tuple[int, ...]:
         """Answers per option to the open question."""
+
+    @abstractmethod
+    def _my_answer(self, doc: RoomDoc, student_id: str, question_id: str) -> int | None:
+        """The student's recorded answer to question_id, if it is the open question and they answered it."""
 
     @abstractmethod
     def _share_model(self, doc: RoomDoc, name: str, config_json: bytes, weights: bytes) -> RoomDoc:

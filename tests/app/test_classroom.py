@@ -212,7 +212,7 @@ def chart_counts(at: AppTest) -> list[list[int]]:
 def test_predict_then_reveal_alone_counts_my_answer_and_reveals_the_argmax(lang):
     at = session(lang, ATTENTION_PAGE, kind="encoder", layer="1", head="1")  # (the page opens on cross-attention)
     at.radio(key="_q_kind").set_value("attend")
-    at.selectbox(key="_q_query_attention").set_value(2)
+    at.selectbox(key="_q_query_attention_encoder").set_value(2)
     run(at.button(key="_q_ask_attention").click())
     question = at.session_state[QUESTION_KEY]
     text = at.text_input(key="text").value
@@ -235,7 +235,7 @@ def test_a_question_about_a_row_with_one_key_or_an_empty_trace_gets_a_message():
     at.radio(key="kind").set_value("decoder")
     run(at)
     at.radio(key="_q_kind").set_value("attend")
-    at.selectbox(key="_q_query_attention").set_value(0)
+    at.selectbox(key="_q_query_attention_decoder").set_value(0)
     run(at.button(key="_q_ask_attention").click())
     assert any("can see only one key" in w.value for w in at.warning)
     assert QUESTION_KEY not in at.session_state
@@ -258,7 +258,7 @@ def test_a_class_question_counts_two_students_and_reveals_the_argmax():
     run(teacher.radio(key="head").set_value(0))
     students = [session(lang, room=role.code) for lang in ("en", "zh")]
     teacher.radio(key="_q_kind").set_value("attend")
-    teacher.selectbox(key="_q_query_attention").set_value(1)
+    teacher.selectbox(key="_q_query_attention_encoder").set_value(1)
     run(teacher.button(key="_q_ask_attention").click())
     question = teacher.session_state[QUESTION_KEY]
     expected = int(np.argmax(attention_weights("translate", teacher.text_input(key="text").value)[0, 1]))

@@ -260,7 +260,7 @@ def test_a_class_follows_the_teachers_heads_off():
 def test_the_answers_chart_of_a_question_is_named_after_its_head(lang):
     at = open_page(text=TEXT, kind="encoder", layer="1", head="1", lang=lang)
     at.radio(key="_q_kind").set_value("attend")
-    at.selectbox(key="_q_query_attention").set_value(2)
+    at.selectbox(key="_q_query_attention_encoder").set_value(2)
     at.button(key="_q_ask_attention").click().run()
     at.button(key="_q_reveal").click().run()
     assert not at.exception

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.rooms import AnswersClosed, InvalidState, RoomFull, StaleQuestion
+from services.rooms import AnswersClosed, InvalidState, MemoryRoomStore, NotJoined, RoomFull, StaleQuestion
 
 from .conftest import TEST_LIMITS
 
@@ -182,3 +182,63 @@ def test_answers_of_a_full_room_come_only_from_its_students(make_store):
         store.answer(ticket.code, bob, "q1", 0)
     store.answer(ticket.code, ann, "q1", 1)
     assert store.answer_counts(ticket.code, ticket.key).counts == (0, 1, 0, 0)
+
+
+def test_a_students_answer_stays_theirs_until_the_question_closes(room):
+    """Each student reads back their own answer, before and after the reveal, on every server of the class."""
+    store, ticket, ann, bob = room
+    assert store.my_answer(ticket.code, ann, "q1") is None  # not answered yet
+    store.answer(ticket.code, ann, "q1", 1)
+    store.answer(ticket.code, ann, "q1", 2)  # changed: the last answer counts
+    store.answer(ticket.code, bob, "q1", 3)
+    assert (store.my_answer(ticket.code, ann, "q1"), store.my_answer(ticket.code, bob, "q1")) == (2, 3)
+    store.publish(ticket.code, ticket.key, {"page": "step-by-step"})  # the teacher moves on before the reveal
+    assert store.my_answer(ticket.code, ann, "q1") == 2
+    store.reveal(ticket.code, ticket.key, 2, question_id="q1")
+    assert (store.my_answer(ticket.code, ann, "q1"), store.my_answer(ticket.code, bob, "q1")) == (2, 3)
+    assert store.my_answer(ticket.code, ann, "q0") is None  # another question's id
+    store.clear_question(ticket.code, ticket.key)
+    assert store.my_answer(ticket.code, ann, "q1") is None
+
+
+def test_a_students_answer_is_read_on_another_server(make_store):
+    """Two stores on one backend (with Redis: two servers) see the same answer; in memory, two stores are two
+    separate classes, so only Redis has a second server to ask."""
+    store = make_store()
+    ticket = store.create_room()
+    store.ask(ticket.code, ticket.key, QUESTION)
+    ann = store.join(ticket.code)
+    store.answer(ticket.code, ann, "q1", 1)
+    assert store.my_answer(ticket.code, ann, "q1") == 1
+    if isinstance(store, MemoryRoomStore):
+        return
+    other = make_store()
+    assert other.my_answer(ticket.code, ann, "q1") == 1
+
+
+def test_a_new_view_closes_a_revealed_question_for_everyone(room):
+    store, ticket, ann, _ = room
+    store.answer(ticket.code, ann, "q1", 1)
+    store.publish(ticket.code, ticket.key, {"page": "attention"})  # the same view: nothing closes
+    store.reveal(ticket.code, ticket.key, 1, question_id="q1")
+    assert store.publish(ticket.code, ticket.key, {"page": "attention"}) == 4  # still the same view
+    assert store.snapshot(ticket.code).question.id == "q1"
+    version = store.publish(ticket.code, ticket.key, {"page": "step-by-step"})
+    snap = store.snapshot(ticket.code)
+    assert (snap.version, snap.question, snap.revealed) == (version, None, None) and version == 5
+    assert store.answer_counts(ticket.code, ticket.key) is None
+
+
+def test_a_new_view_keeps_an_open_question_that_is_not_revealed(room):
+    store, ticket, ann, _ = room
+    store.answer(ticket.code, ann, "q1", 1)
+    store.publish(ticket.code, ticket.key, {"page": "step-by-step"})
+    assert store.snapshot(ticket.code).question.id == "q1"
+    assert store.answer_counts(ticket.code, ticket.key).counts == (0, 1, 0, 0)
+
+
+@pytest.mark.parametrize("student", ["", "nobody", None, 7])
+def test_reading_back_an_answer_with_a_malformed_student_id_is_refused(room, student):
+    store, ticket, _, _ = room
+    with pytest.raises(NotJoined):
+        store.my_answer(ticket.code, student, "q1")

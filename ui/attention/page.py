@@ -57,8 +57,7 @@ def render(view: AttentionView, *, slide: bool = False) -> None:
         return
     output_lines(trace)
     knockout = knockout_section(loaded, text, target, trace, bar)
-    attention_section(trace, knockout)
-    question_panel(loaded, text, target, trace)
+    attention_section(trace, knockout, lambda: question_panel(loaded, text, target, trace))
     if knockout:
         trace_downloads(knockout.off, PAGE, heads_off=knockout.code, off_word=knockout.word)
     else:

@@ -12,6 +12,7 @@ only the focused part. The model is never run again for those (the trace is cach
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import streamlit as st
@@ -64,6 +65,7 @@ keep_on_language_switch("token", "kind", "more", "summaries")
 FOCUS_PRESENT_HEIGHT = 400  # px: the focused head in the presenter view, above the fold of a 1280×720 projector
 HEAD_VIEW_PRESENT_HEIGHT = 330  # px: the head view beside it, under its pickers: above the same fold
 PAGE = AttentionView.PAGE  # also the first word of every chart's file name
+Panel = Callable[[], None]  # the question panel, drawn under the focused head
 
 
 def hover_names(*names: str) -> tuple[str, ...]:
@@ -88,9 +90,11 @@ def numbered(tokens: list[str]) -> list[str]:
 
 
 @st.fragment
-def attention_section(trace: Trace, knockout: Knockout | None = None) -> None:
+def attention_section(trace: Trace, knockout: Knockout | None = None, panel: Panel | None = None) -> None:
     """Kind picker, the every-layer × every-head overview, the focused head, then per-head summaries; with heads
-    switched off (knockout), drawn from the run with them off, each off head shown as "off"."""
+    switched off (knockout), drawn from the run with them off, each off head shown as "off". `panel` (the question
+    panel) is drawn under the focused head, in the fragment that the kind, layer and head rerun: its rows and keys
+    are always those of the head on screen."""
     with controls(label=_("Attention kind")):
         kind = st.radio(
             _("Attention kind"), list(KINDS), format_func=shown_as({k: _(label) for k, label in KINDS.items()}),
@@ -111,7 +115,7 @@ def attention_section(trace: Trace, knockout: Knockout | None = None) -> None:
     with overview_box:
         show_chart(fig, "overview", name=chart_name(PAGE, kind, "overview", *off))
     with focus_box:
-        focus_section(weights, kind, queries, keys, knockout.change(kind) if knockout else None, off)
+        focus_section(weights, kind, queries, keys, knockout.change(kind) if knockout else None, off, panel)
     box = st.expander(_(SUMMARIES_LABEL), key="summaries", on_change="rerun")
     if box.open:  # lazy: built and painted only when opened
         with box:
@@ -130,9 +134,12 @@ def is_off(weights) -> bool:
 
 
 @st.fragment
-def focus_section(weights, kind: str, queries: list[str], keys: list[str], change=None, off=()) -> None:
+def focus_section(
+    weights, kind: str, queries: list[str], keys: list[str], change=None, off=(), panel: Panel | None = None
+) -> None:
     """Layer / head / token pickers, the chosen head large, and the layer's head view; with heads switched off, the
-    focused head's change (with them off − every head on) under it. `off`: the file-name words of the knockout."""
+    focused head's change (with them off − every head on) under it. `off`: the file-name words of the knockout;
+    `panel`: drawn last (see attention_section)."""
     n_layers, n_heads = weights.shape[:2]
     fit(PAGE, {"layer": n_layers - 1, "head": n_heads - 1, "token": len(queries) - 1})
     sharpest_defaults(weights)
@@ -148,6 +155,8 @@ def focus_section(weights, kind: str, queries: list[str], keys: list[str], chang
             help=_("Keep only the lines from this token in the head view."),
         )  # fmt: skip
     focused_charts(weights, kind, layer, head, token, queries, keys, change, off, columns=columns)
+    if panel is not None:
+        panel()
     sync_url(PAGE)
 
 

@@ -10,5 +10,8 @@ and everyone can predict what the model computes, then see the answer.
 - ../room_models.py (below this package, for ui/models.py): models a teacher shared with the room, in its
   students' model picker.
 - ask.py, answers.py: predict, then reveal (in a class, or alone); the true answers come from model/teach/questions.py.
+- holdback.py: until the reveal, a student's page that could show the answer waits (its title and why).
+- following.py: the slim "Following the teacher · Explore on my own" bar, and a follower's own touch → exploring.
+- scroll.py: a follower's page scrolls to what the teacher changed (and to a new question).
 The rooms themselves are services/rooms; nothing here touches room state except through its store.
 """

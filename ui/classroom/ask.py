@@ -49,6 +49,7 @@ from .answers import (
 
 QUESTION_KEY = "_question"  # st.session_state: the open question of the teacher or the solo user, with its answer
 KIND_KEY = "_q_kind"
+ASK_OPEN_KEY = "_q_ask_open"  # open the ask controls in this run ("Ask another question")
 COUNTS_EVERY = 1.0  # s between refreshes of the teacher's live answer counts
 keep_on_language_switch(KIND_KEY)
 
@@ -76,7 +77,8 @@ class QuestionView:
 
 
 def question_panel(loaded: LoadedModel, text: str, target: str | None, trace: Trace | None) -> None:
-    """The Attention page's panel: questions about the head in focus above (kind, layer, head)."""
+    """The Attention page's panel: questions about the head in focus above (kind, layer, head). Drawn inside the
+    fragment those pickers rerun (ui.attention.view.focus_section), so its rows and keys are the kind's on screen."""
     if _hidden():
         return
     if trace is None:
@@ -171,9 +173,12 @@ def _hidden() -> bool:
 def _panel(view: QuestionView) -> None:
     role = current_role()
     question = st.session_state.get(QUESTION_KEY)
+    if question is not None and role is not None and not _still_open(question, role):
+        _close()  # the teacher moved on after the reveal (services.rooms closes it), or another tab closed it
+        question = None
     title = _("❓ Ask the class") if role is not None else _("❓ Predict, then reveal")
     if question is None:
-        with st.expander(title, expanded=False):
+        with st.expander(title, expanded=bool(st.session_state.pop(ASK_OPEN_KEY, False))):
             question = _ask_controls(view, role)
     if question is not None:
         with st.container(border=True):
@@ -199,7 +204,7 @@ def _ask_controls(view: QuestionView, role: ClassRole | None) -> dict | None:
         n = len(view.query_tokens)
         pick = st.selectbox(
             _("Query token (row)"), list(range(n)), index=min(max(view.default_query, 0), max(n - 1, 0)),
-            key=f"_q_query_{view.where}",
+            key=f"_q_query_{view.where}_{view.attention}",  # each kind its own rows
             format_func=lambda i: token_label(i + view.number_from, view.query_tokens[i]),
         )  # fmt: skip
     label = _("Ask the class") if role is not None else _("Ask me")
@@ -247,6 +252,20 @@ def _close() -> None:
     st.session_state.pop(QUESTION_KEY, None)
 
 
+def _ask_another() -> None:
+    _close()
+    st.session_state[ASK_OPEN_KEY] = True
+
+
+def _still_open(question: dict, role: ClassRole) -> bool:
+    """Is the class's open question still this one? (Unknown when the room cannot be read: keep it.)"""
+    try:
+        open_question = room_store().snapshot(role.code).question
+    except RoomError:
+        return True
+    return open_question is not None and open_question.id == question["id"]
+
+
 # ---- a class: the teacher's side -------------------------------------------------------------------------------
 
 
@@ -289,10 +308,10 @@ def _reveal_to_class(question: dict, role: ClassRole) -> None:
     question["revealed"] = True
 
 
-def _clear_class_question(role: ClassRole) -> None:
+def _clear_class_question(role: ClassRole, ask_another: bool = False) -> None:
     with suppress(RoomError):  # the class has ended or moved on: nothing is left to close
         room_store().clear_question(role.code, role.key)
-    _close()
+    (_ask_another if ask_another else _close)()
 
 
 def _class_reveal(question: dict, role: ClassRole) -> None:
@@ -306,7 +325,36 @@ def _class_reveal(question: dict, role: ClassRole) -> None:
     if counts is not None and counts.question_id == question["id"]:
         kind, options, context = question["kind"], question["options"], question["context"]
         distribution(kind, options, counts.counts, question["answer"], "class_answers", context)
-    st.button(_("Ask another question"), on_click=_clear_class_question, args=(role,), key="_q_again")
+    again_col, close_col = st.columns(2)
+    again_col.button(
+        _("Ask another question"), on_click=_clear_class_question, args=(role, True), width="stretch", key="_q_again"
+    )
+    close_col.button(
+        _("Close the question"), on_click=_clear_class_question, args=(role,), width="stretch", key="_q_close",
+        help=_("Takes the question off every student's page (moving to another view does the same)."),
+    )  # fmt: skip
+
+
+def teacher_question_bar(role: ClassRole) -> None:
+    """On a page without the ask panel (Home, a lesson, …): the teacher's open question, one line, with Reveal (or,
+    once revealed, the answer) and Close, so a question left open on the students' pages is never out of reach."""
+    question = st.session_state.get(QUESTION_KEY)
+    if question is None:
+        return
+    if not _still_open(question, role):
+        _close()
+        return
+    with st.container(border=True, key="teacher_question_bar"):
+        st.markdown(_("❓ **Your question is open on the students' pages:** {prompt}").format(
+            prompt=prompt(question["kind"], question["context"])))  # fmt: skip
+        buttons = st.container(horizontal=True)
+        if question["revealed"]:
+            buttons.success(reveal_line(question["kind"], question["options"], question["answer"]))
+        else:
+            buttons.button(
+                _("Reveal"), type="primary", on_click=_reveal_to_class, args=(question, role), key="_q_reveal_bar"
+            )
+        buttons.button(_("Close the question"), on_click=_clear_class_question, args=(role,), key="_q_close_bar")
 
 
 # ---- alone -----------------------------------------------------------------------------------------------------
@@ -325,4 +373,4 @@ def _solo_question(question: dict) -> None:
     st.caption(evidence_line(kind, question["evidence"]))
     counts = [int(i == choice) for i in range(len(options))]
     distribution(kind, options, counts, question["answer"], "solo_answers", question["context"])
-    st.button(_("Ask another question"), on_click=_close, key="_q_again")
+    st.button(_("Ask another question"), on_click=_ask_another, key="_q_again")

@@ -28,10 +28,14 @@ from ..class_role import (
     switch_to,
 )
 from ..models import model_names
-from ..navigation import PAGES, PageSpec
+from ..navigation import ATTENTION, PAGES, STEP_BY_STEP, PageSpec
 from . import room_state
+from .ask import teacher_question_bar
+from .following import before_apply, follow_bar, go_exploring, touched
+from .scroll import changed_keys, scroll_to
 from .student import student_question
 
+PANEL_PAGES = frozenset(spec.url_path for spec in (ATTENTION, STEP_BY_STEP))  # pages that draw the ask panel
 TRIED_KEY = "_class_tried"  # the (room, key) of the URL this session already tried to join
 
 
@@ -45,16 +49,38 @@ def page_spec(path: object) -> PageSpec | None:
 
 
 def follow_room(page: st.Page) -> None:
-    """Resume or join the class the URL names; for a following student, apply the teacher's view."""
+    """Resume or join the class the URL names; for a following student, apply the teacher's view, unless they have
+    just changed it themselves (then they explore on their own: classroom.following)."""
     role = current_role() or _from_url()
     if role is not None:
         role.page_hash = run_page_hash()
         _keep_in_url(role)
+        if not role.is_teacher and role.following and _drifted(role, page):
+            go_exploring(role)
         if role.applied_version < 0 or (not role.is_teacher and role.following):
             _apply_if_moved(role, page)
     show_notice()
+    role = current_role()
     if role is not None and not role.is_teacher:
+        follow_bar(role)
         student_question(role)
+    elif role is not None and page_path(page) not in PANEL_PAGES:
+        teacher_question_bar(role)
+
+
+def _drifted(role: ClassRole, page: st.Page) -> bool:
+    """A following student changed a control of the view, or opened another page than the teacher's."""
+    if role.applied_version < 0:
+        return False  # joining, or told to apply the teacher's view afresh
+    if touched(role, page_path(page)):
+        return True
+    try:
+        snapshot = room_store().snapshot(role.code)
+    except RoomError:
+        return False
+    teacher_page = snapshot.state.get(PAGE)
+    same_version = snapshot.version == role.applied_version
+    return same_version and isinstance(teacher_page, str) and teacher_page != page_path(page)
 
 
 def _from_url() -> ClassRole | None:
@@ -103,8 +129,15 @@ def _apply_if_moved(role: ClassRole, page: st.Page) -> None:
         return  # the backend is away for a moment: keep the current view
     if snapshot.version == role.applied_version:
         return
+    here = page_path(page)
+    before = room_state.collect(st.session_state, here)
+    before_apply(role, here)
     room_state.apply(snapshot.state, st.session_state, model_names())
     role.applied_version = snapshot.version
     spec = page_spec(snapshot.state.get(PAGE))
-    if spec is not None and spec.url_path != page_path(page):
+    if spec is not None and spec.url_path != here:
         switch_to(role, spec.script)
+    elif not role.is_teacher:
+        after = room_state.collect(st.session_state, here)
+        role.followed_page, role.followed_view = here, after  # the teacher's view is no touch of the student's
+        scroll_to(changed_keys(here, before, after), snapshot.version)

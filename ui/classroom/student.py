@@ -34,11 +34,14 @@ from ..class_role import (
 )
 from ..i18n import N_, _
 from .answers import answer_pills, distribution, prompt, reveal_line, your_answer_line
+from .following import go_exploring, touched
+from .scroll import scroll_to
 
 FOLLOW_EVERY = 1.0  # s: the browser's timer for the follow fragment
 WAIT_FOR = 0.9  # s a follower's fragment run waits for the room to change (under FOLLOW_EVERY)
 WAIT_SLICE = 0.25  # s between looks at whether the student has clicked something meanwhile
 LEFT = N_("You left class {code}; this page now works on its own.")
+QUESTION_BOX = "class_question"  # the key of the question's box (the page scrolls to it when the question moves)
 HEARTBEAT_EVERY = 10.0  # s between student heartbeats (the room counts a student for 30 s after each)
 
 
@@ -64,6 +67,9 @@ def follow_tick(script: str) -> None:
         if time.monotonic() - role.heartbeat_at >= HEARTBEAT_EVERY:
             store.student_heartbeat(role.code, role.student_id)
             role.heartbeat_at = time.monotonic()
+        if _fragment_run() and touched(role, role.followed_page):  # a control changed in one of the page's fragments
+            go_exploring(role)
+            st.rerun(scope="app")
         moved = _moved(store, role)
         if not moved and role.following and _fragment_run():
             moved = _wait_for_change(store, role)
@@ -107,15 +113,6 @@ def _question_marker(snapshot: RoomSnapshot) -> tuple:
     return () if question is None else (question.id, snapshot.revealed is not None)
 
 
-def _explore(role: ClassRole) -> None:
-    role.following = False
-
-
-def _follow(role: ClassRole) -> None:
-    role.following = True
-    role.applied_version = -1  # apply the teacher's view now
-
-
 def _leave(role: ClassRole) -> None:
     with suppress(RoomError):  # leaving a class that has gone is not an error
         room_store().leave(role.code, role.student_id)
@@ -124,17 +121,13 @@ def _leave(role: ClassRole) -> None:
 
 
 def student_sidebar(role: ClassRole, script: str) -> None:
-    """The class's code, whether this student follows the teacher, and the buttons to change it."""
+    """The class's code, whether this student follows the teacher (the switch is the bar at the top of the page,
+    classroom.following), and Leave."""
     st.markdown(_("🎓 **Class {code}**").format(code=role.code))
     if role.following:
         st.caption(_("Your screen follows the teacher's."))
-        st.button(_("Explore on my own"), on_click=_explore, args=(role,), width="stretch", key="_class_explore")
     else:
         st.caption(_("You are exploring on your own; the teacher's changes wait until you follow again."))
-        st.button(
-            _("Follow the teacher"), on_click=_follow, args=(role,), type="primary", width="stretch",
-            key="_class_follow",
-        )  # fmt: skip
     st.button(_("Leave the class"), on_click=_leave, args=(role,), width="stretch", key="_class_leave")
     follow_tick(script)
 
@@ -152,20 +145,38 @@ def _send_answer(role: ClassRole, question_id: str, key: str) -> None:
         notice_error(exc)
 
 
+def _my_answer(role: ClassRole, question_id: str) -> int | None:
+    """This student's answer as the room holds it (None when unanswered, or the room cannot be read)."""
+    try:
+        return room_store().my_answer(role.code, role.student_id, question_id)
+    except RoomError:
+        return None
+
+
 def student_question(role: ClassRole) -> None:
-    """The open question with big answer buttons; after the reveal, the answer beside the class's answers."""
+    """The open question with big answer buttons; after the reveal, the answer beside the class's answers.
+
+    The answer is the room's (services.rooms my_answer), not only the widget's: a page change gives the buttons a
+    fresh widget, which starts from the answer the room holds, so it is never lost."""
     try:
         snapshot = room_store().snapshot(role.code)
     except RoomError:
         return
-    role.question_seen = _question_marker(snapshot)
+    marker = _question_marker(snapshot)
+    if marker and marker != role.question_seen:  # a new question, or its reveal: bring the box into view
+        scroll_to([QUESTION_BOX], snapshot.version)
+    role.question_seen = marker
     question = snapshot.question
     if question is None:
         return
-    with st.container(border=True):
+    key = f"_class_pick_{question.id}"
+    if st.session_state.get(key) is None:
+        stored = _my_answer(role, question.id)
+        if stored is not None:
+            st.session_state[key] = stored
+    with st.container(border=True, key=QUESTION_BOX):
         st.markdown(_("#### ❓ The teacher asks"))
         st.markdown(prompt(question.kind, question.context))
-        key = f"_class_pick_{question.id}"
         revealed = snapshot.revealed
         choice = answer_pills(
             question.kind, question.options, key, on_change=_send_answer, args=(role, question.id, key),
@@ -175,7 +186,11 @@ def student_question(role: ClassRole) -> None:
             if choice is not None:
                 st.caption(_("Your answer is in. You can change it until the teacher reveals the answer."))
             return
-        st.success(reveal_line(question.kind, question.options, revealed.answer))
-        st.markdown(your_answer_line(question.kind, question.options, choice, revealed.answer))
+        mine = _my_answer(role, question.id)
+        mine = choice if mine is None else mine
+        words, chart = st.columns([2, 3])  # side by side on a laptop, so the page starts higher; stacked on a phone
+        words.success(reveal_line(question.kind, question.options, revealed.answer))
+        words.markdown(your_answer_line(question.kind, question.options, mine, revealed.answer))
         counts = revealed.counts.counts
-        distribution(question.kind, question.options, counts, revealed.answer, "student_answers", question.context)
+        with chart:
+            distribution(question.kind, question.options, counts, revealed.answer, "student_answers", question.context)

@@ -23,6 +23,7 @@ from services.rooms.schema import PAGE
 from ..class_role import ClassRole, current_role, end_class, notice_error, room_store, set_notice, set_role
 from ..i18n import N_, _, explain, ngettext
 from ..models import user_models
+from ..presenter.layout import BAR_ITEMS
 from ..sidebar import MODEL_KEY
 from ..trace_cache import is_shared
 from . import room_state
@@ -33,6 +34,8 @@ STALE_FOR = 10.0  # s after a full run during which the browser may still send v
 FULL_RUN_KEY = "_class_full_run"  # set by the app's full run just before it calls the publisher
 SHOW_JOIN_KEY = "_class_show_join"  # open the join dialog in this run
 ENDED_BY_YOU = N_("You ended class {code}.")
+BAR_COUNT_KEY = "presenter_class_count"  # the count's box in the presenter bar: one line, the bar's button size
+BAR_COUNT_STYLE = f".st-key-{BAR_COUNT_KEY} p {{ white-space: nowrap; font-size: 1.2rem !important; }}"
 CODE_STYLE = "font-size:4.5rem;font-weight:700;letter-spacing:0.3em;line-height:1.1;font-family:monospace"
 
 
@@ -70,10 +73,37 @@ def teacher_sidebar(role: ClassRole, page: str) -> None:
     st.session_state[FULL_RUN_KEY] = True
     publish_tick(page)
     st.button(_("Show the join link"), on_click=_show_join, width="stretch", key="_class_show")
-    st.button(_("End the class"), on_click=_end, args=(role,), width="stretch", key="_class_end")
+    with st.popover(_("End the class"), width="stretch"):  # one click away from every student's class: confirm
+        st.markdown(_("End class **{code}** for everyone? Every student's page goes on alone.").format(code=role.code))
+        st.button(
+            _("End it for everyone"), on_click=_end, args=(role,), type="primary", width="stretch", key="_class_end"
+        )
     if st.session_state.pop(SHOW_JOIN_KEY, False):
         link = join_link(st.context.url, page if page != "home" else "", role.code)
         st.dialog(_("Join the class"), width="large")(_join_dialog)(role, link)
+
+
+def teacher_in_bar() -> None:
+    """The class's code and live student count in the presenter bar (the sidebar is closed while presenting, and
+    its count sits below the fold of a 720-pixel projector)."""
+    role = current_role()
+    if role is not None and role.is_teacher:
+        _bar_count(role.code)
+
+
+@st.fragment(run_every=2.0)
+def _bar_count(code: str) -> None:
+    try:
+        count = room_store().snapshot(code).student_count
+    except RoomError:
+        return
+    words = ngettext("🎓 {code} · **{n}** student", "🎓 {code} · **{n}** students", count).format(code=code, n=count)
+    st.html(f"<style>{BAR_COUNT_STYLE}</style>")
+    st.container(key=BAR_COUNT_KEY, width="content").markdown(words, width="content")
+
+
+if teacher_in_bar not in BAR_ITEMS:
+    BAR_ITEMS.append(teacher_in_bar)
 
 
 def _join_dialog(role: ClassRole, link: str) -> None:

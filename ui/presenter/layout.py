@@ -3,7 +3,7 @@ its formula. In the normal view every helper here draws exactly what the page dr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -18,6 +18,9 @@ from .state import leave_presenter_view, presenting
 CONTROLS_ICON = ":material/tune:"
 STAGE_PREFIX = "presenter_stage_"  # the stage's slots are keyed containers (CSS class st-key-presenter_stage_figure)
 _STAGE: ContextVar[dict[str, tuple[DeltaGenerator, float]] | None] = ContextVar("presenter_stage", default=None)
+# Drawn in the presenter bar, before Exit, on every page: what the presenter must see without the sidebar. Added to
+# by the features that own them (ui.classroom.teacher: a teacher's live student count), so this module imports none.
+BAR_ITEMS: list[Callable[[], None]] = []
 
 
 def page_header(title: str, intro: str = "", *, markdown: bool = False, keep: bool = False) -> DeltaGenerator | None:
@@ -34,6 +37,9 @@ def page_header(title: str, intro: str = "", *, markdown: bool = False, keep: bo
     bar.title(title, help=None if keep or not intro else intro, width="content", anchor=False)
     slot = bar.container(horizontal=True, vertical_alignment="center", gap="small", width="content")
     bar.space("stretch")
+    for item in BAR_ITEMS:
+        with bar:
+            item()
     bar.button(
         _("Exit"), icon=":material/close_fullscreen:", on_click=leave_presenter_view, key="presenter_exit",
         help=_("Leave the presenter view (the sidebar's Presenter view switch does the same)."),

@@ -1,12 +1,15 @@
 """The presenter view's look, as CSS injected once per run: large text, a compact top, hidden key-only buttons.
 
 A style-only st.html goes to Streamlit's event container, so it takes no room on the page. Sizes are in rem
-(the normal body text is 1rem = 16 px): the presenter's body text is 1.5rem, 1.5× the normal view's.
+(the normal body text is 1rem = 16 px): the presenter's body text is 1.5rem, 1.5× the normal view's. A phone (a
+student following a presenting teacher) keeps its own sizes, and ui.phone fits its formulas.
 """
 
 from __future__ import annotations
 
 import streamlit as st
+
+from ..phone import NARROW
 
 BODY_SCALE = 1.5  # presenter body text ÷ normal body text (the issue asks for at least 1.4)
 KEYS_ONLY_PREFIX = "keys_only_"  # containers of buttons that exist only for their keyboard shortcut
@@ -55,7 +58,7 @@ SCRIPT = """
   if (!lab.on && switched && collapsed) document.querySelector('[data-testid="stExpandSidebarButton"]')?.click();
   if (lab.observer) return;
   const fit = () => {
-    if (!lab.on) return;
+    if (!lab.on || window.innerWidth <= NARROW) return;  // a phone's formulas: ui.phone
     for (const el of document.querySelectorAll('[data-testid="stMain"] .katex-display')) {
       el.style.fontSize = '';
       if (el.scrollWidth > el.clientWidth + 1) {
@@ -77,6 +80,7 @@ SCRIPT = """
 def inject_style(presenting: bool) -> None:
     """This run's CSS (key-only buttons hidden always; the presenter's sizes when presenting) and the script above.
     The script goes to the sidebar, where its empty element takes no room from the page."""
-    st.html(f"<style>{ALWAYS}{PRESENTER if presenting else ''}</style>")
-    script = SCRIPT.replace("PRESENTING", "true" if presenting else "false")
+    big = f"@media (min-width: {NARROW + 1}px) {{ {PRESENTER} }}" if presenting else ""  # a phone keeps its sizes
+    st.html(f"<style>{ALWAYS}{big}</style>")
+    script = SCRIPT.replace("PRESENTING", "true" if presenting else "false").replace("NARROW", str(NARROW))
     st.sidebar.html(f"<script>{script}</script>", unsafe_allow_javascript=True)

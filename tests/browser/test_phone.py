@@ -1,0 +1,84 @@
+"""Formulas and charts on a phone (390×844), and formulas on a laptop (1280×900): a formula wider than the screen is
+shrunk on a phone, and what is still too wide scrolls with a visible cue (it fades out at the edge that has more); a
+tap on a chart leaves its title readable (no modebar over it). Measured from the page's boxes, in Chinese (the phone
+of the class in issue 16) and English."""
+
+from __future__ import annotations
+
+import pytest
+
+from devtools.harness import new_page, open_page
+
+pytestmark = pytest.mark.browser
+PHONE = (390, 844)
+
+# Each formula: its edges, whether it fits, whether it scrolls, whether it has the cue, and how it starts.
+FORMULAS_JS = """
+() => [...document.querySelectorAll('[data-testid="stMain"] .katex-display')].map((el) => {
+  const r = el.getBoundingClientRect(), style = getComputedStyle(el);
+  return {
+    text: el.innerText.slice(0, 40), left: r.left, right: r.right, width: innerWidth,
+    fits: el.scrollWidth <= el.clientWidth + 1,
+    scrolls: ['auto', 'scroll'].includes(style.overflowX),
+    cue: (el.classList.contains('lab-more-right') || el.classList.contains('lab-more-left'))
+      && style.maskImage.includes('gradient'),
+  };
+})
+"""
+
+# Each visible modebar box and each chart title box on the page.
+BOXES_JS = """
+() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  const shown = (el) => el.checkVisibility() && el.getBoundingClientRect().width > 0;
+  return {
+    modebars: [...document.querySelectorAll('.modebar')].filter(shown).map(box),
+    titles: [...document.querySelectorAll('[data-testid="stPlotlyChart"] .gtitle')].filter(shown).map(box),
+  };
+}
+"""
+
+
+def overlaps(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize(
+    ("lang", "source", "size"), [("zh", "model", PHONE), ("en", "example", PHONE), ("en", "model", (1280, 900))]
+)
+def test_every_formula_fits_or_scrolls_with_a_cue(browser, app_url, lang, source, size):
+    page = new_page(browser, size)
+    try:
+        for step in (2, 3, 5, 6, 8):
+            open_page(page, f"{app_url}/step-by-step?lang={lang}&source={source}&step={step}")
+            page.locator(".katex-display").first.wait_for(timeout=30_000)
+            page.wait_for_function(  # the fitting script has run on this run's formulas
+                "() => [...document.querySelectorAll('.katex-display')].every((el) => el.scrollWidth <= "
+                "el.clientWidth + 1 || el.classList.contains('lab-more-right'))",
+                timeout=30_000,
+            )
+            formulas = page.evaluate(FORMULAS_JS)
+            assert formulas, f"step {step}: no formula"
+            bad = [f for f in formulas if f["left"] < -0.5 or f["right"] > f["width"] + 0.5]
+            bad += [f for f in formulas if not f["fits"] and not (f["scrolls"] and f["cue"])]
+            assert bad == [], f"step {step}: {bad}"
+    finally:
+        page.context.close()
+
+
+def test_on_a_phone_a_tap_on_a_chart_leaves_its_title_readable(browser, app_url):
+    page = new_page(browser, PHONE)
+    try:
+        for url in (f"{app_url}/step-by-step?lang=zh&source=model&step=5", f"{app_url}/attention?lang=zh"):
+            open_page(page, url)
+            charts = page.get_by_test_id("stPlotlyChart")
+            charts.first.wait_for(timeout=30_000)
+            for i in range(min(charts.count(), 3)):
+                chart = charts.nth(i)
+                chart.scroll_into_view_if_needed()
+                chart.click(position={"x": 60, "y": 60})  # a tap: plotly shows its modebar until the next one
+                boxes = page.evaluate(BOXES_JS)
+                assert boxes["modebars"] == [], f"{url}: chart {i} shows plotly's modebar on a phone"
+                assert not any(overlaps(t, m) for t in boxes["titles"] for m in boxes["modebars"])
+    finally:
+        page.context.close()

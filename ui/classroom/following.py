@@ -1,0 +1,98 @@
+"""Following the teacher or exploring alone: the slim bar at the top of a student's page, and the switch to
+exploring when a following student changes the view themselves.
+
+Why a touch must switch: a following student who changed the attention kind saw another view than the
+teacher's while the page still said "following". Every control of a page's view (views/) has a session key,
+so a touch shows as a difference between the view the session holds now and the one it held at the end of its
+last full run (`remember_view`, from app.py). Two kinds of difference are not the student's:
+- a value the browser sends back from before an apply: a fragment's timer sends every widget's value with the
+  run it asks for, and until the browser has drawn the run that applied the teacher's view it sends the old
+  ones (see room_state.undo_stale for the teacher's side). The values an apply replaced are remembered for
+  STALE_FOR seconds and do not count;
+- another page: a student who opens another page while following goes exploring there (follow.py checks it).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+
+import streamlit as st
+
+from ..class_role import ClassRole, current_role
+from ..i18n import _
+from . import room_state
+
+STALE_FOR = 10.0  # s after an apply during which a value it replaced may come back from the browser
+
+
+def explore(role: ClassRole) -> None:
+    role.following = False
+
+
+def follow(role: ClassRole) -> None:
+    role.following = True
+    role.touched = False
+    role.applied_version = -1  # apply the teacher's view now
+
+
+def follow_bar(role: ClassRole) -> None:
+    """The slim bar in the main area: "Following the teacher · Explore on my own", or the reverse."""
+    with st.container(horizontal=True, vertical_alignment="center", gap="small", key="class_follow_bar"):
+        if role.following:
+            st.markdown(_("🎓 **Following the teacher**"), width="content")
+            st.button(_("Explore on my own"), on_click=explore, args=(role,), key="_class_explore")
+        else:
+            words = (
+                _("🧭 **Exploring on my own**: you changed the view")
+                if role.touched
+                else _("🧭 **Exploring on my own**")
+            )
+            st.markdown(words, width="content")
+            st.button(_("Follow the teacher"), on_click=follow, args=(role,), type="primary", key="_class_follow")
+
+
+def _view(page: str) -> dict:
+    return room_state.collect(st.session_state, page)
+
+
+def remember_view(page: str) -> None:
+    """At the end of a full run: the view a following student's session holds, to tell their own touches by."""
+    role = current_role()
+    if role is not None and not role.is_teacher and role.following:
+        role.followed_page, role.followed_view = page, _view(page)
+
+
+def before_apply(role: ClassRole, page: str) -> None:
+    """Just before the teacher's view is applied: remember the values it replaces, those the session holds and
+    those of the view last applied or drawn (the session may already hold an older one the browser sent back): the
+    browser may send any of them once more, see the module's docstring."""
+    now = time.monotonic()
+    if now > role.stale_until:
+        role.stale_values = {}
+    for view in (_view(page), role.followed_view):  # the session may hold a stale value already: take both
+        for name, value in view.items():
+            seen = role.stale_values.setdefault(name, [])
+            if value not in seen:
+                seen.append(value)
+    role.stale_until = now + STALE_FOR
+
+
+def touched(role: ClassRole, page: str) -> list[str]:
+    """The settings of `page`'s view this following student changed since their last full run (stale browser values
+    left out); [] before a first full run on this page."""
+    if role.is_teacher or not role.following or role.followed_page != page or not role.followed_view:
+        return []
+    stale: Mapping[str, list] = role.stale_values if time.monotonic() <= role.stale_until else {}
+    now, seen = _view(page), role.followed_view
+    return sorted(
+        name
+        for name in set(now) | set(seen)
+        if now.get(name) != seen.get(name) and now.get(name) not in stale.get(name, [])
+    )
+
+
+def go_exploring(role: ClassRole) -> None:
+    """The student changed the view: they explore on their own from here, and the bar says why."""
+    role.following = False
+    role.touched = True

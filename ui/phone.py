@@ -1,0 +1,78 @@
+"""The app on a phone (a screen at most NARROW px wide): formulas that fit or say they scroll, chart titles
+that the plotly modebar does not cover.
+
+- A formula wider than the screen (the walkthrough's `s_i = [0.792 3.2 …]`) is first shrunk, down to MIN_SCALE of
+  its size (smaller would not read); what is still wider scrolls sideways, and fades out at each edge that has more
+  to scroll to (a mask, so it reads in a light or a dark theme), so the cut is never silent. The fade is on at every
+  width (a wide matrix in a laptop's column scrolls too); the script keeps it on the edges that have more.
+- Plotly's modebar sits over the top right of every chart, where a narrow chart's title runs; a tap shows it and
+  it stays. On a phone it is hidden (its buttons zoom and download a slide, which a phone does not need), so the
+  title reads.
+Injected once per run with the presenter's style (a style-only st.html takes no room on the page); the script goes
+to the sidebar like ui.presenter.style's. On a wider screen it only marks the edges to fade.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+NARROW = 640  # px: at most this wide is a phone
+MIN_SCALE = 0.72  # a formula is shrunk to at most this fraction of its size before it scrolls
+
+FADE = "3rem"  # the width over which a formula's cut edge fades out
+CSS = f"""
+[data-testid="stMain"] .katex-display {{ overflow-x: auto; overflow-y: hidden; scrollbar-width: thin; }}
+[data-testid="stMain"] .katex-display.lab-more-right {{
+  mask-image: linear-gradient(to right, #000 calc(100% - {FADE}), transparent);
+}}
+[data-testid="stMain"] .katex-display.lab-more-left {{
+  mask-image: linear-gradient(to left, #000 calc(100% - {FADE}), transparent);
+}}
+[data-testid="stMain"] .katex-display.lab-more-left.lab-more-right {{
+  mask-image: linear-gradient(to right, transparent, #000 {FADE}, #000 calc(100% - {FADE}), transparent);
+}}
+@media (max-width: {NARROW}px) {{
+  [data-testid="stMain"] .katex-display {{ padding-bottom: 0.3rem; }}
+  [data-testid="stPlotlyChart"] .modebar-container {{ display: none !important; }}
+}}
+"""
+
+SCRIPT = """
+(() => {
+  const lab = window.__labPhone = window.__labPhone || {};
+  if (lab.observer) return;
+  const mark = (el) => {  // which edges have more to scroll to: the CSS fades those
+    const more = el.scrollWidth > el.clientWidth + 1;
+    el.classList.toggle('lab-more-right', more && el.scrollLeft + el.clientWidth < el.scrollWidth - 1);
+    el.classList.toggle('lab-more-left', more && el.scrollLeft > 1);
+  };
+  const fit = () => {
+    for (const el of document.querySelectorAll('[data-testid="stMain"] .katex-display')) {
+      if (window.innerWidth <= NARROW) {
+        el.style.fontSize = '';
+        if (el.scrollWidth > el.clientWidth + 1) {
+          const size = parseFloat(getComputedStyle(el).fontSize);
+          const scale = Math.max(MIN_SCALE, el.clientWidth / el.scrollWidth * 0.98);
+          el.style.fontSize = (size * scale).toFixed(2) + 'px';
+        }
+      }
+      mark(el);
+    }
+  };
+  let queued = false;
+  const later = () => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; fit(); }); } };
+  lab.observer = new MutationObserver(later);
+  lab.observer.observe(document.body, {childList: true, subtree: true});
+  window.addEventListener('resize', later);
+  document.addEventListener('scroll', (event) => {
+    if (event.target.classList?.contains('katex-display')) mark(event.target);
+  }, true);
+  later();
+})();
+""".replace("MIN_SCALE", str(MIN_SCALE)).replace("NARROW", str(NARROW))
+
+
+def phone_style() -> None:
+    """This run's CSS and the formula-fitting script."""
+    st.html(f"<style>{CSS}</style>")
+    st.sidebar.html(f"<script>{SCRIPT}</script>", unsafe_allow_javascript=True)
