@@ -10,6 +10,7 @@ printed with them, since on a shared machine single timings are noisy.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import time
@@ -57,9 +58,9 @@ def main() -> None:
     minilm = load_minilm()
     print(f"load MiniLM from its package: {time.perf_counter() - start:.2f} s")
 
-    texts = {n: text_of(minilm, n) for n in LENGTHS}
-    traced = median_ms({f"{n} tokens": (lambda t=texts[n]: minilm.run(t)) for n in LENGTHS}, args.repeats)
-    plain = median_ms({f"{n} tokens": (lambda t=texts[n]: minilm.embed(t)) for n in LENGTHS}, args.repeats)
+    texts = {f"{n} tokens": text_of(minilm, n) for n in LENGTHS}
+    traced = median_ms({name: functools.partial(minilm.run, text) for name, text in texts.items()}, args.repeats)
+    plain = median_ms({name: functools.partial(minilm.embed, text) for name, text in texts.items()}, args.repeats)
     print("MiniLM, one sentence (ms): traced run (every intermediate) | embed (no trace)")
     for name in traced:
         print(f"  {name:>10}: {traced[name]:8.1f} | {plain[name]:8.1f}")
@@ -79,8 +80,8 @@ def main() -> None:
     task = get_task("reverse")
     torch.manual_seed(0)
     toy = LoadedModel(build_model(default_model_config(task, n_encoder_layers=2, n_decoder_layers=2)), task)
-    digits = {n: " ".join(["7"] * (n - 1)) for n in (16, 128)}  # n − 1 digits + <eos>
-    toy_ms = median_ms({f"{n} tokens": (lambda t=digits[n]: toy.run(t, target=t)) for n in digits}, args.repeats)
+    digits = {f"{n} tokens": " ".join(["7"] * (n - 1)) for n in (16, 128)}  # n − 1 digits + <eos>
+    toy_ms = median_ms({name: functools.partial(toy.run, t, target=t) for name, t in digits.items()}, args.repeats)
     print("toy Transformer (2 + 2 layers, d_model 64, max_len 128), traced teacher-forced run (ms):")
     for name, ms in toy_ms.items():
         print(f"  {name:>10}: {ms:8.1f}")

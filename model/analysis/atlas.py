@@ -88,7 +88,7 @@ def _role_masks(
             masks[r] = (j == nk - 2 - i) if crosses else False
         else:
             masks[r] = np.broadcast_to(token_role[role][None, :], (nq, nk))
-    rows = masks.any(-1)
+    rows = np.asarray(masks.any(axis=-1))  # (R, Lq)
     masks.flags.writeable = rows.flags.writeable = False
     return masks, rows
 
@@ -196,9 +196,10 @@ class Atlas:
 
     def head(self, kind: AttentionKind | str, layer: int, head: int) -> dict[str, float | str]:
         """One head's numbers by name: each role's share, entropy, entropy_norm and dominant (for a hover)."""
-        (b,) = [row for row in self.kind_rows(kind) if self.layers[row] == layer] or [None]
-        if b is None or not 0 <= head < self.n_heads:
+        found = [row for row in self.kind_rows(kind) if self.layers[row] == layer]
+        if not found or not 0 <= head < self.n_heads:
             raise ValueError(f"this atlas has no {AttentionKind(kind)} layer {layer} head {head}.")
+        b = found[0]
         numbers: dict[str, float | str] = {role: float(self.scores[b, head, r]) for r, role in enumerate(ROLES)}
         numbers |= {"entropy": float(self.entropy[b, head]), "entropy_norm": float(self.entropy_norm[b, head])}
         return numbers | {"dominant": str(self.dominant()[b, head])}
