@@ -44,8 +44,8 @@ def model_folder() -> Path | None:
 
 
 def is_installed() -> bool:
-    """Whether MiniLM can be loaded here (the package is installed with its files)."""
-    return model_folder() is not None
+    """Whether MiniLM can be loaded here: the package is installed with its files, and so is `tokenizers`."""
+    return model_folder() is not None and importlib.util.find_spec("tokenizers") is not None
 
 
 def _json(path: Path) -> Any:

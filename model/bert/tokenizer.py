@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-
-from tokenizers import Tokenizer
+from typing import TYPE_CHECKING
 
 from ..errors import N_, CheckpointError, InputError, LabError
+
+if TYPE_CHECKING:  # imported where a file is read, so `import model` works before the tokenizers pin is installed
+    from tokenizers import Tokenizer
 
 CLS, SEP, UNK, PAD = "[CLS]", "[SEP]", "[UNK]", "[PAD]"
 EMPTY = N_("The input is empty: type a sentence, e.g. '{example}'.")
@@ -60,6 +62,8 @@ class WordPieceTokenizer:
 
     @classmethod
     def from_file(cls, path: Path, max_len: int, example: str = "") -> WordPieceTokenizer:
+        from tokenizers import Tokenizer
+
         try:
             tokenizer = Tokenizer.from_file(str(path))
         except Exception as exc:  # the library raises its own exception type for a file it cannot parse
