@@ -22,6 +22,7 @@ from .errors import CheckpointError, InputError
 from .io.checkpoint import load_checkpoint, load_checkpoint_bytes, save_checkpoint
 from .io.pretrained import (
     PRETRAINED,
+    AnyLoaded,
     available_pretrained,
     install_command,
     load_pretrained,
@@ -41,6 +42,7 @@ __all__ = [
     "PRETRAINED",
     "TASKS",
     "Ablation",
+    "AnyLoaded",
     "AttentionResult",
     "BertConfig",
     "BertEncoder",

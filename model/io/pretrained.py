@@ -30,6 +30,7 @@ PRETRAINED: tuple[str, ...] = (
 )
 # The family of each shipped model (config.json says so too), so a picker can filter without loading.
 PRETRAINED_ARCH: dict[str, str] = {name: "rnn" if "-rnn" in name else "transformer" for name in PRETRAINED}
+AnyLoaded = LoadedModel | LoadedEncoder  # what load_pretrained gives: a toy model, or MiniLM (config.arch "bert")
 # Models that come from an installed package (model/bert/package.py), with their family: offered when installed.
 PACKAGED_ARCH: dict[str, str] = {minilm.NAME: "bert"}
 
@@ -63,10 +64,10 @@ def load_pretrained(name: Literal["minilm"]) -> LoadedEncoder: ...
 
 
 @overload
-def load_pretrained(name: str) -> LoadedModel | LoadedEncoder: ...
+def load_pretrained(name: str) -> AnyLoaded: ...
 
 
-def load_pretrained(name: str) -> LoadedModel | LoadedEncoder:
+def load_pretrained(name: str) -> AnyLoaded:
     """A pretrained model by name: a shipped checkpoint (one of PRETRAINED) as a LoadedModel, or "minilm" as a
     LoadedEncoder (CheckpointError, whose message is the install line, when its package is not installed)."""
     if name == minilm.NAME:
