@@ -22,17 +22,18 @@ Seq2SeqModel = Seq2SeqTransformer | RNNSeq2Seq
 AnyConfig = ModelConfig | RNNConfig
 
 CONFIGS: dict[str, type[ModelConfig] | type[RNNConfig]] = {"transformer": ModelConfig, "rnn": RNNConfig}
-MODELS: dict[str, type[Seq2SeqModel]] = {"transformer": Seq2SeqTransformer, "rnn": RNNSeq2Seq}
 DEFAULT_ARCH = "transformer"  # checkpoints written before the RNN family carry no architecture field
 
 
 def build_model(config: AnyConfig) -> Seq2SeqModel:
-    """A freshly initialised model of the config's family."""
-    return MODELS[config.arch](config)
+    """A freshly initialised model of the config's family: each config class builds its own model class."""
+    if isinstance(config, RNNConfig):
+        return RNNSeq2Seq(config)
+    return Seq2SeqTransformer(config)
 
 
-def config_from_dict(arch: str, data: dict) -> AnyConfig:
-    """The config of family `arch` from its JSON dict; ValueError names what is wrong."""
+def config_from_dict(arch: str, data: object) -> AnyConfig:
+    """The config of family `arch` from its JSON dict (anything else is refused); ValueError names what is wrong."""
     if arch not in CONFIGS:
         raise LabError(N_("unknown architecture {arch}; known: {known}."), arch=repr(arch), known=", ".join(CONFIGS))
     return CONFIGS[arch].from_dict(data)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, fields
-from typing import ClassVar
+from dataclasses import Field, asdict, fields
+from typing import Any, ClassVar, Self
 
 from .errors import N_, LabError
 
@@ -12,13 +12,14 @@ class DictConfig:
     """JSON round trip shared by the model configs: to_dict / from_dict with clear errors."""
 
     arch: ClassVar[str]  # which model family this config builds (see model/architectures.py)
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # every subclass is a dataclass (asdict, fields)
 
     def to_dict(self) -> dict:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict):
-        """Build from a JSON dict; unknown or missing keys give a clear ValueError."""
+    def from_dict(cls, data: object) -> Self:
+        """Build from a JSON dict; anything else, or unknown or missing keys, give a clear ValueError."""
         if not isinstance(data, dict):
             raise LabError(N_("model config must be a JSON object, got {kind}."), kind=type(data).__name__)
         known = {f.name for f in fields(cls)}

@@ -17,7 +17,7 @@ def check_ids(src: torch.Tensor, tgt: torch.Tensor, limit: int) -> None:
             raise ValueError(f"{side} has {ids.shape[1]} tokens; this model's limit is {limit} (max_len).")
 
 
-def new_record(model: nn.Module, record: bool) -> dict | None:
+def new_record(model: nn.Module, record: bool) -> dict[str, torch.Tensor] | None:
     """An empty dict to record into, or None; traces are only taken in eval mode (no dropout in a trace)."""
     if record and model.training:
         raise RuntimeError("traces are captured in eval mode (no dropout in a trace): call model.eval() first.")

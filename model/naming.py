@@ -230,11 +230,12 @@ def attention_name(kind: AttentionKind | str, layer: int = 0, part: str | None =
     """An attention block: (CROSS, 1) → "decoder.1.cross_attn", (RNN,) → "rnn.attn"; with a part,
     (CROSS, 1, "weights") → "decoder.1.cross_attn.weights"."""
     kind = AttentionKind(kind)
-    if kind is AttentionKind.RNN:
+    stack = kind.stack
+    if stack is None:  # the RNN
         if layer != 0:
             raise ValueError(f"the RNN has one attention block (layer 0), not layer {layer}.")
         return RNN_ATTN if part is None else part_name(RNN_ATTN, part)
-    return sublayer_name(kind.stack, layer, kind.module, part)
+    return sublayer_name(stack, layer, kind.module, part)
 
 
 def ffn_name(stack: Stack | str, layer: int, part: str | None = None) -> str:

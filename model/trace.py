@@ -30,7 +30,7 @@ class Trace(Mapping[str, torch.Tensor]):
         notices: tuple[LabError, ...] = (),
     ):
         self._tensors = tensors
-        self._tokens = {Side.SRC: src_tokens, Side.TGT: tgt_tokens}
+        self._tokens: dict[str, list[str] | None] = {Side.SRC: src_tokens, Side.TGT: tgt_tokens}  # "src", "tgt"
         self.unknown = list(unknown or [])  # source words the vocabulary did not know (shown as <unk>)
         self.unknown_target = list(unknown_target or [])  # the same for a typed target
         self.prediction = prediction  # the model's greedy output, when the target was its own

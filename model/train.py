@@ -241,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     bar = tqdm(total=cfg.steps, desc=f"train {task.name}", unit="step", dynamic_ncols=True, mininterval=0.5)
-    best = {"acc": None}
+    best: dict[str, float | None] = {"acc": None}  # the latest held-out accuracy, once there is one
 
     def report(info: StepInfo) -> None:
         bar.update(1)

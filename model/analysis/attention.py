@@ -19,7 +19,7 @@ def _tensor(x) -> torch.Tensor:
 
 def attention_layers(trace: Trace, kind: AttentionKind | str) -> np.ndarray:
     """Every layer's attention weights of one kind, stacked: (L, H, Lq, Lk) float32 (batch 0)."""
-    names = []
+    names: list[str] = []
     while (name := attention_name(kind, len(names), "weights")) in trace:
         names.append(name)
     return np.stack([trace.numpy(name) for name in names]).astype(np.float32)

@@ -43,11 +43,10 @@ def attention_blocks(config) -> list[Block]:
     """Every attention block of a model (any family) in display order; [] for an RNN without attention."""
     if config.arch == "rnn":
         return [Block(attention_name(AttentionKind.RNN), AttentionKind.RNN, 0, 1)] if config.attention else []
-    layers = {Stack.ENCODER: config.n_encoder_layers, Stack.DECODER: config.n_decoder_layers}
     return [
         Block(attention_name(kind, layer), kind, layer, config.n_heads)
         for kind in TRANSFORMER_KINDS
-        for layer in range(layers[kind.stack])
+        for layer in range(config.n_encoder_layers if kind.stack is Stack.ENCODER else config.n_decoder_layers)
     ]
 
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from ..architectures import Seq2SeqModel
 from ..runner import LoadedModel
 from ..tasks import Task
 from .attention import attention_maps, head_peak
 
 
-def probe_attention(model: torch.nn.Module, task: Task, source: str, target: str) -> dict[str, np.ndarray]:
+def probe_attention(model: Seq2SeqModel, task: Task, source: str, target: str) -> dict[str, np.ndarray]:
     """Every attention block's weights for the probe, either family: name → (H, Lq, Lk) float32 ({} for a model
     without attention). Teacher-forced on the right target, so the axes stay the same all through training;
     leaves the model in the mode it found it in."""

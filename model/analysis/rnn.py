@@ -136,6 +136,6 @@ def gradient_through_time(cell: str, length: int = 40, keep_bias: float = 0.0, *
     s = gradient_setup(cell, length, keep_bias, **setup)
     x = s.inputs.clone().requires_grad_(True)
     last = run_cell(s.cell, s.cell.project_inputs(x), None).final[0]  # (B, H)
-    F.cross_entropy(s.readout(last), s.labels).backward()
-    norm = x.grad.norm(dim=-1).mean(0).flip(0).numpy()  # (length,), distance 0 first
+    (grad,) = torch.autograd.grad(F.cross_entropy(s.readout(last), s.labels), x)  # ∂loss/∂x (B, length, d_input)
+    norm = grad.norm(dim=-1).mean(0).flip(0).numpy()  # (length,), distance 0 first
     return GradientProfile(cell, norm, norm / norm[0])

@@ -156,8 +156,9 @@ def load_checkpoint_bytes(config_bytes: bytes, weights_bytes: bytes, name: str |
         _check_state(build_model(model_config), tensors, model_config.arch)
     model = build_model(model_config)
     model.load_state_dict(tensors, strict=True)
-    training = config.get("training") if isinstance(config.get("training"), dict) else {}
-    return LoadedModel(model, task, name=name or config.get("name") or task.name, meta=training)
+    training = config.get("training")
+    meta = training if isinstance(training, dict) else {}
+    return LoadedModel(model, task, name=name or config.get("name") or task.name, meta=meta)
 
 
 def _check_state(model: nn.Module, tensors: dict[str, torch.Tensor], arch: str) -> None:

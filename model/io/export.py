@@ -22,7 +22,8 @@ from ..errors import N_
 from ..naming import Side
 from ..trace import Trace
 
-TOKEN_KEYS = {Side.SRC: "tokens.src", Side.TGT: "tokens.tgt"}  # NPZ keys of the token lists (no trace name starts so)
+# NPZ keys of the token lists, by side ("src", "tgt"); no trace name starts so
+TOKEN_KEYS: dict[str, str] = {Side.SRC: "tokens.src", Side.TGT: "tokens.tgt"}
 AXIS_NAMES = {  # axis symbol → what it runs over (README legend)
     "B": N_("batch: the one input"),
     "H": N_("attention head (index 0 is Head 1 on screen)"),
@@ -56,7 +57,7 @@ def trace_arrays(trace: Trace) -> dict[str, np.ndarray]:
 
 def trace_tokens(trace: Trace) -> dict[str, list[str]]:
     """{"src": [...], "tgt": [...]}: the sides the trace carries tokens for."""
-    tokens = {}
+    tokens: dict[str, list[str]] = {}
     for side in TOKEN_KEYS:
         with contextlib.suppress(ValueError):  # a trace straight from forward() carries none
             tokens[side] = trace.tokens(side)
@@ -73,7 +74,7 @@ def to_npz(trace: Trace) -> bytes:
     for side, tokens in trace_tokens(trace).items():
         arrays[TOKEN_KEYS[side]] = np.array(tokens, dtype=np.str_)
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, **arrays)
+    np.savez_compressed(buffer, allow_pickle=False, **arrays)  # strings and numbers: nothing to pickle
     return buffer.getvalue()
 
 
@@ -153,7 +154,8 @@ def readme(trace: Trace, files: dict[str, list[str]], words: Mapping[str, str], 
 def to_csv_zip(trace: Trace, words: Mapping[str, str] | None = None, about: str = "") -> bytes:
     """ZIP bytes: README.md (in the language of `words`; `about` is its first line, e.g. the model and input) and
     one CSV per 2-D slice of every tensor (csv_slices)."""
-    tokens, files = trace_tokens(trace), {}
+    tokens = trace_tokens(trace)
+    files: dict[str, list[str]] = {}  # name → its CSV files
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, array in trace_arrays(trace).items():

@@ -46,23 +46,28 @@ def run_cell(
     """Step `cell` over xw (B, L, G·H) = cell.project_inputs(x); keep (B, L) False at padding (None: no padding)."""
     B, L = xw.shape[:2]
     state = cell.initial_state(B) if state is None else state
-    outputs: list[torch.Tensor | None] = [None] * L
-    gates: dict[str, list] = {name: [None] * L for name in cell.gate_names} if record else {}
-    cells: list[torch.Tensor | None] = [None] * L
+    outputs: list[torch.Tensor] = []  # (B, H) per step, in the order the steps ran
+    gates: dict[str, list[torch.Tensor]] = {name: [] for name in cell.gate_names} if record else {}
+    cells: list[torch.Tensor] = []
     for t in reversed(range(L)) if reverse else range(L):
         k = None if keep is None else keep[:, t]
         new, step_gates = cell.step(xw[:, t], state)
         state = keep_where(k, new, state)
         mask = 1.0 if k is None else k[:, None].to(xw.dtype)  # zeros at padding
-        outputs[t] = new[0] * mask
+        outputs.append(new[0] * mask)
         if record:
             for name in gates:
-                gates[name][t] = step_gates[name] * mask
+                gates[name].append(step_gates[name] * mask)
             if len(new) > 1:
-                cells[t] = new[1] * mask
-    stacked = {name: torch.stack(values, dim=1) for name, values in gates.items()}
-    c = torch.stack(cells, dim=1) if record and cell.state_size > 1 else None
-    return CellRun(torch.stack(outputs, dim=1), state, stacked, c)
+                cells.append(new[1] * mask)
+
+    def along_time(steps: list[torch.Tensor]) -> torch.Tensor:
+        """(B, L, H): the steps stacked by position, whichever way they ran."""
+        return torch.stack(steps[::-1] if reverse else steps, dim=1)
+
+    stacked = {name: along_time(values) for name, values in gates.items()}
+    c = along_time(cells) if record and cell.state_size > 1 else None
+    return CellRun(along_time(outputs), state, stacked, c)
 
 
 class RecurrentEncoder(nn.Module):
@@ -73,10 +78,10 @@ class RecurrentEncoder(nn.Module):
         self.cells = nn.ModuleList(make_cell(kind, d_input, d_hidden) for _ in range(2 if bidirectional else 1))
 
     def forward(self, x: torch.Tensor, keep: torch.Tensor | None, record: bool = False) -> EncoderStates:
-        runs = [
-            run_cell(cell, cell.project_inputs(x), keep, reverse=direction == 1, record=record)
-            for direction, cell in enumerate(self.cells)
-        ]
+        runs = []
+        for direction, cell in enumerate(self.cells):
+            assert isinstance(cell, RecurrentCell)  # nn.ModuleList types its items as any nn.Module
+            runs.append(run_cell(cell, cell.project_inputs(x), keep, reverse=direction == 1, record=record))
         if len(runs) == 1:
             run = runs[0]
             return EncoderStates(run.outputs, run.final[0], run.gates, run.cells)
@@ -85,5 +90,5 @@ class RecurrentEncoder(nn.Module):
             torch.cat([fwd.outputs, bwd.outputs], dim=-1),  # (B, S, 2H)
             torch.cat([fwd.final[0], bwd.final[0]], dim=-1),  # (B, 2H)
             {name: torch.cat([fwd.gates[name], bwd.gates[name]], dim=-1) for name in fwd.gates},
-            None if fwd.cells is None else torch.cat([fwd.cells, bwd.cells], dim=-1),
+            None if fwd.cells is None or bwd.cells is None else torch.cat([fwd.cells, bwd.cells], dim=-1),
         )

@@ -135,7 +135,8 @@ class RNNSeq2Seq(nn.Module):
             raise LabError(N_("teacher_forcing is a probability in [0, 1], got {value}."), value=repr(teacher_forcing))
         embedded = self.tgt_embed(tgt)  # (B, T, E)
         cache = self.start(memory)
-        logits, steps = [], []
+        logits: list[torch.Tensor] = []  # (B, V) per step
+        steps: list[dict[str, torch.Tensor]] = []  # each step's named parts
         for t in range(tgt.shape[1]):
             y = embedded[:, t]
             if t and teacher_forcing < 1.0:
@@ -179,4 +180,4 @@ class RNNSeq2Seq(nn.Module):
         trace = new_record(self, record)
         memory, keep = self.encode(src, trace, ablation)
         logits = self.decode(tgt, memory, keep, trace, ablation, teacher_forcing, generator)
-        return (logits, Trace(trace)) if record else logits
+        return logits if trace is None else (logits, Trace(trace))  # trace is None unless record

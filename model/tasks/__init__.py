@@ -1,12 +1,12 @@
 """Toy tasks generated in code, by name."""
 
-from .base import N_, Task
+from .base import N_, Task, TaskClass
 from .digits import CopyTask, ReverseTask, SortTask
 from .translate import TranslateTask
 from .translate_zh import TranslateZhTask
 from .vocab import BOS_ID, EOS_ID, PAD_ID, SPECIALS, UNK_ID, Encoded, Vocabulary
 
-TASKS: dict[str, type[Task]] = {t.name: t for t in (CopyTask, ReverseTask, SortTask, TranslateTask, TranslateZhTask)}
+TASKS: dict[str, TaskClass] = {t.name: t for t in (CopyTask, ReverseTask, SortTask, TranslateTask, TranslateZhTask)}
 
 
 def get_task(name: str) -> Task:
@@ -18,5 +18,6 @@ def get_task(name: str) -> Task:
 
 
 __all__ = [
-    "BOS_ID", "EOS_ID", "N_", "PAD_ID", "SPECIALS", "TASKS", "UNK_ID", "Encoded", "Task", "Vocabulary", "get_task",
+    "BOS_ID", "EOS_ID", "N_", "PAD_ID", "SPECIALS", "TASKS", "UNK_ID", "Encoded", "Task", "TaskClass", "Vocabulary",
+    "get_task",
 ]  # fmt: skip

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from typing import Protocol
 
 import torch
 
@@ -89,6 +90,14 @@ class Task(ABC):
 
     def __repr__(self) -> str:
         return f"<Task {self.name}>"
+
+
+class TaskClass(Protocol):
+    """A concrete task's class: called with no arguments (each task fixes its own vocabularies and lengths)."""
+
+    name: str
+
+    def __call__(self) -> Task: ...
 
 
 def pad_batch(rows: list[list[int]]) -> torch.Tensor:

@@ -36,16 +36,24 @@ def n_layers(model: AnyTransformer, kind: AttentionKind | str) -> int:
     return 0 if isinstance(model, BertEncoder) else len(model.decoder)
 
 
+def _kind(kind: AttentionKind | str, model: AnyTransformer | None = None) -> AttentionKind:
+    """The kind, if the walkthrough can open its blocks (KINDS, or those the model has); ValueError otherwise."""
+    kind = AttentionKind(kind)
+    kinds = KINDS if model is None else kinds_of(model)
+    if kind not in kinds:
+        raise ValueError(f"kind must be one of {', '.join(kinds)}, got {kind!r}.")
+    return kind
+
+
 def _modules(model: AnyTransformer, kind: AttentionKind | str, layer: int) -> tuple[MultiHeadAttention, nn.LayerNorm]:
     """The MultiHeadAttention module and the LayerNorm of the Sublayer around it."""
-    kind = AttentionKind(kind)
-    if kind not in kinds_of(model):
-        raise ValueError(f"kind must be one of {', '.join(kinds_of(model))}, got {kind!r}.")
+    kind = _kind(kind, model)
     if not 0 <= layer < n_layers(model, kind):
         raise ValueError(f"layer must be in 0..{n_layers(model, kind) - 1}, got {layer}.")
     if isinstance(model, BertEncoder) or kind is AttentionKind.ENCODER:
         encoder_layer = model.encoder[layer]
-        assert isinstance(encoder_layer, EncoderLayer | BertLayer)  # the same module names (model/bert/layer.py)
+        # nn.ModuleList types its items as any nn.Module; BertLayer keeps EncoderLayer's module names
+        assert isinstance(encoder_layer, EncoderLayer | BertLayer)
         return encoder_layer.self_attn, encoder_layer.attn_block.norm
     block = model.decoder[layer]
     assert isinstance(block, DecoderLayer)
@@ -59,7 +67,7 @@ def _np(t) -> np.ndarray:
 
 
 def all_weights(model: AnyTransformer, kind: AttentionKind | str, layer: int) -> dict[str, np.ndarray]:
-    """W_Q, W_K, W_V, W_O as (d, d) matrices in the x W convention, the biases, LayerNorm γ and β."""
+    """W_Q, W_K, W_V, W_O as (d, d) matrices in the x W convention, the biases, LayerNorm γ, β and ε (0-d)."""
     attn, norm = _modules(model, kind, layer)
     d = attn.d_model
     w, b = attn.in_proj_weight, attn.in_proj_bias
@@ -67,7 +75,7 @@ def all_weights(model: AnyTransformer, kind: AttentionKind | str, layer: int) ->
         "W_Q": _np(w[:d].T), "W_K": _np(w[d : 2 * d].T), "W_V": _np(w[2 * d :].T),
         "b_Q": _np(b[:d]), "b_K": _np(b[d : 2 * d]), "b_V": _np(b[2 * d :]),
         "W_O": _np(attn.out_proj.weight.T), "b_O": _np(attn.out_proj.bias),
-        "ln_gamma": _np(norm.weight), "ln_beta": _np(norm.bias), "ln_eps": np.float64(norm.eps),
+        "ln_gamma": _np(norm.weight), "ln_beta": _np(norm.bias), "ln_eps": np.asarray(norm.eps, dtype=np.float64),
     }  # fmt: skip
 
 
@@ -95,12 +103,15 @@ def attention_inputs(
     self-attention, the encoder output for cross); R (Lq, d): the residual stream the output is added
     to (= X post-LN; pre-LN X is LayerNorm(R)).
     """
-    kind = AttentionKind(kind)
+    kind = _kind(kind, model)
     pre_ln = model.config.norm == "pre"
     if kind is AttentionKind.CROSS:
         previous = attention_name(AttentionKind.DECODER, layer, "resid" if pre_ln else "norm")
-    else:
-        previous = input_name(kind.query_side) if layer == 0 else _layer_output(kind.stack, layer - 1, pre_ln)
+    elif layer == 0:
+        previous = input_name(kind.query_side)
+    else:  # self-attention reads the output of the layer below in its own stack
+        stack = Stack.ENCODER if kind is AttentionKind.ENCODER else Stack.DECODER
+        previous = _layer_output(stack, layer - 1, pre_ln)
     R = trace.numpy(previous).astype(np.float64)
     X = trace.numpy(attention_name(kind, layer, "norm")).astype(np.float64) if pre_ln else R
     if kind is AttentionKind.CROSS:

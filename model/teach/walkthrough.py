@@ -69,7 +69,7 @@ def worked_example(
         "resid": resid, "norm": norm,
         "ln_gamma": torch.ones(d, dtype=torch.float64), "ln_beta": torch.zeros(d, dtype=torch.float64),
     }  # fmt: skip
-    return {name: t.numpy() for name, t in arrays.items()} | {"ln_eps": np.float64(1e-5)}
+    return {name: t.numpy() for name, t in arrays.items()} | {"ln_eps": np.asarray(1e-5, dtype=np.float64)}
 
 
 def select_head(full: dict[str, np.ndarray], head: int) -> dict[str, np.ndarray]:

@@ -101,4 +101,4 @@ class Seq2SeqTransformer(nn.Module):
         trace: Record = new_record(self, record)
         memory, src_mask = self.encode(src, trace, ablation)
         logits = self.decode(tgt, memory, src_mask, trace, ablation)
-        return (logits, Trace(trace)) if record else logits
+        return logits if trace is None else (logits, Trace(trace))  # trace is None unless record

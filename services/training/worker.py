@@ -24,7 +24,7 @@ import torch._dynamo  # the first optimiser imports it (seconds): paid here, bef
 
 from model import get_task
 from model.analysis.probe import probe_attention
-from model.architectures import config_from_dict
+from model.architectures import Seq2SeqModel, config_from_dict
 from model.errors import LabError
 from model.io.checkpoint import checkpoint_bytes
 from model.train import StepInfo, TrainConfig, TrainResult, train
@@ -100,7 +100,7 @@ class Reporter:
         self.accuracies.append((step, accuracy))
         self.last_accuracy_step = step
 
-    def add_snapshot(self, step: int, model: torch.nn.Module) -> None:
+    def add_snapshot(self, step: int, model: Seq2SeqModel) -> None:
         self.snapshots[step] = probe_attention(model, self.task, *self.probe)
         self.schedule.taken(step)
 
