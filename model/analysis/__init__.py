@@ -5,4 +5,6 @@ layers.py      inside a layer: the residual stream, each sublayer's update, Laye
 rnn.py         the RNN lessons: one decoder step opened up, accuracy by input length, gradients through time
 knockout.py    heads switched off: which heads a model has, their link code, weights with heads off
 probe.py       the attention of one fixed probe input, taken while a model trains
+atlas.py       the head atlas: each head's share of attention per role (previous, next, self, [CLS], [SEP],
+               punctuation, mirror), its entropy and dominant role, on one input or averaged over a fixed set
 """

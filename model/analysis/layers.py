@@ -2,7 +2,8 @@
 
 Every number comes from a trace (batch item 0). The residual stream is the vector each position
 carries between sublayers: post-LN it is the LayerNorm output `.norm`, pre-LN the residual sum
-`.resid` (see model/transformer/layers.py: Sublayer).
+`.resid` (see model/transformer/layers.py: Sublayer). A BERT-family encoder (MiniLM) is read the same way: post-LN,
+its stream starting at src.input, the embeddings after their LayerNorm.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ class LayerAnalysis:
     ln_in_std: np.ndarray  # (n_sub, L): its standard deviation (population, as LayerNorm uses)
     ln_out_mean: np.ndarray  # (n_sub, L): the same for the LayerNorm output
     ln_out_std: np.ndarray  # (n_sub, L)
-    ffn_hidden: list[np.ndarray]  # per layer (L, d_ff): ReLU activations of the feed-forward block
+    ffn_hidden: list[np.ndarray]  # per layer (L, d_ff): activations of the feed-forward block (ReLU; GELU for bert)
     ffn_active: np.ndarray  # (n_layers, L): how many hidden units are above zero at each position
 
     @property

@@ -2,6 +2,9 @@
 
 The walkthrough writes Q = X W_Q + b_Q (row vectors times a matrix, as textbooks do); torch stores
 in_proj_weight as [W_Q; W_K; W_V] in (out, in) layout, so the matrices here are its transposes.
+
+Either of our Transformers: the encoder–decoder (Seq2SeqTransformer) or the encoder-only BERT family (BertEncoder,
+MiniLM), whose layers keep their modules under the same names (model/bert/layer.py); it has encoder blocks only.
 """
 
 from __future__ import annotations
@@ -9,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from torch import nn
 
+from ..bert.layer import BertLayer
+from ..bert.model import BertEncoder
 from ..naming import TRANSFORMER_KINDS, AttentionKind, Stack, attention_name, ffn_name, final_norm_name, input_name
 from ..trace import Trace
 from ..transformer.layers import DecoderLayer, EncoderLayer, MultiHeadAttention
@@ -16,30 +21,39 @@ from ..transformer.model import Seq2SeqTransformer
 from .walkthrough import select_head
 
 KINDS = TRANSFORMER_KINDS  # the blocks the walkthrough can open: encoder, decoder (masked) and cross-attention
+AnyTransformer = Seq2SeqTransformer | BertEncoder  # the models whose attention blocks this module opens
 
 
-def n_layers(model: Seq2SeqTransformer, kind: AttentionKind | str) -> int:
-    return len(model.encoder) if AttentionKind(kind).stack is Stack.ENCODER else len(model.decoder)
+def kinds_of(model: AnyTransformer) -> tuple[AttentionKind, ...]:
+    """The kinds of attention the model has: all three for the encoder–decoder, the encoder's for MiniLM."""
+    return (AttentionKind.ENCODER,) if isinstance(model, BertEncoder) else KINDS
 
 
-def _kind(kind: AttentionKind | str) -> AttentionKind:
-    """The kind, if the walkthrough can open its blocks (KINDS); ValueError otherwise."""
+def n_layers(model: AnyTransformer, kind: AttentionKind | str) -> int:
+    """Layers holding attention of this kind (0 for a decoder kind of an encoder-only model)."""
+    if AttentionKind(kind).stack is Stack.ENCODER:
+        return len(model.encoder)
+    return 0 if isinstance(model, BertEncoder) else len(model.decoder)
+
+
+def _kind(kind: AttentionKind | str, model: AnyTransformer | None = None) -> AttentionKind:
+    """The kind, if the walkthrough can open its blocks (KINDS, or those the model has); ValueError otherwise."""
     kind = AttentionKind(kind)
-    if kind not in KINDS:
-        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}.")
+    kinds = KINDS if model is None else kinds_of(model)
+    if kind not in kinds:
+        raise ValueError(f"kind must be one of {', '.join(kinds)}, got {kind!r}.")
     return kind
 
 
-def _modules(
-    model: Seq2SeqTransformer, kind: AttentionKind | str, layer: int
-) -> tuple[MultiHeadAttention, nn.LayerNorm]:
+def _modules(model: AnyTransformer, kind: AttentionKind | str, layer: int) -> tuple[MultiHeadAttention, nn.LayerNorm]:
     """The MultiHeadAttention module and the LayerNorm of the Sublayer around it."""
-    kind = _kind(kind)
+    kind = _kind(kind, model)
     if not 0 <= layer < n_layers(model, kind):
         raise ValueError(f"layer must be in 0..{n_layers(model, kind) - 1}, got {layer}.")
-    if kind is AttentionKind.ENCODER:
+    if isinstance(model, BertEncoder) or kind is AttentionKind.ENCODER:
         encoder_layer = model.encoder[layer]
-        assert isinstance(encoder_layer, EncoderLayer)  # nn.ModuleList types its items as any nn.Module
+        # nn.ModuleList types its items as any nn.Module; BertLayer keeps EncoderLayer's module names
+        assert isinstance(encoder_layer, EncoderLayer | BertLayer)
         return encoder_layer.self_attn, encoder_layer.attn_block.norm
     block = model.decoder[layer]
     assert isinstance(block, DecoderLayer)
@@ -52,7 +66,7 @@ def _np(t) -> np.ndarray:
     return t.detach().double().numpy()
 
 
-def all_weights(model: Seq2SeqTransformer, kind: AttentionKind | str, layer: int) -> dict[str, np.ndarray]:
+def all_weights(model: AnyTransformer, kind: AttentionKind | str, layer: int) -> dict[str, np.ndarray]:
     """W_Q, W_K, W_V, W_O as (d, d) matrices in the x W convention, the biases, LayerNorm γ, β and ε (0-d)."""
     attn, norm = _modules(model, kind, layer)
     d = attn.d_model
@@ -65,9 +79,7 @@ def all_weights(model: Seq2SeqTransformer, kind: AttentionKind | str, layer: int
     }  # fmt: skip
 
 
-def attention_weights(
-    model: Seq2SeqTransformer, kind: AttentionKind | str, layer: int, head: int
-) -> dict[str, np.ndarray]:
+def attention_weights(model: AnyTransformer, kind: AttentionKind | str, layer: int, head: int) -> dict[str, np.ndarray]:
     """One head's W_Q, W_K, W_V (d, dk) and b_Q, b_K, b_V (dk,), plus the whole W_O (d, d) and b_O."""
     weights = all_weights(model, kind, layer)
     dk = model.config.d_model // model.config.n_heads
@@ -83,7 +95,7 @@ def _layer_output(stack: Stack, layer: int, pre_ln: bool) -> str:
 
 
 def attention_inputs(
-    trace: Trace, model: Seq2SeqTransformer, kind: AttentionKind | str, layer: int
+    trace: Trace, model: AnyTransformer, kind: AttentionKind | str, layer: int
 ) -> dict[str, np.ndarray]:
     """What this block read, from the trace (batch 0):
 
@@ -91,7 +103,7 @@ def attention_inputs(
     self-attention, the encoder output for cross); R (Lq, d): the residual stream the output is added
     to (= X post-LN; pre-LN X is LayerNorm(R)).
     """
-    kind = _kind(kind)
+    kind = _kind(kind, model)
     pre_ln = model.config.norm == "pre"
     if kind is AttentionKind.CROSS:
         previous = attention_name(AttentionKind.DECODER, layer, "resid" if pre_ln else "norm")
@@ -111,11 +123,12 @@ def attention_inputs(
     return {"X": X, "M": M, "R": R}
 
 
-def from_trace(trace: Trace, model: Seq2SeqTransformer, kind: AttentionKind | str, layer: int) -> dict[str, np.ndarray]:
+def from_trace(trace: Trace, model: AnyTransformer, kind: AttentionKind | str, layer: int) -> dict[str, np.ndarray]:
     """Every array of the walkthrough for one attention block, all heads, exactly as traced.
 
     Same keys and layout as `walkthrough.worked_example`, plus the block's real biases and LayerNorm.
     """
+    weights = all_weights(model, kind, layer)  # first: a kind or layer the model lacks is a ValueError naming it
     arrays = {
         key: trace.numpy(attention_name(kind, layer, part)).astype(np.float64)
         for key, part in (
@@ -128,11 +141,11 @@ def from_trace(trace: Trace, model: Seq2SeqTransformer, kind: AttentionKind | st
     # Post-LN: norm = LayerNorm(resid), the block's output. Pre-LN normalises before: no norm after.
     arrays["norm"] = arrays["resid"] if pre_ln else trace.numpy(attention_name(kind, layer, "norm")).astype(np.float64)
     arrays["mask"] = ~np.isneginf(arrays["masked"][0])  # (Lq, Lk) True = may attend (same for every head)
-    return attention_inputs(trace, model, kind, layer) | all_weights(model, kind, layer) | arrays
+    return attention_inputs(trace, model, kind, layer) | weights | arrays
 
 
 def head_view(
-    trace: Trace, model: Seq2SeqTransformer, kind: AttentionKind | str, layer: int, head: int
+    trace: Trace, model: AnyTransformer, kind: AttentionKind | str, layer: int, head: int
 ) -> dict[str, np.ndarray]:
     """`from_trace` for one head (see walkthrough.select_head)."""
     return select_head(from_trace(trace, model, kind, layer), head)

@@ -25,7 +25,7 @@ class ModelConfig(DictConfig):
     n_encoder_layers: int = 1
     n_decoder_layers: int = 1
     d_ff: int = 128
-    max_len: int = 64
+    max_len: int = 128  # longest sequence, <eos> or <bos> included; the shipped checkpoints say 64
     positional: str = "sinusoidal"  # sinusoidal | learned | none
     norm: str = "post"  # post (2017 paper) | pre
     dropout: float = 0.0

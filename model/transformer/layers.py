@@ -7,6 +7,8 @@ many threads). Without a dict, attention runs through torch's fused kernel.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -84,17 +86,23 @@ class MultiHeadAttention(nn.Module):
         return out
 
 
-class FeedForward(nn.Module):
-    """FFN(x) = max(0, x W₁ + b₁) W₂ + b₂, applied to each position alone."""
+# gelu: the exact erf form, which BERT's config calls "gelu" (not the tanh approximation)
+ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {"relu": F.relu, "gelu": F.gelu}
 
-    def __init__(self, d_model: int, d_ff: int, dropout: float = 0.0):
+
+class FeedForward(nn.Module):
+    """FFN(x) = max(0, x W₁ + b₁) W₂ + b₂, applied to each position alone (the paper's ReLU; BERT-family encoders
+    use GELU(x W₁ + b₁) instead: activation="gelu")."""
+
+    def __init__(self, d_model: int, d_ff: int, dropout: float = 0.0, activation: str = "relu"):
         super().__init__()
         self.linear1 = nn.Linear(d_model, d_ff)
         self.linear2 = nn.Linear(d_ff, d_model)
         self.dropout = nn.Dropout(dropout)
+        self.activation = ACTIVATIONS[activation]
 
     def forward(self, x: torch.Tensor, trace: Record = None, name: str = "ffn") -> torch.Tensor:
-        hidden = F.relu(self.linear1(x))  # (B, L, d_ff)
+        hidden = self.activation(self.linear1(x))  # (B, L, d_ff)
         out = self.linear2(self.dropout(hidden))  # (B, L, d)
         if trace is not None:
             trace.update(named(name, hidden=hidden, out=out))
@@ -108,10 +116,10 @@ class Sublayer(nn.Module):
     pre:  norm = LayerNorm(x) feeds the sublayer, the output is resid = x + sublayer(norm).
     """
 
-    def __init__(self, d_model: int, placement: str, dropout: float):
+    def __init__(self, d_model: int, placement: str, dropout: float, eps: float = 1e-5):
         super().__init__()
         self.pre = placement == "pre"
-        self.norm = nn.LayerNorm(d_model)
+        self.norm = nn.LayerNorm(d_model, eps=eps)  # eps: torch's default; BERT's checkpoints use 1e-12
         self.dropout = nn.Dropout(dropout)
 
     def forward(self, x: torch.Tensor, sublayer, trace: Record, name: str) -> torch.Tensor:

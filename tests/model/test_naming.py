@@ -1,7 +1,8 @@
 """model.naming is the one place trace names are spelled.
 
 (a) the builders against the contract, written out here as literal strings (an independent reference);
-(b) every name real forward passes of both families write is in the module's table, with the documented shape;
+(b) every name real forward passes of every family write is in the module's table, with the documented shape and
+    family;
 (c) no code outside model/naming.py (and tests/) spells a trace name or a legacy kind by hand.
 """
 
@@ -15,10 +16,11 @@ from pathlib import Path
 import pytest
 import torch
 
-from model import LoadedModel, ModelConfig, RNNConfig, get_task, load_pretrained, naming
+from model import LoadedEncoder, LoadedModel, ModelConfig, RNNConfig, get_task, load_pretrained, naming
 from model.architectures import build_model
 from model.naming import (
     CONTRACT,
+    FAMILIES,
     LOGITS,
     RNN_ATTN,
     TRANSFORMER_KINDS,
@@ -40,7 +42,11 @@ from model.naming import (
     pos_name,
     split_part,
     sublayer_name,
+    sum_name,
+    type_name,
 )
+
+from .minilm import minilm
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -82,6 +88,7 @@ def test_builders_spell_the_contract():
     assert [embed_name(s) for s in Side] == ["src.embed", "tgt.embed"]
     assert [pos_name(s) for s in Side] == ["src.pos", "tgt.pos"]
     assert [input_name("src"), input_name(Side.TGT)] == ["src.input", "tgt.input"]
+    assert [type_name("src"), sum_name(Side.SRC)] == ["src.type", "src.sum"]
     assert layer_name(Stack.DECODER, 3) == "decoder.3"
     assert attention_name(AttentionKind.ENCODER, 0) == "encoder.0.self_attn"
     assert attention_name("decoder", 2, "masked") == "decoder.2.self_attn.masked"
@@ -128,6 +135,7 @@ def test_names_read_back():
     ("name", "axes"),
     [
         ("src.embed", ("B", "S", "d")), ("tgt.pos", ("T", "d")), ("tgt.input", ("B", "T", "d")),
+        ("src.type", ("B", "S", "d")), ("src.sum", ("B", "S", "d")),
         ("encoder.0.self_attn.q", ("B", "H", "S", "dk")), ("decoder.1.self_attn.k", ("B", "H", "T", "dk")),
         ("decoder.1.cross_attn.v", ("B", "H", "S", "dk")), ("decoder.1.cross_attn.weights", ("B", "H", "T", "S")),
         ("decoder.0.cross_attn.head_out", ("B", "H", "T", "dk")), ("encoder.1.self_attn.norm", ("B", "S", "d")),
@@ -144,23 +152,27 @@ def test_axes_of_each_name(name, axes):
 
 
 def test_the_table_is_the_docstring_s_and_complete():
-    assert len(CONTRACT) == 33
+    assert len(CONTRACT) == 35
     assert len({e.pattern for e in CONTRACT}) == len(CONTRACT)
+    assert FAMILIES == ("transformer", "rnn", "bert")
     for entry in CONTRACT:
         assert f"| `{entry.pattern}` | {', '.join(entry.axes)} | {entry.family} |" in naming.__doc__
-        assert entry.family in ("transformer", "rnn", "both")
+        assert entry.families and set(entry.families) <= set(FAMILIES), entry
+    by_pattern = {e.pattern: e.families for e in CONTRACT}
+    assert by_pattern["{side}.embed"] == ("transformer", "rnn", "bert")
+    assert by_pattern["{side}.type"] == by_pattern["{side}.sum"] == ("bert",)
+    assert by_pattern["logits"] == ("transformer", "rnn")
+    assert by_pattern["{stack}.final_norm"] == ("transformer",)
 
 
 # ---- (b) real forward passes ------------------------------------------------------------------------------------
 
 
-LABELS = ("translate", "translate-rnn", "translate-rnn-noattn", "pre-ln", "lstm-bidirectional", "rnn-dot")
+LABELS = ("translate", "translate-rnn", "translate-rnn-noattn", "pre-ln", "lstm-bidirectional", "rnn-dot", "minilm")
 
 
 @functools.cache
-def model_of(label: str) -> LoadedModel:
-    """A shipped model of each family, and variants whose traces hold more names (pre-LN, LSTM both ways, the plain
-    RNN with dot scores)."""
+def _model_of(label: str) -> LoadedModel:
     if label.startswith("translate"):
         return load_pretrained(label)
     task = get_task("translate")
@@ -174,20 +186,33 @@ def model_of(label: str) -> LoadedModel:
     return LoadedModel(build_model(config), task, name=label)
 
 
+def model_of(label: str) -> LoadedModel | LoadedEncoder:
+    """A shipped model of each family, variants whose traces hold more names (pre-LN, LSTM both ways, the plain RNN
+    with dot scores), and MiniLM (the bert family)."""
+    return minilm() if label == "minilm" else _model_of(label)
+
+
+def run(loaded: LoadedModel | LoadedEncoder, text: str, target: str | None = None):
+    return loaded.run(text) if isinstance(loaded, LoadedEncoder) else loaded.run(text, target)
+
+
 @pytest.mark.parametrize("label", LABELS)
 def test_every_name_a_forward_pass_writes_is_in_the_table_with_its_shape(label):
     loaded = model_of(label)
-    trace = loaded.run("the big red dog sees a cat", "le chien rouge grand voit")
+    trace = run(loaded, "the big red dog sees a cat", "le chien rouge grand voit")
     config = loaded.config
+    encoder_only = isinstance(loaded, LoadedEncoder)
     sizes = {
-        "B": 1, "S": len(trace.tokens("src")), "T": len(trace.tokens("tgt")), "V": config.tgt_vocab_size,
-        "H": getattr(config, "n_heads", None), "dk": getattr(config, "d_head", None),
-        "d_ff": getattr(config, "d_ff", None),
+        "B": 1, "S": len(trace.tokens("src")), "T": None if encoder_only else len(trace.tokens("tgt")),
+        "V": getattr(config, "tgt_vocab_size", None), "H": getattr(config, "n_heads", None),
+        "dk": getattr(config, "d_head", None), "d_ff": getattr(config, "d_ff", None),
     }  # fmt: skip
-    widths = {config.d_model} if config.arch == "transformer" else {config.d_embed, config.d_enc, config.d_dec}
+    widths = {config.d_embed, config.d_enc, config.d_dec} if isinstance(config, RNNConfig) else {config.d_model}
     assert len(trace) > 0
+    assert config.arch in FAMILIES
     for name, tensor in trace.items():
         assert lookup(name) is not None, f"{label}: {name} is not in model/naming.py's table"
+        assert config.arch in lookup(name)[0].families, f"{label}: the table does not say {config.arch} writes {name}"
         axes = axes_of(name)
         assert len(axes) == tensor.dim(), (name, axes, tuple(tensor.shape))
         for axis, size in zip(axes, tensor.shape, strict=True):
@@ -198,10 +223,14 @@ def test_every_name_a_forward_pass_writes_is_in_the_table_with_its_shape(label):
 
 
 def test_every_row_of_the_table_is_written_by_some_model():
-    seen = set()
+    seen: dict[str, set[str]] = {}
     for label in LABELS:
-        seen |= {lookup(name)[0].pattern for name in model_of(label).run("the dog sees a cat")}
-    assert seen == {entry.pattern for entry in CONTRACT}
+        loaded = model_of(label)
+        for name in run(loaded, "the dog sees a cat"):
+            seen.setdefault(lookup(name)[0].pattern, set()).add(loaded.config.arch)
+    assert set(seen) == {entry.pattern for entry in CONTRACT}
+    for entry in CONTRACT:  # each family the table names for a row writes it
+        assert seen[entry.pattern] == set(entry.families), entry.pattern
 
 
 # ---- (c) nobody else spells a name --------------------------------------------------------------------------------

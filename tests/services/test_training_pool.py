@@ -330,11 +330,11 @@ def test_a_session_that_ends_or_stops_beating_stops_its_job(make_pool):
 
 def test_a_failing_job_reports_its_message_and_the_worker_lives_on(make_pool):
     pool = make_pool()
-    bad = submit(pool, "a", short_config(10), probe=(" ".join(["1"] * 100), "1"))  # longer than max_len
+    bad = submit(pool, "a", short_config(10), probe=(" ".join(["1"] * 200), "1"))  # longer than max_len (128)
     assert bad.join(WAIT)
     view = bad.view()
     assert view.status == "failed" and view.failure is not None
-    assert isinstance(view.failure, TrainingError) and "100 tokens" in view.error == str(view.failure)
+    assert isinstance(view.failure, TrainingError) and "200 tokens" in view.error == str(view.failure)
     good = submit(pool, "a", short_config(10))
     assert good.join(WAIT) and good.view().status == "done" and good.worker_pid == bad.worker_pid
 
