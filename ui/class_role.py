@@ -43,6 +43,8 @@ class ClassRole:
     tick_view: dict = field(default_factory=dict, repr=False)  # teacher: the view at the last fragment run
     pending: dict = field(default_factory=dict, repr=False)  # teacher: settings that run moved (room_state.moved)
     pending_since: float = 0.0  # teacher: monotonic time of that full run
+    published: dict | None = field(default=None, repr=False)  # teacher: the view this session last sent the room
+    refused: list = field(default_factory=list, repr=False)  # teacher: the settings the room refused of that view
     touched: bool = False  # student: went exploring by changing the view themselves (the bar says so)
     followed_page: str = ""  # student: the page of the last full run while following (classroom.following)
     followed_view: dict = field(default_factory=dict, repr=False)  # student: that run's view at its end

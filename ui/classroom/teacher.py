@@ -3,8 +3,9 @@ students, End the class; and the publish fragment that sends the teacher's view 
 
 The publish fragment sits in the sidebar with run_every, so it runs in every full run of the app and also
 between them: changes made inside a page's own fragments (the Attention page's layer and head) reach the
-class within PUBLISH_EVERY seconds. Publishing an unchanged view only keeps the room alive (its version
-stays, so no student reruns).
+class within PUBLISH_EVERY seconds. A view this session already sent is not sent again, only the room kept
+alive: a teacher with two tabs (the projector's, and a link opened on a laptop) moves the class from the one
+they last changed, instead of each tab pulling it back to its own view twice a second.
 """
 
 from __future__ import annotations
@@ -136,7 +137,12 @@ def publish_tick(page: str) -> None:
     try:
         store = room_store()
         _share_models(store, role)
-        refused = publish_view(store, role, _view(role, page, full_run))
+        view = _view(role, page, full_run)
+        if view == role.published:  # unchanged here: keep the room alive, and leave it to another tab of ours
+            store.teacher_heartbeat(role.code, role.key)
+        else:
+            role.refused = publish_view(store, role, view)
+            role.published = view
         snapshot = store.snapshot(role.code)
     except (RoomClosed, RoomNotFound) as exc:
         end_class(role, exc)
@@ -145,7 +151,7 @@ def publish_tick(page: str) -> None:
     except RoomError as exc:
         st.warning(explain(exc))
         return
-    for error in [*refused, *role.shared_errors.values()]:
+    for error in [*role.refused, *role.shared_errors.values()]:
         st.warning(explain(error))
     st.markdown(students_line(snapshot.student_count))
 
