@@ -39,6 +39,7 @@ class ClassRole:
     page_hash: str = ""  # the page of this session's last full run (Streamlit's page script hash)
     shared: dict = field(default_factory=dict, repr=False)  # teacher: model name → the model object shared under it
     shared_errors: dict = field(default_factory=dict, repr=False)  # teacher: model name → why the room refused it
+    shared_lessons: set = field(default_factory=set, repr=False)  # teacher: ids of the lessons kept with the room
     full_run_view: dict = field(default_factory=dict, repr=False)  # teacher: the view at the last full run
     tick_view: dict = field(default_factory=dict, repr=False)  # teacher: the view at the last fragment run
     pending: dict = field(default_factory=dict, repr=False)  # teacher: settings that run moved (room_state.moved)

@@ -1,13 +1,21 @@
 """A teacher's link opens what it names (AppTest): a teacher who opens /attention?room=&key= in a new session, or
 reloads a page, lands on that page with the link's view, not on the room's last page, and the class follows there.
-A second tab of the same teacher does not pull the class back to its own view."""
+A second tab of the same teacher does not pull the class back to its own view. A lesson the teacher uploaded is kept
+with the room, so a student on a server that does not have it still opens it (the two-server test is in
+tests/browser/test_classroom_links.py)."""
 
 from __future__ import annotations
 
+import json
+from dataclasses import replace
+
+from services.lessons import LIBRARY, parse_lesson, shipped_file
 from services.rooms import shared_room_store
 from ui.class_role import ROLE_KEY
 
 from .test_classroom import ATTENTION_PAGE, STEP_PAGE, run, session, start_class
+
+LESSON_PAGE = "pages/lesson.py"
 
 
 def open_link(page: str, **params) -> object:
@@ -54,3 +62,38 @@ def test_a_teacher_who_reloads_keeps_the_page_and_step_of_the_link():
     assert shared_room_store().snapshot(role.code).state["step"] == 5
     student = session(room=role.code)
     assert student.session_state["step"] == 5
+
+
+def _lesson_shown_to_a_class(title: str):
+    """A teacher showing an uploaded lesson (slide 1 titled `title`) to a class; the lesson is then forgotten by this
+    server's library, as on a server the teacher is not on. Returns (teacher, role, lesson id)."""
+    lesson = parse_lesson(shipped_file("attention-basics")).to_dict()
+    lesson["slides"][0]["title"]["en"] = title
+    uploaded = parse_lesson(json.dumps(lesson).encode())
+    lesson_id = LIBRARY.keep(uploaded)
+    teacher, role = start_class("en", LESSON_PAGE)
+    teacher.session_state["lesson_own"] = {lesson_id: uploaded}  # as files.receive keeps an upload
+    run(teacher)
+    run(teacher.selectbox(key="lesson").set_value(lesson_id))
+    assert shared_room_store().snapshot(role.code).state["lesson"] == lesson_id
+    LIBRARY._lessons.pop(lesson_id)
+    return teacher, role, lesson_id
+
+
+def test_a_lesson_the_teacher_shows_reaches_a_student_whose_server_lacks_it():
+    teacher, role, lesson_id = _lesson_shown_to_a_class("Kept with the class")
+    student = session(room=role.code)
+    assert student.session_state["lesson"] == lesson_id
+    assert "Kept with the class" in [h.value for h in student.header]
+    assert not [w.value for w in student.warning if "not on this server" in w.value]
+
+
+def test_a_lesson_over_the_rooms_bound_is_explained_to_the_teacher(monkeypatch):
+    store = shared_room_store()
+    monkeypatch.setattr(store, "limits", replace(store.limits, max_lesson_bytes=1024))
+    teacher, role, lesson_id = _lesson_shown_to_a_class("Too large for the class")
+    warnings = [w.value for w in teacher.sidebar.warning]
+    assert any("a class can be shown lessons of up to 1 KB" in w for w in warnings), warnings
+    student = session(room=role.code)  # the shipped lesson, and the page says why
+    assert any("not on this server" in w.value for w in student.warning)
+    assert "Too large for the class" not in [h.value for h in student.header]
