@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from .figure import figure
 from .matrix import FONT, FONT_SIZE, MAX_HOVER_TEXT_CELLS, WEIGHT_SCALE, float32, matrix_figure, text_em
 
 
@@ -90,7 +91,7 @@ def overview_figure(
         for head in range(n_heads)
         if np.isnan(w[layer, head]).all()
     ]
-    return go.Figure(
+    return figure(
         {
             "data": [trace],
             "layout": {

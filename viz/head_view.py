@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from .figure import figure
 from .matrix import FONT, float32
 
 HEAD_COLOURS = (
@@ -112,7 +113,7 @@ def head_view_figure(
         _token_column(X_KEY, key_tokens, "middle right", key_title, None),
     ]
     n = max(len(query_tokens), len(key_tokens))
-    return go.Figure(
+    return figure(
         {
             "data": data,
             "layout": {
