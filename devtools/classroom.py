@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import io
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
+
+from .harness import new_page, streamlit_server
+from .redis_server import redis_server
 
 STEP_HEADING = '[data-testid="stHeadingWithActionElements"]'
 
@@ -22,7 +28,8 @@ def room_of(page) -> tuple[str, str | None]:
 def start_class(page, app_url: str, lang: str = "en") -> tuple[str, str]:
     """Open the app, click Start a class, wait for the join dialog; returns (code, key)."""
     page.goto(f"{app_url}/?lang={lang}", timeout=120_000)
-    page.get_by_role("button", name="Start a class" if lang == "en" else "开始上课").click()
+    # a fresh server's first page imports the model stack: ~5 s on a quiet machine, 64 s measured at load average 20
+    page.get_by_role("button", name="Start a class" if lang == "en" else "开始上课").click(timeout=120_000)
     page.get_by_role("dialog").wait_for(timeout=60_000)
     page.wait_for_function("() => new URL(location.href).searchParams.has('key')", timeout=30_000)
     return room_of(page)
@@ -69,3 +76,18 @@ def qr_text(page) -> list[str]:
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(page.url))
     data = page.request.get(src if src.startswith("http") else origin + src).body()
     return [result.text for result in zxingcpp.read_barcodes(Image.open(io.BytesIO(data)))]
+
+
+@contextmanager
+def class_across_two_servers(browser, folder: Path) -> Iterator[tuple[object, object, str, str]]:
+    """A real redis-server and two app servers on it; a teacher's page on the first, a student's on the second (each
+    in its own browser context, 1280×720): yields (teacher, student, server A's URL, server B's URL)."""
+    with redis_server(folder) as redis:
+        env = {"ATTENTION_LAB_REDIS_URL": redis.url}
+        with streamlit_server(env=env) as server_a, streamlit_server(env=env) as server_b:
+            teacher, student = new_page(browser, (1280, 720)), new_page(browser, (1280, 720))
+            try:
+                yield teacher, student, server_a, server_b
+            finally:
+                teacher.context.close()
+                student.context.close()

@@ -8,9 +8,16 @@ import json
 
 import pytest
 
-from devtools.classroom import close_dialog, go_to, join, start_class, step_shown, wait_for_step
-from devtools.harness import exceptions_on, new_page, streamlit_server
-from devtools.redis_server import redis_server
+from devtools.classroom import (
+    class_across_two_servers,
+    close_dialog,
+    go_to,
+    join,
+    start_class,
+    step_shown,
+    wait_for_step,
+)
+from devtools.harness import exceptions_on, new_page
 from services.lessons import parse_lesson, shipped_file
 
 pytestmark = pytest.mark.browser
@@ -60,23 +67,16 @@ def test_a_lesson_uploaded_on_one_server_reaches_a_student_on_another(browser, t
     lesson["slides"][0]["title"]["en"] = "A slide from the teacher's server"
     path = tmp_path / "ours.json"
     path.write_text(json.dumps(lesson, ensure_ascii=False), encoding="utf-8")
-    with redis_server(tmp_path) as redis:
-        env = {"ATTENTION_LAB_REDIS_URL": redis.url}
-        with streamlit_server(env=env) as server_a, streamlit_server(env=env) as server_b:
-            teacher, student = new_page(browser, (1280, 720)), new_page(browser, (1280, 720))
-            try:
-                code, _ = start_class(teacher, server_a)
-                close_dialog(teacher)
-                join(student, server_b, code)
-                go_to(teacher, "Lesson", "Lesson")
-                heading(student, "Lesson").wait_for(timeout=FOLLOW_TIMEOUT * 1000)
-                teacher.get_by_text("Download, upload").click()
-                teacher.locator('input[type="file"]').set_input_files(path)
-                heading(teacher, "A slide from the teacher's server").wait_for(timeout=60_000)
-                heading(student, "A slide from the teacher's server").wait_for(timeout=FOLLOW_TIMEOUT * 1000)
-                assert student.get_by_text(NOT_HERE).count() == 0
-                assert student.url.startswith(server_b) and exceptions_on(student) == []
-                assert exceptions_on(teacher) == []
-            finally:
-                teacher.context.close()
-                student.context.close()
+    with class_across_two_servers(browser, tmp_path) as (teacher, student, server_a, server_b):
+        code, _ = start_class(teacher, server_a)
+        close_dialog(teacher)
+        join(student, server_b, code)
+        go_to(teacher, "Lesson", "Lesson")
+        heading(student, "Lesson").wait_for(timeout=FOLLOW_TIMEOUT * 1000)
+        teacher.get_by_text("Download, upload").click()
+        teacher.locator('input[type="file"]').set_input_files(path)
+        heading(teacher, "A slide from the teacher's server").wait_for(timeout=60_000)
+        heading(student, "A slide from the teacher's server").wait_for(timeout=FOLLOW_TIMEOUT * 1000)
+        assert student.get_by_text(NOT_HERE).count() == 0
+        assert student.url.startswith(server_b) and exceptions_on(student) == []
+        assert exceptions_on(teacher) == []
