@@ -28,13 +28,15 @@ BOXES_JS = """
 
 
 def next_button(page):
-    return page.locator(".st-key-wt_next button").first
+    return page.locator(".st-key-wt_next button:visible").first
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_phone_following_the_teacher_sees_the_formula_above_the_fold(browser, app_url, lang):
     teacher, student = new_page(browser, (1280, 720)), new_page(browser, PHONE)
     try:
+        teacher.goto(f"{app_url}/?lang=en", timeout=120_000)  # the server's first page can be slow to come
+        teacher.get_by_role("button", name="Start a class").wait_for(timeout=120_000)
         code, _key = start_class(teacher, app_url)
         close_dialog(teacher)
         go_to(teacher, "Step by step", "Attention, step by step")
