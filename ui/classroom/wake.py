@@ -39,6 +39,7 @@ FOLLOWERS_AT_ONCE = 1  # students' reruns the server runs at once
 SLOT_FOR = 1.5  # s after which a rerun that has not said it ended gives its place to the next student anyway
 HEARTBEAT_EVERY = 10.0  # s between heartbeats of the watched students (the room counts a student for 30 s after each)
 _held = threading.local()  # a teacher's full run: the wakes its publish caused, sent when the run ends
+HOLD_AT_MOST = 2.0  # s: wakes held by a run that never reached its end (an exception before it) are sent anyway
 
 
 @dataclass(frozen=True)
@@ -125,6 +126,8 @@ def _send(session, target: _Target) -> None:
     """Queue a rerun on the event loop now, or at the end of the teacher's full run that caused it."""
     held = getattr(_held, "wakes", None)
     if held is not None:
+        if not held:
+            _loop().call_soon_threadsafe(_loop().call_later, HOLD_AT_MOST, _flush, held)
         held.append((session, target))
         return
     _loop().call_soon_threadsafe(_queue.add, session, target)
@@ -165,6 +168,12 @@ class _Queue:
 _queue = _Queue()
 
 
+def _flush(wakes: list) -> None:
+    """On the event loop: queue the held wakes (once: the run's end and the HOLD_AT_MOST timer both come here)."""
+    while wakes:
+        _queue.add(*wakes.pop(0))
+
+
 def hold_wakes() -> None:
     """A teacher's full run starts: the wakes it causes wait for release_wakes."""
     release_wakes()
@@ -174,8 +183,8 @@ def hold_wakes() -> None:
 def release_wakes() -> None:
     """The end of a full run (app.py): send the wakes it held; a student's run gives its place to the next one."""
     wakes, _held.wakes = getattr(_held, "wakes", None), None
-    for session, target in wakes or ():
-        _send(session, target)
+    if wakes:
+        _loop().call_soon_threadsafe(_flush, wakes)
     ctx = get_script_run_ctx()
     if ctx is not None and Runtime.exists():
         _loop().call_soon_threadsafe(_queue.done, ctx.session_id)
