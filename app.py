@@ -1,5 +1,7 @@
 """Attention Lab entry point: page config, the language, navigation over pages/, the shared sidebar."""
 
+import sys
+
 import streamlit as st
 import torch
 
@@ -9,6 +11,7 @@ from ui.classroom.follow import follow_room, page_path
 from ui.classroom.following import remember_view
 from ui.classroom.holdback import hold_back
 from ui.classroom.sidebar import classroom_sidebar
+from ui.classroom.wake import release_wakes
 from ui.language import language_switch
 from ui.lesson.add import add_view_button
 from ui.navigation import app_pages, run_page
@@ -23,6 +26,10 @@ from ui.training.panels import stop_training_if_left
 # Chromium painted, with one ~10 ms (bench/ui_latency.py's default edit went from ~420 to ~340 ms).
 # set_num_threads also sets the count every later thread starts with, so Streamlit's script threads get it.
 torch.set_num_threads(1)
+# A script thread hands the GIL over after every message it sends (a write to the event loop's pipe), then waits for
+# it back: up to the switch interval (5 ms by default) while another thread computes. A page sends ~100 messages, so
+# with a class rerunning, runs took ~35× their CPU time (docs/capacity.md); 0.5 ms keeps that wait short.
+sys.setswitchinterval(0.0005)
 keep_freed_memory_once()  # traces hold many MB at once: see services/allocator.py
 freeze_imports_once()  # full GCs no longer walk the ~375 000 objects of the imports: see services/collector.py
 
@@ -43,4 +50,5 @@ try:
         run_page(navigation)
 finally:
     remember_view(page_path(navigation))  # a following student's view, to tell their own touches by
+    release_wakes()  # a teacher's run: its students rerun now, after the teacher's page
 sync_url(page_path(navigation))  # what the page's own widgets moved in this run

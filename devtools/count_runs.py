@@ -16,6 +16,8 @@ import time
 
 from streamlit.web.cli import main as streamlit_main
 
+from devtools.timeline import TIMELINE_ENV
+from devtools.timeline import install as install_timeline
 from model import LoadedModel
 
 COUNTS_ENV = "ATTENTION_LAB_COUNT_RUNS"
@@ -55,4 +57,6 @@ def install(path: str) -> None:
 
 if __name__ == "__main__":
     install(os.environ[COUNTS_ENV])
+    if os.environ.get(TIMELINE_ENV):
+        install_timeline(os.environ[TIMELINE_ENV])
     streamlit_main(prog_name="streamlit")  # as `python -m streamlit`: reads `run app.py …` from sys.argv

@@ -48,6 +48,12 @@ def _options(parser) -> None:
     parser.add_argument("--train-steps", type=int, default=0, help="a trainer's steps per run (0: until 99 %%)")
     parser.add_argument("--trainers", type=int, default=0, help="how many of the users are Trainers (rest: others)")
     parser.add_argument("--step-every", type=float, default=10.0, help="seconds between the teacher's changes")
+    parser.add_argument(
+        "--last-change",
+        type=float,
+        default=1e9,
+        help="seconds after its start when the teacher stops changing the view (the class settles)",
+    )
     parser.add_argument("--class-page", default="step-by-step", choices=sorted(PAGES),
                         help="where the class meets: Next clicks on step-by-step, new inputs on attention")  # fmt: skip
 
@@ -155,6 +161,7 @@ class Teacher(User):
 
     def on_start(self) -> None:
         self.rng = random.Random()
+        self.started = time.monotonic()
         ROOM.page = PAGES[self.environment.parsed_options.class_page]
         started = time.monotonic()
         self.session, run = open_page(self.host, ROOM.page)
@@ -168,6 +175,8 @@ class Teacher(User):
 
     @task
     def step(self) -> None:
+        if time.monotonic() - self.started > self.environment.parsed_options.last_change:
+            return  # the end of the run: the class settles on the last view (checked when Locust quits)
         timed(self, "teacher next", lambda: change_view(self.session, ROOM, self.rng))
 
 
@@ -182,6 +191,7 @@ class Student(User):
         self.session, run = open_page(self.host, ROOM.page, f"room={ROOM.code}")
         record(self, "open student", started, run)
         self.follower = Follower(self.session, ROOM, self._followed)
+        ROOM.followers.append(self.follower)
 
     def _followed(self, seconds: float, run: Run) -> None:
         record_ms(self, "follow", seconds * 1000, run.bytes)
@@ -205,6 +215,25 @@ def _monitor(environment, **_kwargs) -> None:
     pid = environment.parsed_options.server_pid
     if pid:
         gevent.spawn(_sample_server, environment, psutil.Process(pid))
+    gevent.spawn(_sample_client, environment)
+
+
+LAG_EVERY = 0.1  # s: the load generator's own check of how late its greenlets wake
+
+
+def _sample_client(environment) -> None:
+    """Is the load generator the limit? How late a 0.1 s sleep wakes (the greenlets queued before it run first) and
+    how many watchers the gevent loop holds ready to run, once a second."""
+    loop, own = gevent.get_hub().loop, psutil.Process()
+    while True:
+        lags = []
+        for _ in range(10):
+            asked = time.monotonic()
+            gevent.sleep(LAG_EVERY)
+            lags.append(time.monotonic() - asked - LAG_EVERY)
+        cpu = sum(own.cpu_times()[:2])
+        SAMPLES.append({**_now(environment), "name": "client", "lag_ms": max(lags) * 1000,
+                        "pending": loop.pendingcnt, "active": loop.activecnt, "cpu": cpu})  # fmt: skip
 
 
 def _sample_server(environment, process: psutil.Process) -> None:
@@ -221,5 +250,8 @@ def _sample_server(environment, process: psutil.Process) -> None:
 
 @events.quitting.add_listener
 def _write_samples(environment, **_kwargs) -> None:
+    target = ROOM.target
+    for follower in ROOM.followers:  # did every student end on the teacher's last view?
+        SAMPLES.append({**_now(environment), "name": "final", "ok": follower.shown == target, "ms": 0.0})
     if environment.parsed_options.samples:
         write(environment.parsed_options.samples)

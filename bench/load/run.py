@@ -32,10 +32,12 @@ import os
 import random
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -63,8 +65,11 @@ def warm(url: str) -> None:
             pass
 
 
-def run_locust(url: str, pid: int, args: list[str], files=(LOCUSTFILE,)) -> tuple[list[dict], float]:
-    """`python -m locust` headless against url with these arguments; its samples and the cores it used."""
+def run_locust(
+    url: str, pid: int, args: list[str], files=(LOCUSTFILE,), spy: Path | None = None
+) -> tuple[list[dict], float]:
+    """`python -m locust` headless against url with these arguments; its samples and the cores it used. With `spy`,
+    py-spy samples the server meanwhile (every thread, idle ones too) into that file (collapsed stacks)."""
     with tempfile.NamedTemporaryFile(suffix=".jsonl", delete=False) as f:
         out = Path(f.name)
     cmd = [
@@ -75,18 +80,40 @@ def run_locust(url: str, pid: int, args: list[str], files=(LOCUSTFILE,)) -> tupl
     print("$", shlex.join(cmd), flush=True)
     started = time.monotonic()
     proc = psutil.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
+    spying = spy_on(pid, spy) if spy is not None else None
     cpu, loads = 0.0, []
     while proc.poll() is None:
         with contextlib.suppress(psutil.Error):
             cpu = sum(proc.cpu_times()[:2])
         loads.append(os.getloadavg()[0])
         time.sleep(1.0)
+    if spying is not None:
+        spying.send_signal(signal.SIGINT)  # py-spy writes what it sampled and exits
+        spying.wait(timeout=60)
     print(f"  machine load average during the run: {min(loads):.1f}–{max(loads):.1f}", flush=True)
     if proc.returncode not in (0, 1):  # 1: some requests failed (they are counted in the figures)
         raise RuntimeError(f"locust exited with {proc.returncode}")
     rows = sampling.read(out)
+    rows.append({"name": "load", "t": math.inf, "min": min(loads), "max": max(loads)})
     out.unlink()
     return rows, cpu / (time.monotonic() - started)
+
+
+def spy_on(pid: int, out: Path) -> subprocess.Popen:
+    """py-spy record of the server: 50 samples a second of every thread (waiting ones too), without pausing it."""
+    cmd = ["py-spy", "record", "--pid", str(pid), "--rate", "50", "--idle", "--threads", "--nonblocking",
+           "--format", "raw", "--output", str(out)]  # fmt: skip
+    print("$", shlex.join(cmd), flush=True)
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def client_figures(samples: list[dict], start: float, end: float) -> tuple[float, float, int]:
+    """The load generator in a window: its cores, the worst lateness of a 0.1 s sleep (ms), the most watchers ready."""
+    client = [s for s in samples if s["name"] == "client" and start <= s["t"] < end]
+    if len(client) < 2:
+        return math.nan, math.nan, 0
+    cores = (client[-1]["cpu"] - client[0]["cpu"]) / (client[-1]["t"] - client[0]["t"])
+    return cores, max(s["lag_ms"] for s in client), max(s["pending"] for s in client)
 
 
 def server_options(options) -> tuple[str, ...]:
@@ -174,9 +201,13 @@ def follow(options) -> None:
     sizes = [int(n) for n in options.students.split(",")]
     results: dict[int, list] = {n: [] for n in sizes}
     counter = Path(tempfile.mkdtemp(prefix="model-runs-")) / "counts"
+    env = {"ATTENTION_LAB_COUNT_RUNS": str(counter)}
+    if options.profile:
+        options.profile.mkdir(parents=True, exist_ok=True)
+        env["ATTENTION_LAB_TIMELINE"] = str(options.profile.resolve() / "timeline")
     server = streamlit_process(
         timeout=300,
-        env={"ATTENTION_LAB_COUNT_RUNS": str(counter)},
+        env=env,
         options=server_options(options),
         module="devtools.count_runs",  # `streamlit run` that counts its model runs into counter.PID
     )
@@ -186,33 +217,60 @@ def follow(options) -> None:
             for n in sizes:
                 args = [
                     "-u", str(n + 1), "-r", str(options.spawn_rate), "-t", f"{options.seconds}s", "--step-every",
-                    str(options.step_every), "--class-page", options.page, "Teacher", "Student",
+                    str(options.step_every), "--class-page", options.page, "--last-change",
+                    str(options.seconds - options.quiet_end), "Teacher", *(["Student"] if n else []),
                 ]  # fmt: skip
+                spy = options.profile / f"py-spy-{options.page}-{n}.txt" if options.profile else None
                 runs_before = model_runs(counter, proc.pid)
-                samples, _ = run_locust(url, proc.pid, args)
+                samples, load_cores = run_locust(url, proc.pid, args, spy=spy)
                 runs = model_runs(counter, proc.pid) - runs_before
-                joined = max(s["t"] for s in samples if s["name"] == "open student") + options.settle
-                end = max(s["t"] for s in samples)
+                opens = [s["t"] for s in samples if s["name"] in ("open student", "start class")]
+                joined = max(opens) + options.settle  # the last student's join (or, with none, the class's start)
+                end = max(s["t"] for s in samples if s["name"] not in ("load", "final"))
                 opened = sampling.window(samples, {"open student"}, 0, end)
                 changes = sum(1 for s in samples if s["name"] == "teacher next" and s["ok"])
-                results[n].append((sampling.window(samples, {"follow"}, joined, end, n), opened,
-                                   sampling.window(samples, {"teacher next"}, joined, end), runs, changes))  # fmt: skip
+                load = next(s for s in samples if s["name"] == "load")
+                final = [s["ok"] for s in samples if s["name"] == "final"]
+                results[n].append(FollowRound(
+                    sampling.window(samples, {"follow"}, joined, end, n), opened,
+                    sampling.window(samples, {"teacher next"}, joined, end), runs, changes, (load["min"], load["max"]),
+                    (sum(final), len(final)), client_figures(samples, joined, end), load_cores,
+                ))  # fmt: skip
                 time.sleep(options.pause)
     shutil.rmtree(counter.parent, ignore_errors=True)
-    action = "clicks Next" if options.page == "step-by-step" else "types a new input"
+    action = "types a new input" if options.page == "attention" else "clicks Next"
     print(f"\nA class on /{options.page} following a teacher who {action} every {options.step_every:g} s")
     print(row(["students", "round", "follows", "p50 ms", "p90 ms", "teacher's change p90 ms", "join p90 ms",
-               "server cores", "server RSS MB", "teacher's changes", "model runs", "runs per input"]))  # fmt: skip
-    print(row(["---"] * 12))
+               "on the teacher's view at the end", "server cores", "server RSS MB", "teacher's changes",
+               "runs per input", "load average", "load generator cores / worst lag ms"]))  # fmt: skip
+    print(row(["---"] * 14))
     for n in sizes:
-        for i, (w, opened, teacher, runs, changes) in enumerate(results[n]):
-            print(row([n, i + 1, w.count, fmt(w.p50_ms), fmt(w.p90_ms), fmt(teacher.p90_ms), fmt(opened.p90_ms),
-                       fmt(w.server_cores, 2), fmt(w.server_rss_mb), changes, runs,
-                       fmt(runs / (changes + 1), 2)]))  # fmt: skip
+        for i, r in enumerate(results[n]):
+            cores, lag, _pending = r.client
+            print(row([n, i + 1, r.follow.count, fmt(r.follow.p50_ms), fmt(r.follow.p90_ms), fmt(r.teacher.p90_ms),
+                       fmt(r.opened.p90_ms), f"{r.final[0]} of {r.final[1]}", fmt(r.follow.server_cores, 2),
+                       fmt(r.follow.server_rss_mb), r.changes, fmt(r.runs / (r.changes + 1), 2),
+                       f"{r.load[0]:.1f}–{r.load[1]:.1f}", f"{fmt(cores, 2)} / {fmt(lag)}"]))  # fmt: skip
     print(
         "runs per input: the server's model runs (LoadedModel.run/predict calls) ÷ the inputs the class saw (the "
-        "teacher's changes + the first); N + 1 would mean every session ran the model itself"
+        "teacher's changes + the first); N + 1 would mean every session ran the model itself. Worst lag: how late "
+        "the load generator's 0.1 s sleep woke at worst (its greenlets queued before it)"
     )
+
+
+@dataclass(frozen=True)
+class FollowRound:
+    """One round of `follow`: follows, joins and the teacher's changes, and how the class and the machine fared."""
+
+    follow: sampling.Window
+    opened: sampling.Window
+    teacher: sampling.Window
+    runs: int
+    changes: int
+    load: tuple[float, float]
+    final: tuple[int, int]  # students on the teacher's last view at the end, of all
+    client: tuple[float, float, int]  # load generator cores, worst lag ms, most ready watchers
+    load_cores: float
 
 
 # ---- cost: server CPU per rerun ----
@@ -291,7 +349,9 @@ def main(argv: list[str] | None = None) -> None:
     fo.add_argument("--spawn-rate", type=float, default=5.0)
     fo.add_argument("--settle", type=float, default=5.0)
     fo.add_argument("--pause", type=float, default=5.0)
-    fo.add_argument("--page", default="step-by-step", choices=["step-by-step", "attention"])
+    fo.add_argument("--page", default="step-by-step", choices=["step-by-step", "attention", "lesson"])
+    fo.add_argument("--quiet-end", type=float, default=15.0, help="the teacher's last s without a change")
+    fo.add_argument("--profile", type=Path, default=None, help="py-spy and a run timeline of the server, into DIR")
     co = sub.add_parser("cost")
     co.add_argument("--edits", type=int, default=20, help="reruns per server per round (one in four a layer/head)")
     co.add_argument("--rounds", type=int, default=3)

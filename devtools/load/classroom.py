@@ -1,12 +1,12 @@
 """A class in the load test: one teacher changes the view every few seconds, N students follow.
 
-Two kinds of class (`PAGES`): on /step-by-step the teacher clicks Next (from the last step, back to step 1); on
-/attention?model=reverse the teacher types a new input each time, so every follower needs the trace of an input
-it has never seen (what the server-wide trace cache is for). The teacher presses the sidebar's "Start a class"
-(the URL then carries ?room=CODE&key=...). A student opens the same page with ?room=CODE and leaves it alone: the
-app's follow fragment (run_every) hears that the room moved and reruns the student's app, which applies the
-teacher's view. Follow latency = from the teacher's change being sent to the end of the student's first full
-run that shows it, both on this process's monotonic clock.
+Three kinds of class (`PAGES`): on /step-by-step the teacher clicks Next (from the last step, back to step 1), on
+/lesson Next slide (from the last, back to the first); on /attention?model=reverse the teacher types a new input
+each time, so every follower needs the trace of an input it has never seen (what the server-wide trace cache is
+for). The teacher presses the sidebar's "Start a class" (the URL then carries ?room=CODE&key=...). A student opens
+the same page with ?room=CODE and leaves it alone: the server reruns the student's app when the room moves, and
+that run applies the teacher's view. Follow latency = from the teacher's change being sent to the end of the
+student's first full run that shows it, both on this process's monotonic clock.
 """
 
 from __future__ import annotations
@@ -20,21 +20,25 @@ from .pages import EXPLORE_MODEL, random_digits
 from .protocol import Run, StreamlitSession
 
 STEP_KEY = "step"  # the walkthrough's step radio (options "1" … "8")
+SLIDE_KEY = "lesson_slide"  # the lesson's slide picker
 TEXT_KEY = "text"  # the shared input box
 
 
 @dataclass(frozen=True)
 class ClassPage:
-    """Where a class meets: the page, its query string, and the widget whose value is the teacher's view."""
+    """Where a class meets: the page, its query string, the widget whose value is the teacher's view, and the button
+    that moves it on (none: the teacher types a new input)."""
 
     path: str
     query: str
     key: str
+    next_button: str = ""
 
 
 PAGES = {
-    "step-by-step": ClassPage("step-by-step", "lang=en", STEP_KEY),
+    "step-by-step": ClassPage("step-by-step", "lang=en", STEP_KEY, "wt_next"),
     "attention": ClassPage("attention", f"model={EXPLORE_MODEL}&lang=en", TEXT_KEY),
+    "lesson": ClassPage("lesson", "lang=en", SLIDE_KEY, "lesson_next"),
 }
 
 
@@ -46,11 +50,17 @@ class Room:
     opened: threading.Event = field(default_factory=threading.Event)
     page: ClassPage = PAGES["step-by-step"]
     clicks: list[tuple[float, str]] = field(default_factory=list)  # (monotonic time sent, view it moves to)
+    followers: list[Follower] = field(default_factory=list)  # every student's follower, kept after it closed
 
     def click_for(self, view: str, finished: float) -> float | None:
         """When the latest change that moved the class to `view` was sent (before `finished`)."""
         times = [sent for sent, target in self.clicks if target == view and sent <= finished]
         return times[-1] if times else None
+
+    @property
+    def target(self) -> str | None:
+        """The view the teacher's latest change moved the class to."""
+        return self.clicks[-1][1] if self.clicks else None
 
 
 def open_page(base_url: str, page: ClassPage, query: str = "", timeout: float = 120.0) -> tuple[StreamlitSession, Run]:
@@ -69,8 +79,8 @@ def start_class(session: StreamlitSession) -> tuple[str, Run]:
 
 
 def change_view(session: StreamlitSession, room: Room, rng) -> Run:
-    """The teacher's next change: Next on /step-by-step, a new input on /attention."""
-    if room.page.key == STEP_KEY:
+    """The teacher's next change: Next on /step-by-step and /lesson, a new input on /attention."""
+    if room.page.next_button:
         return next_step(session, room)
     text = random_digits(rng)
     while text == session.value(TEXT_KEY):
@@ -80,14 +90,16 @@ def change_view(session: StreamlitSession, room: Room, rng) -> Run:
 
 
 def next_step(session: StreamlitSession, room: Room) -> Run:
-    """Next ▶ (or, on the last step, back to step 1), remembering when the click was sent and where it goes."""
-    options = session.widget(STEP_KEY).options
-    current = str(session.value(STEP_KEY))
+    """Next ▶ (or, on the last step or slide, back to the first), remembering when the click was sent and where it
+    goes."""
+    key = room.page.key
+    options = session.widget(key).options
+    current = str(session.value(key))
     if current == options[-1]:
         room.clicks.append((time.monotonic(), options[0]))
-        return session.rerun({STEP_KEY: options[0]})
+        return session.rerun({key: options[0]})
     room.clicks.append((time.monotonic(), options[options.index(current) + 1]))
-    return session.rerun(click="wt_next")
+    return session.rerun(click=room.page.next_button)
 
 
 class Follower:

@@ -25,7 +25,8 @@ write is their answer to the open question.
 - Every error is a RoomError carrying an English template marked with N_() and its params, for ui/ to
   translate: `gettext(e.template).format(**e.params)`. Nothing changes when a call raises.
 - Followers are told of changes instead of polling storage: wait_for_change(code, after, timeout)
-  blocks on a per-room Condition in this process's RoomDocs; version(code) reads the same memory.
+  blocks on a per-room Condition in this process's RoomDocs; watch(code, key, watcher) calls watcher(RoomChange)
+  on each move instead (how a server wakes its followers' sessions); version(code) reads the same memory.
   In process (MemoryRoomStore) RoomDocs is the store. With Redis (RedisRoomStore) every write is a Lua
   script that changes the room's keys atomically and publishes the room hash on its channel; one
   listener thread per process copies each message into RoomDocs, so a follower on another server wakes
@@ -57,6 +58,7 @@ from services.rooms.errors import (
 from services.rooms.factory import REDIS_URL_SETTING, open_room_store, shared_room_store
 from services.rooms.limits import RoomLimits
 from services.rooms.memory import MemoryRoomStore
+from services.rooms.mirror import RoomChange
 from services.rooms.snapshot import (
     AnswerCounts,
     ModelInfo,
@@ -83,6 +85,7 @@ __all__ = [
     "NotJoined",
     "Question",
     "Reveal",
+    "RoomChange",
     "RoomClosed",
     "RoomError",
     "RoomFull",

@@ -1,7 +1,7 @@
 """RoomStore: the one interface to class rooms. It checks every argument and the teacher key, then calls its
 backend's storage primitives (the underscored abstract methods), which apply each change atomically.
 
-Reads (snapshot, version, wait_for_change, room_models) come from this process's RoomDocs in both backends.
+Reads (snapshot, version, wait_for_change, watch, room_models) come from this process's RoomDocs in both backends.
 """
 
 import math
@@ -32,7 +32,7 @@ from services.rooms.errors import (
     WrongKey,
 )
 from services.rooms.limits import RoomLimits
-from services.rooms.mirror import RoomDocs
+from services.rooms.mirror import RoomDocs, Watcher
 from services.rooms.schema import (
     check_choice,
     check_int,
@@ -225,6 +225,14 @@ class RoomStore(ABC):
             if doc.version <= after_version:
                 return None
         return self._snapshot(doc)
+
+    def watch(self, code: str, key: str, watcher: Watcher) -> None:
+        """Call watcher(RoomChange) from now on each time the room's version moves, it ends or vanishes (see
+        mirror.RoomDocs.watch: in the thread that stored the change; it must not block). One watcher per key."""
+        self._docs.watch(self._live(code).code, key, watcher)
+
+    def unwatch(self, code: str, key: str) -> None:
+        self._docs.unwatch(normalize_code(code), key)
 
     def room_models(self, code: str) -> tuple[ModelInfo, ...]:
         """The models shared with this room, in sharing order."""

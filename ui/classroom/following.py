@@ -24,9 +24,20 @@ import streamlit as st
 
 from ..class_role import ClassRole, current_role
 from ..i18n import _
+from ..presenter.layout import FOLD_WHEN
 from . import room_state
 
 STALE_FOR = 120.0  # s after an apply during which a value it replaced may still come back from a slow browser
+
+
+def following() -> bool:
+    """This session is a student following the teacher: the page folds its controls (ui.presenter.layout)."""
+    role = current_role()
+    return role is not None and not role.is_teacher and role.following
+
+
+if following not in FOLD_WHEN:
+    FOLD_WHEN.append(following)
 
 
 def explore(role: ClassRole) -> None:

@@ -6,15 +6,10 @@ import streamlit as st
 
 from ..class_role import current_role
 from ..i18n import _
-from ..navigation import PAGES
-from .follow import page_path, page_spec
+from .follow import page_path
 from .student import student_sidebar
 from .teacher import start_class, teacher_sidebar
-
-
-def _script(page: st.Page) -> str:
-    spec = page_spec(page_path(page))
-    return spec.script if spec is not None else PAGES[0].script
+from .wake import hold_wakes
 
 
 def classroom_sidebar(page: st.Page) -> None:
@@ -27,6 +22,7 @@ def classroom_sidebar(page: st.Page) -> None:
                 help=_("Students open a link or scan a QR code, and their screens follow yours."),
             )  # fmt: skip
         elif role.is_teacher:
+            hold_wakes()  # the students' reruns wait for the end of this run (app.py): the teacher's page first
             teacher_sidebar(role, page_path(page))
         else:
-            student_sidebar(role, _script(page))
+            student_sidebar(role)

@@ -1,111 +1,26 @@
 """A student's side of a class: follow the teacher or explore alone, and answer the teacher's question.
 
-The follow fragment's run waits (up to WAIT_FOR seconds) for the room's version to move, in this server's
-memory (services/rooms keeps it current, from pub/sub with Redis); when it moves, it reruns the app, whose
-early call (follow.py) applies the teacher's view. So a follower is told at once, and its browser starts a
-fragment run only every FOLLOW_EVERY seconds: each run makes the browser redraw the app, which on a page full
-of formulas cost a student's browser ~0.3 CPU-seconds per second at a 0.5 s poll (measured). A follower hears
-a change at once only while a run waits, and the runs do not follow each other back to back: with a 3 s timer
-and a 2.7 s wait a change took 0.2-2.8 s to show, with 1 s and 0.9 s 0.2-0.8 s (a one-header app in Chromium).
-The wait gives way at once to the student's own clicks (Streamlit's yield check); a change inside one of the
-page's own fragments waits for the end of the wait. It also keeps the student counted as connected.
+A student's session is woken by the room, not by a timer: each full run registers it with the room (wake.py), and
+the server reruns it when the teacher's view moves (or, while it explores, when the question does); that run's
+early call (follow.py) applies the teacher's view.
 """
 
 from __future__ import annotations
 
-import time
 from contextlib import suppress
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_run_yield_check
 
-from services.rooms import RoomClosed, RoomError, RoomNotFound, RoomSnapshot
+from services.rooms import RoomError, RoomSnapshot
 
-from ..class_role import (
-    ClassRole,
-    current_role,
-    end_class,
-    notice_error,
-    room_store,
-    run_page_hash,
-    set_notice,
-    switch_to,
-)
+from ..class_role import ClassRole, end_class, notice_error, room_store, set_notice
 from ..i18n import N_, _
 from .answers import answer_pills, distribution, prompt, reveal_line, your_answer_line
-from .following import go_exploring, touched
 from .scroll import scroll_to
+from .wake import forget_room, watch_room
 
-FOLLOW_EVERY = 1.0  # s: the browser's timer for the follow fragment
-WAIT_FOR = 0.9  # s a follower's fragment run waits for the room to change (under FOLLOW_EVERY)
-WAIT_SLICE = 0.25  # s between looks at whether the student has clicked something meanwhile
 LEFT = N_("You left class {code}; this page now works on its own.")
 QUESTION_BOX = "class_question"  # the key of the question's box (the page scrolls to it when the question moves)
-HEARTBEAT_EVERY = 10.0  # s between student heartbeats (the room counts a student for 30 s after each)
-
-
-def _room_ended(role: ClassRole, error: RoomError) -> None:
-    end_class(role, error)
-    st.rerun(scope="app")
-
-
-@st.fragment(run_every=FOLLOW_EVERY)
-def follow_tick(script: str) -> None:
-    """Rerun the app when the teacher's view (or the question) has changed; keep this student counted.
-    `script`: the page this session's last full run drew."""
-    role = current_role()
-    if role is None or role.is_teacher:
-        return
-    if role.page_hash and run_page_hash() != role.page_hash:
-        # The browser's timer asked for this run before it had drawn the page the last full run switched to, so
-        # Streamlit runs it on the old page, and the browser clears the page it shows. Draw the right page again.
-        role.applied_version = -1
-        switch_to(role, script)
-    try:
-        store = room_store()
-        if time.monotonic() - role.heartbeat_at >= HEARTBEAT_EVERY:
-            store.student_heartbeat(role.code, role.student_id)
-            role.heartbeat_at = time.monotonic()
-        if _fragment_run() and touched(role, role.followed_page):  # a control changed in one of the page's fragments
-            go_exploring(role)
-            st.rerun(scope="app")
-        moved = _moved(store, role)
-        if not moved and role.following and _fragment_run():
-            moved = _wait_for_change(store, role)
-    except (RoomClosed, RoomNotFound) as exc:
-        _room_ended(role, exc)
-        return
-    except RoomError:
-        return  # the backend is away for a moment: try again next time
-    if moved:
-        st.rerun(scope="app")
-
-
-def _moved(store, role: ClassRole) -> bool:
-    """A follower: the room's version moved since the view was applied. An explorer: the question changed."""
-    if role.following:
-        return store.version(role.code) != role.applied_version
-    return _question_marker(store.snapshot(role.code)) != role.question_seen
-
-
-def _fragment_run() -> bool:
-    """This is a run of the fragment alone (in a full run of the app, the page must not wait)."""
-    ctx = get_script_run_ctx()
-    return bool(ctx is not None and ctx.fragment_ids_this_run)
-
-
-def _wait_for_change(store, role: ClassRole) -> bool:
-    """Wait up to WAIT_FOR seconds for the room to move; the student's own click ends the wait at once."""
-    give_way = get_run_yield_check()  # raises Streamlit's rerun or stop when a click asks for a new run
-    deadline = time.monotonic() + WAIT_FOR
-    while (left := deadline - time.monotonic()) > 0:
-        store.wait_for_change(role.code, role.applied_version, timeout=min(WAIT_SLICE, left))
-        if _moved(store, role):
-            return True
-        if give_way is not None:
-            give_way()
-    return False
 
 
 def _question_marker(snapshot: RoomSnapshot) -> tuple:
@@ -115,12 +30,13 @@ def _question_marker(snapshot: RoomSnapshot) -> tuple:
 
 def _leave(role: ClassRole) -> None:
     with suppress(RoomError):  # leaving a class that has gone is not an error
+        forget_room(room_store(), role)
         room_store().leave(role.code, role.student_id)
     end_class(role)
     set_notice(LEFT, "info", code=role.code)
 
 
-def student_sidebar(role: ClassRole, script: str) -> None:
+def student_sidebar(role: ClassRole) -> None:
     """The class's code, whether this student follows the teacher (the switch is the bar at the top of the page,
     classroom.following), and Leave."""
     st.markdown(_("🎓 **Class {code}**").format(code=role.code))
@@ -129,7 +45,8 @@ def student_sidebar(role: ClassRole, script: str) -> None:
     else:
         st.caption(_("You are exploring on your own; the teacher's changes wait until you follow again."))
     st.button(_("Leave the class"), on_click=_leave, args=(role,), width="stretch", key="_class_leave")
-    follow_tick(script)
+    with suppress(RoomError):  # the room is away for a moment: the next run watches again
+        watch_room(room_store(), role)
 
 
 # ---- the teacher's question, at the top of the student's page ----------------------------------------------------

@@ -14,7 +14,7 @@ from views import LessonView
 from ..choices import shown_as
 from ..i18n import _, current_language, ngettext
 from ..language import keep_on_language_switch
-from ..presenter import StepLabels, controls, page_header, presenting, step_buttons
+from ..presenter import StepLabels, controls, folding, page_header, presenting, step_buttons
 from ..state import sync_url
 from ..widths import chart_share
 from .add import my_lesson_id
@@ -91,11 +91,12 @@ def render(view: LessonView, *, slide: bool = False) -> None:
         st.warning(
             _("That lesson is not on this server (it may have been uploaded to another one); here is the shipped one.")
         )
-    if presenting():
+    if presenting() or folding():  # folding: a following student sees the teacher's slide first
         with controls(bar, f"{slide_no} / {len(lesson.slides)}") as folded:
             lesson_picker(lesson_id, lang)
             slide_no = slide_stepper(lesson, lang, bar, folded)
-            files_panel(lesson_id, lesson)
+            if not folding():
+                files_panel(lesson_id, lesson)
     else:
         pick_col, files_col = st.columns([3, 2], vertical_alignment="bottom")
         with pick_col:

@@ -19,6 +19,7 @@ from typing import TypeVar
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from .layout import folding
 from .state import presenting
 from .style import KEYS_ONLY_PREFIX
 
@@ -82,9 +83,14 @@ def step_buttons(
     """Previous / Next buttons moving st.session_state[key] through `options` (keys f"{button_key}_prev|_next").
 
     Normal view: ◀ | middle() | ▶ in a row here. Presenter view: ◀ ▶ in `where` (page_header's bar) when given,
-    middle() in `fold` (the page's controls popover) when given. Page Up / Page Down press them always, or only
+    middle() in `fold` (the page's controls popover) when given; for a following student (layout.folding) the
+    whole row goes into `fold` when given. Page Up / Page Down press them always, or only
     in the presenter view when clicker_always is False (a page that scrolls keeps its Page Down); ← / → in the
     presenter view, and in the normal view too when arrows_always. Returns middle()'s value."""
+    if fold is not None and not presenting() and folding():  # a following student: the row waits in the fold too
+        with fold:
+            return step_buttons(key, options, labels, button_key=button_key, middle=middle,
+                                clicker_always=clicker_always, arrows_always=arrows_always)  # fmt: skip
     options = list(options)
     _forget_moves(key)
     current = st.session_state.get(key, options[0])

@@ -21,6 +21,14 @@ _STAGE: ContextVar[dict[str, tuple[DeltaGenerator, float]] | None] = ContextVar(
 # Drawn in the presenter bar, before Exit, on every page: what the presenter must see without the sidebar. Added to
 # by the features that own them (ui.classroom.teacher: a teacher's live student count), so this module imports none.
 BAR_ITEMS: list[Callable[[], None]] = []
+# Whether this session's page folds its controls behind one line (in the normal view): a student following the
+# teacher sees the teacher's content first, on a phone too. Added to by ui.classroom.following, so this module
+# imports none.
+FOLD_WHEN: list[Callable[[], bool]] = []
+
+
+def folding() -> bool:
+    return any(when() for when in FOLD_WHEN)
 
 
 def page_header(title: str, intro: str = "", *, markdown: bool = False, keep: bool = False) -> DeltaGenerator | None:
@@ -29,7 +37,7 @@ def page_header(title: str, intro: str = "", *, markdown: bool = False, keep: bo
     then Exit; the intro goes on the title's ⓘ unless `keep` (then it stays under the bar). Returns None normally."""
     if not presenting():
         st.title(title)
-        if intro:
+        if intro and not folding():  # a following student: the teacher's content first
             (st.markdown if markdown else st.caption)(intro)
         show_link_notes()
         return None
@@ -60,9 +68,14 @@ def show_link_notes() -> None:
 def controls(where: DeltaGenerator | None = None, label: str | None = None) -> Iterator[DeltaGenerator]:
     """`with controls(where):` around a page's widgets: normally a plain container (in `where` when given, else where
     it stands); in the presenter view a compact popover there (in page_header's bar, say) holding the same widgets,
-    so their values still drive the page. `label` names the popover (default "Controls")."""
+    so their values still drive the page. `label` names the popover (default "Controls"). A following student's
+    controls fold into a popover the same way (FOLD_WHEN)."""
     host = where if where is not None else st
     if not presenting():
+        if folding():  # one button; its widgets still hold the view (a change there means exploring on one's own)
+            with host.popover(_("This page's settings"), icon=CONTROLS_ICON) as box:
+                yield box
+            return
         with host.container() as box:
             yield box
         return

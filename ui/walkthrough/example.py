@@ -25,6 +25,7 @@ from views.validate import grid_cells, grid_text
 from views.walkthrough import MASK_LABELS
 
 from ..i18n import _
+from ..presenter import folding
 from .links import translated_labels
 from .parse import as_text_frame, parse_matrix, parse_tokens
 from .state import EXAMPLE, MASK_KIND_KEY, Ablations, Walk
@@ -125,8 +126,11 @@ def _edit_x(values: dict, problems: list[str]) -> None:
 
 
 def example_inputs() -> dict:
-    """Editors for X, W_Q, W_K, W_V, W_O; returns the last valid values (tokens + matrices)."""
+    """Editors for X, W_Q, W_K, W_V, W_O; returns the last valid values (tokens + matrices). A student following the
+    teacher gets no editors (the class's room does not carry the numbers: a follower shows the example's own)."""
     values = _values()
+    if folding():
+        return values
     problems: list[str] = []
     with st.expander(_("✏️ Edit the numbers: X, W_Q, W_K, W_V, W_O"), expanded=False):
         size_col, seed_col, button_col = st.columns([2, 1, 1], vertical_alignment="bottom")

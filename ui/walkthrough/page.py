@@ -15,7 +15,7 @@ from ..attention.view import within
 from ..classroom.ask import walk_question_panel
 from ..i18n import _
 from ..models import get_model
-from ..presenter import controls, page_header
+from ..presenter import controls, folding, page_header
 from ..rnn.notice import transformer_only
 from . import state as nav
 from .example import N_HEADS, default_values, example_inputs, example_walk, mask_controls
@@ -76,7 +76,8 @@ def render(view: StepByStepView, *, slide: bool = False) -> None:
         step = nav.step_picker()
     query = nav.step_buttons(lambda: nav.query_picker(walk.q_tokens), bar=bar, fold=folded)
     show_step(step, walk, query, mask_note)
-    export_section(walk)
+    if not folding():  # a following student: the teacher's step only (its downloads cost every follower's rerun)
+        export_section(walk)
     walk_question_panel(walk, query)
 
 
