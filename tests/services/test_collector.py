@@ -33,7 +33,7 @@ def test_freezing_moves_live_objects_out_of_the_walk_once_and_later_cycles_are_s
         assert watched() is not None  # a cycle is not freed by reference counting
         gc.collect()
         assert watched() is None  # made after the freeze: the collector still frees it
-        assert gc.get_freeze_count() == frozen
+        assert gc.get_freeze_count() <= frozen  # nothing new frozen (frozen objects freed by refcount leave it)
     finally:
         gc.unfreeze()  # the rest of the test session walks as before
         freeze_imports_once.cache_clear()
