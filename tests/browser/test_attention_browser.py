@@ -34,12 +34,12 @@ def test_typing_a_new_input_redraws_every_heatmap_with_its_tokens(page, app_url,
 
 
 def test_shared_link_reopens_the_exact_view(page, app_url, probes):
-    open_page(page, f"{app_url}/attention?model=reverse&text=1+2+3&kind=Cross-attention&layer=2&head=3")
+    open_page(page, f"{app_url}/attention?model=reverse&text=1+2+3&kind=Encoder+self-attention&layer=2&head=3")
     figs = page.evaluate(FIGURES_JS)
     assert figs["attention-head"]["title"] == "Layer 2 · Head 3"
     assert figs["attention-head"]["x"] == numbered(["1", "2", "3", "<eos>"])
-    assert figs["attention-overview"]["title"].startswith("Cross-attention")
-    assert "model=reverse" in page.url and "kind=cross" in page.url  # the link now holds the id
+    assert figs["attention-overview"]["title"].startswith("Encoder self-attention")
+    assert "model=reverse" in page.url and "kind=encoder" in page.url  # an old label link: now it holds the id
     # choosing another head redraws the focused view (a fragment rerun) and updates the link
     page.get_by_test_id("stRadio").filter(has_text="Head").get_by_text("1", exact=True).click()
     wait_for_figure(page, "attention-head", "Layer 2 · Head 1")
