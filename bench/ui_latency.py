@@ -16,6 +16,9 @@ is judged like devtools/harness.py's wait_settled, plus a check that the page sh
   next     the Step-by-step page's Next button through steps 1 → 8, numbers from the worked example and
            from the model (click to the new step painted and quiet; no goal, for the record)
   cold     `streamlit run` process start to the first complete paint of a shared /attention link
+  minilm   (--minilm, alone) /attention with MiniLM at 16 and 64 tokens beside translate at 16 and 64 (goal: minilm
+           at 64 <= 1.5x translate at 64), and an untrained toy Transformer of max_len 129 at 16 and 128 source
+           tokens, teacher-forced on a target as long (goal: 128 <= 2x 16); edits interleaved, one server
 Prints p50 / p90 in ms. Figures vary by ±20 % or more on a shared machine.
 """
 
@@ -209,10 +212,94 @@ def cold_start(browser, env: dict) -> tuple[float, float]:
     return attention, home
 
 
+LONG_NAME, LONG_TOKENS = "bench-128", 128
+# words MiniLM reads as one piece each, so n − 2 of them make n tokens with [CLS] and [SEP]
+PLAIN_WORDS = ("the", "cat", "dog", "sat", "on", "a", "mat", "in", "park", "after", "school", "with", "her", "old",
+               "friend", "and", "they", "ran", "to", "see", "big", "red", "house", "near", "river", "now")  # fmt: skip
+
+
+def write_long_model(folder: Path) -> Path:
+    """An untrained 2+2-layer, 4-head copy-task model that takes 128 source tokens (max_len 129, new in issue 17)."""
+    task = get_task("copy")
+    config = ModelConfig(
+        src_vocab_size=len(task.src_vocab), tgt_vocab_size=len(task.tgt_vocab), d_model=64, n_heads=4,
+        n_encoder_layers=2, n_decoder_layers=2, d_ff=128, max_len=LONG_TOKENS + 1,
+    )  # fmt: skip
+    return save_checkpoint(LoadedModel(Seq2SeqTransformer(config), task, name=LONG_NAME), folder / LONG_NAME)
+
+
+def minilm_pieces(text: str) -> list[str]:
+    from model import load_pretrained
+
+    return load_pretrained("minilm").tokenize(text).tokens
+
+
+def minilm_case(browser, url: str, edits: int) -> dict[str, list[float]]:
+    """Edit-to-paint on /attention, edit by edit in turn across the cases (the same machine load for all): MiniLM
+    and translate at 16 and 64 tokens, and the long toy model at 16 and 128 source tokens."""
+    rng = random.Random(17)
+    translate_words = [w for w in get_task("translate").src_vocab.itos if not w.startswith("<")]
+    digits = "0123456789"
+
+    def plain(n: int) -> str:
+        return " ".join(rng.choice(PLAIN_WORDS) for _ in range(n - 2))  # + [CLS] and [SEP] = n tokens
+
+    cases = {  # name → (url, inputs, expected head-view keys)
+        "minilm, 16 tokens": (f"{url}/attention?model=minilm", [plain(16) for _ in range(edits + 1)], minilm_pieces),
+        "minilm, 64 tokens": (f"{url}/attention?model=minilm", [plain(64) for _ in range(edits + 1)], minilm_pieces),
+        "translate, 16 tokens": (f"{url}/attention?model=translate",
+                                 [" ".join(rng.choices(translate_words, k=15)) for _ in range(edits + 1)],
+                                 source_tokens),
+        "translate, 64 tokens": (f"{url}/attention?model=translate",
+                                 [" ".join(rng.choices(translate_words, k=63)) for _ in range(edits + 1)],
+                                 source_tokens),
+    }  # fmt: skip
+    model = quote_plus(f"{LONG_NAME} (yours)")
+    for n in (16, LONG_TOKENS):
+        target = quote_plus(" ".join(rng.choice(digits) for _ in range(n - 1)))
+        inputs = [" ".join(rng.choice(digits) for _ in range(n - 1)) for _ in range(edits + 1)]
+        cases[f"toy max_len 129, {n} tokens"] = (f"{url}/attention?model={model}&target={target}", inputs,
+                                                 source_tokens)  # fmt: skip
+    pages = {name: new_page(browser) for name in cases}
+    for name, page in pages.items():
+        open_page(page, cases[name][0])
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    for i in range(edits + 1):
+        for name, page in pages.items():
+            _, inputs, expect = cases[name]
+            times[name].append(edit_latency_ms(page, inputs[i], HEAD_VIEW_SHOWS, expect(inputs[i])))
+    for page in pages.values():
+        page.context.close()
+    return {name: values[1:] for name, values in times.items()}  # the first edit of each warms up
+
+
+def minilm_main(edits: int) -> None:
+    """The --minilm figures, with the load average before and after."""
+    print(f"load average before: {os.getloadavg()}")
+    with tempfile.TemporaryDirectory(prefix="attention-lab-bench-") as tmp, chromium() as browser:
+        env = {"ATTENTION_LAB_EXTRA_MODELS": str(write_long_model(Path(tmp)))}
+        with streamlit_server(env=env) as url:
+            times = minilm_case(browser, url, edits)
+    print(f"edit-to-paint on /attention, {edits} edits each, interleaved (shared 2-core machine: figures are noisy)")
+    for name, values in times.items():
+        report(name, values, "")
+    p50 = {name: statistics.median(values) for name, values in times.items()}
+    print(f"minilm 64 / translate 64 p50 ratio {p50['minilm, 64 tokens'] / p50['translate, 64 tokens']:.2f} "
+          "(goal <= 1.5)")  # fmt: skip
+    print(f"minilm 16 / translate 16 p50 ratio {p50['minilm, 16 tokens'] / p50['translate, 16 tokens']:.2f}")
+    long, short = p50[f"toy max_len 129, {LONG_TOKENS} tokens"], p50["toy max_len 129, 16 tokens"]
+    print(f"toy 128 / toy 16 tokens p50 ratio {long / short:.2f} (goal <= 2)")
+    print(f"load average after: {os.getloadavg()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument("--minilm", action="store_true", help="only the MiniLM and long-input cases")
     args = parser.parse_args()
+    if args.minilm:
+        minilm_main(args.edits)
+        return
     rng = random.Random(0)
     translate = get_task("translate")
     sentences = [s for s, _ in translate.sample(400, seed=1) if 7 <= len(s.split()) <= 9][: args.edits + 1]

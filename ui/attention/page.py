@@ -72,8 +72,8 @@ def render(view: AttentionView, *, slide: bool = False) -> None:
 
 
 def render_encoder(loaded: LoadedEncoder, bar) -> None:
-    """The page for an encoder-only model (MiniLM): the input beside a second sentence, the word pieces, the sentence
-    embeddings and their similarity, then encoder self-attention (72 heads) and the head atlas."""
+    """The page for an encoder-only model (MiniLM): the input beside a second sentence, the word pieces, encoder
+    self-attention (72 heads), then what it outputs (the sentence embeddings and their similarity) and the head atlas."""
     with controls(bar, _("Input")):
         text_col, second_col = st.columns([1, 1])
         with text_col:
@@ -84,8 +84,8 @@ def render_encoder(loaded: LoadedEncoder, bar) -> None:
     if trace is None:
         return
     source_tokens(trace)
-    embedding_section(loaded, trace, second)
     attention_section(trace, None, lambda: question_panel(loaded, text, "", trace))
+    embedding_section(loaded, trace, second)
     atlas_section(loaded, trace)
     trace_downloads(trace, PAGE)
 
