@@ -118,14 +118,19 @@ MARKDOWN_SHOWS = """
 """
 
 
-def write_large_model(folder: Path) -> Path:
-    """An untrained 4+4-layer, 8-head copy-task model that takes 64 source tokens."""
+def write_untrained(folder: Path, name: str, tokens: int, layers: int, heads: int) -> Path:
+    """An untrained copy-task model of layers + layers and `heads` heads that takes `tokens` source tokens."""
     task = get_task("copy")
     config = ModelConfig(
-        src_vocab_size=len(task.src_vocab), tgt_vocab_size=len(task.tgt_vocab), d_model=64, n_heads=8,
-        n_encoder_layers=4, n_decoder_layers=4, d_ff=128, max_len=LARGE_TOKENS + 1,
+        src_vocab_size=len(task.src_vocab), tgt_vocab_size=len(task.tgt_vocab), d_model=64, n_heads=heads,
+        n_encoder_layers=layers, n_decoder_layers=layers, d_ff=128, max_len=tokens + 1,
     )  # fmt: skip
-    return save_checkpoint(LoadedModel(Seq2SeqTransformer(config), task, name=LARGE_NAME), folder / LARGE_NAME)
+    return save_checkpoint(LoadedModel(Seq2SeqTransformer(config), task, name=name), folder / name)
+
+
+def write_large_model(folder: Path) -> Path:
+    """An untrained 4+4-layer, 8-head copy-task model that takes 64 source tokens."""
+    return write_untrained(folder, LARGE_NAME, LARGE_TOKENS, 4, 8)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -220,12 +225,7 @@ PLAIN_WORDS = ("the", "cat", "dog", "sat", "on", "a", "mat", "in", "park", "afte
 
 def write_long_model(folder: Path) -> Path:
     """An untrained 2+2-layer, 4-head copy-task model that takes 128 source tokens (max_len 129, new in issue 17)."""
-    task = get_task("copy")
-    config = ModelConfig(
-        src_vocab_size=len(task.src_vocab), tgt_vocab_size=len(task.tgt_vocab), d_model=64, n_heads=4,
-        n_encoder_layers=2, n_decoder_layers=2, d_ff=128, max_len=LONG_TOKENS + 1,
-    )  # fmt: skip
-    return save_checkpoint(LoadedModel(Seq2SeqTransformer(config), task, name=LONG_NAME), folder / LONG_NAME)
+    return write_untrained(folder, LONG_NAME, LONG_TOKENS, 2, 4)
 
 
 def minilm_pieces(text: str) -> list[str]:
