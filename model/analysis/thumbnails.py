@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-DEFAULT_BUDGET = 12_000  # cells of the whole grid (viz.matrix keeps per-cell hover text up to this many)
+DEFAULT_BUDGET = 6_000  # cells of the whole grid: MiniLM's 72 heads at 64 tokens pool into 8 × 8 blocks of 8
 
 
 def block_size(n_blocks: int, n_heads: int, n_queries: int, n_keys: int, budget: int = DEFAULT_BUDGET) -> int:
@@ -45,14 +45,15 @@ def pool_heads(weights: np.ndarray, size: int) -> np.ndarray:
     return np.stack([summed[..., a:b, :].mean(-2) for a, b in rows], axis=-2).astype(np.float32)  # (…, Bq, Bk)
 
 
-def block_labels(tokens: list[str], size: int, max_chars: int = 24) -> list[str]:
-    """A label per block of `size` tokens: the positions and the tokens ("4–7 · play ##ing in the"), cut to
-    max_chars; the tokens themselves when size is 1."""
+def block_labels(tokens: list[str], size: int, max_chars: int = 0) -> list[str]:
+    """A label per block of `size` tokens: its positions ("4–7"), with its tokens cut to max_chars when max_chars > 0
+    ("4–7 · play ##ing in the"); the tokens themselves when size is 1. (Positions alone keep a grid's per-cell hover
+    text short: it is sent for every cell.)"""
     if size == 1:
         return list(tokens)
     labels = []
     for a, b in token_blocks(len(tokens), size):
         words = " ".join(tokens[a:b])
         words = words if len(words) <= max_chars else words[: max_chars - 1] + "…"
-        labels.append(f"{a}–{b - 1} · {words}")
+        labels.append(f"{a}–{b - 1} · {words}" if max_chars > 0 else f"{a}–{b - 1}")
     return labels

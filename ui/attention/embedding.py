@@ -12,8 +12,8 @@ from views.common import MAX_INPUT_CHARS
 from viz.matrix import SIGNED_SCALE, matrix_figure
 
 from ..charts import chart_name, show_chart
-from ..i18n import N_, _, explain
-from .view import PAGE, hover_names
+from ..i18n import _, explain
+from .view import PAGE
 
 SECOND_KEY = "second_sentence"  # views.AttentionView.second
 CACHE_KEY = "_second_embedding"  # (model name, text) → its embedding, this session's last one
@@ -63,7 +63,7 @@ def embedding_section(loaded: LoadedEncoder, trace: Trace, second: str) -> None:
     fig = matrix_figure(
         np.stack([first, other]), title=_("The two sentence embeddings ({d} numbers each)").format(d=first.shape[0]),
         x_title=_("dimension"), y_title="", x_labels=dims, y_labels=[_("Input"), _("Second sentence")],
-        hover_names=hover_names(N_("sentence"), N_("dimension"), N_("value")), colorscale=SIGNED_SCALE,
+        colorscale=SIGNED_SCALE,
         zmin=None, zmax=None, zmid=0.0, cell_text=False, height=230, role="sentence-embedding",
     )  # fmt: skip
     show_chart(fig, "sentence_embedding", name=chart_name(PAGE, "embedding"))

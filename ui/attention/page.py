@@ -73,7 +73,7 @@ def render(view: AttentionView, *, slide: bool = False) -> None:
 
 def render_encoder(loaded: LoadedEncoder, bar) -> None:
     """The page for an encoder-only model (MiniLM): the input beside a second sentence, the word pieces, encoder
-    self-attention (72 heads), then what it outputs (the sentence embeddings and their similarity) and the head atlas."""
+    self-attention (72 heads), then what it outputs (the sentence embeddings, their similarity) and the head atlas."""
     with controls(bar, _("Input")):
         text_col, second_col = st.columns([1, 1])
         with text_col:

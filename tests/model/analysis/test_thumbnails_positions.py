@@ -14,9 +14,9 @@ from model.analysis.thumbnails import block_labels, block_size, pool_heads, toke
 
 def test_block_size_is_the_smallest_that_fits_the_budget():
     assert block_size(2, 4, 16, 16) == 1  # 2 048 cells: no pooling
-    assert block_size(6, 12, 64, 64) == 6  # 72 heads × 11 × 11 = 8 712 ≤ 12 000; blocks of 5 give 13 × 13 (12 168)
+    assert block_size(6, 12, 64, 64) == 8  # 72 heads × 8 × 8 = 4 608 ≤ 6 000; blocks of 7 give 10 × 10 (7 200)
     for size in range(1, block_size(6, 12, 64, 64)):
-        assert 72 * math.ceil(64 / size) ** 2 > 12_000
+        assert 72 * math.ceil(64 / size) ** 2 > 6_000
     assert block_size(1, 8, 128, 128, budget=2_000) == 9  # 8 × 15 × 15 = 1 800; blocks of 8 give 8 × 16 × 16
 
 
@@ -47,7 +47,8 @@ def test_a_head_switched_off_stays_nan_and_a_previous_token_head_stays_a_diagona
 def test_block_labels_name_positions_and_tokens():
     tokens = ["[CLS]", "play", "##ing", "now", "[SEP]"]
     assert block_labels(tokens, 1) == tokens
-    assert block_labels(tokens, 2) == ["0–1 · [CLS] play", "2–3 · ##ing now", "4–4 · [SEP]"]
+    assert block_labels(tokens, 2) == ["0–1", "2–3", "4–4"]
+    assert block_labels(tokens, 2, max_chars=24) == ["0–1 · [CLS] play", "2–3 · ##ing now", "4–4 · [SEP]"]
     assert block_labels(["a" * 40], 2, max_chars=10) == ["0–0 · aaaaaaaaa…"]
     with pytest.raises(ValueError):
         token_blocks(0, 2)
