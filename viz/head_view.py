@@ -47,6 +47,21 @@ def head_view_lines(weights, focus: int | None = None) -> dict[tuple[int, int], 
     return lines
 
 
+MAX_LINES = 600  # lines drawn at most: past it the weakest bands are left out (72-head models, long inputs)
+
+
+def thin_lines(
+    lines: dict[tuple[int, int], list[tuple[int, int]]], max_lines: int = MAX_LINES
+) -> tuple[dict[tuple[int, int], list[tuple[int, int]]], float]:
+    """The lines with the weakest bands left out until at most max_lines remain (the strongest band always stays),
+    and the weight under which lines were left out (BANDS[0]'s edge when none was)."""
+    kept, lowest = dict(lines), 0
+    while sum(map(len, kept.values())) > max_lines and lowest < len(BANDS) - 1:
+        kept = {key: pairs for key, pairs in kept.items() if key[1] > lowest}
+        lowest += 1
+    return kept, BANDS[lowest][0]
+
+
 def _path_shape(path: str, colour: str, width: float, opacity: float, group: str) -> dict:
     """A layout shape drawing `path` (data coordinates), shown and hidden with its head's legend item."""
     return {
@@ -97,11 +112,15 @@ def head_view_figure(
     query_title: str,
     key_title: str,
     focus: int | None = None,
+    thinned: str = "",
 ) -> go.Figure:
-    """weights (H, Lq, Lk) of one layer as lines between token columns, one colour per head."""
+    """weights (H, Lq, Lk) of one layer as lines between token columns, one colour per head. With more than MAX_LINES
+    lines the weakest bands are left out, and `thinned` (a template with {weight}) says so under the title."""
     w = float32(weights)
     n_heads = w.shape[0]
-    lines = head_view_lines(w, focus)
+    lines, floor = thin_lines(head_view_lines(w, focus))
+    if thinned and floor > BANDS[0][0]:
+        title = f"{title}<br><sup>{thinned.format(weight=floor)}</sup>"
     legend, shapes = [], []
     for h in range(n_heads):
         colour, group = HEAD_COLOURS[h % len(HEAD_COLOURS)], f"h{h}"

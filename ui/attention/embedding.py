@@ -59,11 +59,24 @@ def embedding_section(loaded: LoadedEncoder, trace: Trace, second: str) -> None:
     similarity = cosine_similarity(first, other)
     st.metric(_("Cosine similarity of the two sentences"), f"{similarity:.3f}",
               help=_("1: the same direction; 0: unrelated; −1: opposite."))  # fmt: skip
+    for label, vector in ((_("Input"), first), (_("Second sentence"), other)):
+        head = ", ".join(f"{x:+.3f}" for x in vector[:SHOWN])
+        st.markdown(_("**{label}** → ({numbers}, … {n} numbers)").format(label=label, numbers=head, n=vector.shape[0]))
+    box = st.expander(_("Both embeddings in full"), key="embedding_strip", on_change="rerun")
+    if box.open:  # lazy: one more chart only when asked for
+        with box:
+            embedding_strip(first, other)
+
+
+SHOWN = 6  # numbers of each embedding written out on the page
+
+
+def embedding_strip(first: np.ndarray, other: np.ndarray) -> None:
+    """The two embeddings as two rows of a heatmap, one column per dimension."""
     dims = [str(i + 1) for i in range(first.shape[0])]
     fig = matrix_figure(
         np.stack([first, other]), title=_("The two sentence embeddings ({d} numbers each)").format(d=first.shape[0]),
         x_title=_("dimension"), y_title="", x_labels=dims, y_labels=[_("Input"), _("Second sentence")],
-        colorscale=SIGNED_SCALE,
-        zmin=None, zmax=None, zmid=0.0, cell_text=False, height=230, role="sentence-embedding",
+        colorscale=SIGNED_SCALE, zmin=None, zmax=None, zmid=0.0, cell_text=False, height=230, role="sentence-embedding",
     )  # fmt: skip
     show_chart(fig, "sentence_embedding", name=chart_name(PAGE, "embedding"))

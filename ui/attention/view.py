@@ -215,6 +215,7 @@ def focused_charts(
             weights[layer], title=_("Head view · {layer}").format(layer=layer_name(layer)),
             query_tokens=queries, key_tokens=keys, head_names=names,
             query_title=_("Query"), key_title=_("Key"), focus=token,
+            thinned=_("many lines: those under {weight} are left out"),
         )  # fmt: skip
         show_chart(fig, "head_view", name=chart_name(PAGE, kind, "head-view", *off, layer=layer),
                    present_height=HEAD_VIEW_PRESENT_HEIGHT)  # fmt: skip
