@@ -35,7 +35,8 @@ def test_typing_a_sentence_shows_word_pieces_and_72_heads(page, app_url, probes,
     assert overview["y"] == [layer.format(n=i) for i in range(1, 7)]
     assert overview["x"] == [head.format(n=h) for h in range(1, 13)]  # 6 layers × 12 heads
     assert figs["head-view"]["tokens"] == pieces
-    assert "sentence-embedding" in figs
+    first = load_pretrained("minilm").embed(SENTENCE)  # its output: the embedding's first numbers are on the page
+    assert page.get_by_text(", ".join(f"{x:+.3f}" for x in first[:6])).count() == 1
     kinds = page.get_by_test_id("stRadio").first.get_by_role("radio").count()
     assert kinds == 1  # encoder self-attention only
     assert page.get_by_test_id("stMetric").count() == 1
