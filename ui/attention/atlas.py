@@ -11,7 +11,7 @@ import numpy as np
 import streamlit as st
 
 from model import AnyLoaded, LoadedEncoder, Trace
-from model.analysis.atlas import DOMINANT, ROLES, Atlas, atlas_texts, corpus_atlas, trace_atlas
+from model.analysis.atlas import CORPUS_SIZE, DOMINANT, ROLES, Atlas, atlas_texts, corpus_atlas, trace_atlas
 from model.naming import TRANSFORMER_KINDS, AttentionKind
 from views.attention import ATLAS_LABELS
 from viz.atlas import atlas_figure
@@ -80,7 +80,11 @@ def atlas_section(loaded: AnyLoaded, trace: Trace) -> None:
             _("Averaged over"), list(ATLAS_LABELS), required=True, key="atlas_over",
             format_func=shown_as({k: _(label) for k, label in ATLAS_LABELS.items()}),
         )  # fmt: skip
-        atlas = trace_atlas(trace) if over == "input" else fixed_atlas(loaded)
+        if over == "input":
+            atlas = trace_atlas(trace)
+        else:
+            with st.spinner(_("Running the model on its {n} fixed inputs (once per server)…").format(n=CORPUS_SIZE)):
+                atlas = fixed_atlas(loaded)
         draw_atlas(loaded, atlas, over)
         rows = atlas_rows(atlas)
         kinds = len({kind for _, kind, _ in rows})
