@@ -4,6 +4,7 @@ import streamlit as st
 import torch
 
 from services.allocator import keep_freed_memory_once
+from services.collector import freeze_imports_once
 from ui.classroom.follow import follow_room, page_path
 from ui.classroom.following import remember_view
 from ui.classroom.holdback import hold_back
@@ -23,6 +24,7 @@ from ui.training.panels import stop_training_if_left
 # set_num_threads also sets the count every later thread starts with, so Streamlit's script threads get it.
 torch.set_num_threads(1)
 keep_freed_memory_once()  # traces hold many MB at once: see services/allocator.py
+freeze_imports_once()  # full GCs no longer walk the ~375 000 objects of the imports: see services/collector.py
 
 st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
 language_switch()

@@ -1,6 +1,6 @@
 """Edit-to-paint latency of the Attention page in headless Chromium, and the app's cold start.
 
-    python bench/ui_latency.py [--edits 20]
+    python bench/ui_latency.py [--edits 20] [--cases reverse,step,cold] [--rounds 3] [--compare DIR]
 
 Each browser case runs in English and in Chinese (?lang=en / ?lang=zh), edit by edit in turn, so the two
 languages see the same machine load and their ratio tells what translation costs.
@@ -16,9 +16,16 @@ is judged like devtools/harness.py's wait_settled, plus a check that the page sh
   next     the Step-by-step page's Next button through steps 1 → 8, numbers from the worked example and
            from the model (click to the new step painted and quiet; no goal, for the record)
   cold     `streamlit run` process start to the first complete paint of a shared /attention link
-  minilm   (--minilm, alone) /attention with MiniLM at 16 and 64 tokens beside translate at 16 and 64 (goal: minilm
+  reverse  issue 15's one-person goal: `--rounds` fresh pages of /attention?model=reverse, each a warm-up edit and
+           --edits typed inputs of digits; p50 ÷ the floor's p50 (goal ≤ 3) and p90 ÷ p50 (goal ≤ 1.3)
+  step     the same ratios on /step-by-step?source=model: Next (steps 1 → 8), and a layer and a head picked
+  minilm   (--cases minilm) /attention with MiniLM at 16 and 64 tokens beside translate at 16 and 64 (goal: minilm
            at 64 <= 1.5x translate at 64), and an untrained toy Transformer of max_len 129 at 16 and 128 source
            tokens, teacher-forced on a target as long (goal: 128 <= 2x 16); edits interleaved, one server
+Each edit is also split at the ScriptFinished message: "server" is Enter → the script's run finished (the server's
+work and the network), the rest of the edit-to-paint is the browser drawing what came.
+--compare DIR measures the app of another checkout (say `git worktree add /tmp/before main`) in the same run,
+case by case and edit by edit in turn with this one, so a before/after ratio sees the same machine load.
 Prints p50 / p90 in ms. Figures vary by ±20 % or more on a shared machine.
 """
 
@@ -33,10 +40,12 @@ import sys
 import tempfile
 import time
 import urllib.request
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote_plus
 
+from attention_lab.paths import APP_ROOT
 from devtools.harness import (
     chromium,
     free_port,
@@ -200,12 +209,122 @@ def report(name: str, values: list[float], goal: str) -> None:
     )
 
 
-def cold_start(browser, env: dict) -> tuple[float, float]:
+# An action's two times: Enter (or click) → the run's ScriptFinished message, and → the last DOM change.
+SPLIT_JS = "[window.__lab.finishedAt - window.__t0, window.__lab.lastMutation - window.__t0]"
+START_JS = "window.__t0 = performance.now(); window.__lab.finishedAt = null; window.__lab.finished"
+FINISHED = "return window.__lab.finished > arg;"  # a check: a run after the action has finished
+
+
+@dataclass
+class Timed:
+    """Edit-to-paint of one case, each split at the run's ScriptFinished (ms)."""
+
+    server: list[float] = field(default_factory=list)
+    paint: list[float] = field(default_factory=list)
+
+    def add(self, split: list[float]) -> None:
+        self.server.append(split[0])
+        self.paint.append(split[1])
+
+
+def typed_edit(page, text: str, timed: Timed) -> None:
+    """Type `text` into Input, press Enter, wait until the head view shows it painted and quiet; add its times."""
+    box = page.get_by_label("Input", exact=True)
+    box.fill(text)
+    page.evaluate(START_JS)
+    box.press("Enter")
+    page.wait_for_function(DONE_JS, arg=[HEAD_VIEW_SHOWS, source_tokens(text), QUIET_MS], timeout=60_000, polling=25)
+    timed.add(page.evaluate(SPLIT_JS))
+
+
+def reverse_rounds(browser, url: str, texts: list[list[str]]) -> Timed:
+    """Each round: a fresh /attention?model=reverse page, its first edit a warm-up, then the others timed."""
+    timed, warm = Timed(), Timed()
+    for round_texts in texts:
+        page = new_page(browser)
+        open_page(page, f"{url}/attention?model=reverse")
+        for i, text in enumerate(round_texts):
+            typed_edit(page, text, warm if i == 0 else timed)
+        page.context.close()
+    return timed
+
+
+def step_actions(browser, url: str, rounds: int) -> dict[str, Timed]:
+    """On /step-by-step?source=model: Next through steps 1 → 8, then each layer and a few heads picked, `rounds`
+    times on a fresh page; each action timed to a new run finished and the page painted and quiet."""
+    out = {"Next": Timed(), "layer pick": Timed(), "head pick": Timed()}
+
+    def act(page, what: str, do) -> None:
+        before = page.evaluate(START_JS)
+        do(page)
+        page.wait_for_function(DONE_JS, arg=[FINISHED, before, QUIET_MS], timeout=60_000, polling=25)
+        out[what].add(page.evaluate(SPLIT_JS))
+
+    def pick(page, label: str, option: str) -> None:
+        page.get_by_test_id("stSelectbox").filter(has_text=label).click()
+        page.get_by_role("option", name=option, exact=True).click()
+
+    for _ in range(rounds):
+        page = new_page(browser)
+        open_page(page, f"{url}/step-by-step?source=model&model=reverse&step=4")
+        for layer in ("2", "1"):
+            act(page, "layer pick", lambda p, layer=layer: pick(p, "Layer", layer))
+        for head in ("head 2", "head 3", "head 4", "head 1"):
+            act(page, "head pick", lambda p, head=head: pick(p, "Head", head))
+        open_page(page, f"{url}/step-by-step?source=model&model=reverse")
+        for _step in range(7):
+            act(page, "Next", lambda p: p.get_by_role("button", name="Next ▶").click())
+        page.context.close()
+    return out
+
+
+def report_ratio(name: str, timed: Timed, floor: float) -> None:
+    """A case's p50 and p90, its server part, and its ratios to the floor app and of p90 to p50 (issue 15's goals)."""
+    p50, p90 = statistics.median(timed.paint), percentile(timed.paint, 0.9)
+    print(
+        f"{name:<40} p50 {p50:5.0f} ms  p90 {p90:5.0f} ms  (server {statistics.median(timed.server):4.0f})  "
+        f"÷ floor {p50 / floor:4.2f} (goal ≤ 3)  p90/p50 {p90 / p50:4.2f} (goal ≤ 1.3)  n={len(timed.paint)}"
+    )
+
+
+def one_person(browser, roots: dict[str, Path], cases: set[str], edits: int, rounds: int) -> None:
+    """Issue 15's goals for one person: the reverse edits and the Step-by-step actions against the floor app, for
+    each checkout in `roots`, in turn, in one run."""
+    rng = random.Random(0)
+    texts = [[" ".join(rng.choice("0123456789") for _ in range(rng.randint(6, 9))) for _ in range(edits + 1)]
+             for _ in range(rounds)]  # fmt: skip
+    results: dict[tuple[str, str], Timed] = {}
+    with tempfile.TemporaryDirectory(prefix="attention-lab-floor-") as tmp, ExitStack() as servers:
+        urls = {name: servers.enter_context(streamlit_server(root=root)) for name, root in roots.items()}
+        floor_url = servers.enter_context(floor_server(Path(tmp)))
+        floor: list[float] = []
+        for r in range(rounds):  # round by round, so every checkout and the floor see the same machine load
+            for name, url in urls.items():
+                if "reverse" in cases:
+                    timed = reverse_rounds(browser, url, texts[r : r + 1])
+                    results.setdefault((name, "reverse"), Timed()).server.extend(timed.server)
+                    results[name, "reverse"].paint.extend(timed.paint)
+                if "step" in cases:
+                    for what, timed in step_actions(browser, url, 1).items():
+                        results.setdefault((name, what), Timed()).server.extend(timed.server)
+                        results[name, what].paint.extend(timed.paint)
+            page = new_page(browser)
+            floor += measure_edits(page, floor_url, [f"edit {r} {i}" for i in range(edits + 1)], MARKDOWN_SHOWS, str)
+            page.context.close()
+    floor_p50 = statistics.median(floor)
+    print(f"one person (issue 15), {rounds} rounds × {edits} edits; load average {os.getloadavg()}")
+    report("floor: text_input + st.write", floor, "(for scale)")
+    for (name, what), timed in results.items():
+        label = {"reverse": "/attention?model=reverse, typed"}.get(what, f"/step-by-step {what}")
+        report_ratio(f"[{name}] {label}", timed, floor_p50)
+
+
+def cold_start(browser, env: dict, root: Path = APP_ROOT) -> tuple[float, float]:
     """Seconds from process start to the first complete paint of a shared /attention link (a class
     opening the teacher's link on a fresh server), then of the home page in a second tab."""
     page = new_page(browser)
     start = time.time()
-    with streamlit_server(env=env) as url:
+    with streamlit_server(env=env, root=root) as url:
         open_page(page, f"{url}/attention")
         attention = page.evaluate("performance.timeOrigin + window.__lab.lastMutation") / 1000 - start
         second = new_page(browser)
@@ -273,10 +392,10 @@ def minilm_case(browser, url: str, edits: int) -> dict[str, list[float]]:
     return {name: values[1:] for name, values in times.items()}  # the first edit of each warms up
 
 
-def minilm_main(edits: int) -> None:
-    """The --minilm figures, with the load average before and after."""
+def minilm_main(browser, edits: int) -> None:
+    """The minilm case's figures, with the load average before and after."""
     print(f"load average before: {os.getloadavg()}")
-    with tempfile.TemporaryDirectory(prefix="attention-lab-bench-") as tmp, chromium() as browser:
+    with tempfile.TemporaryDirectory(prefix="attention-lab-bench-") as tmp:
         env = {"ATTENTION_LAB_EXTRA_MODELS": str(write_long_model(Path(tmp)))}
         with streamlit_server(env=env) as url:
             times = minilm_case(browser, url, edits)
@@ -295,20 +414,48 @@ def minilm_main(edits: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edits", type=int, default=20)
-    parser.add_argument("--minilm", action="store_true", help="only the MiniLM and long-input cases")
+    parser.add_argument(
+        "--cases",
+        default="edits,reverse,step,cold",
+        help="comma-separated: edits (default, large, next, floor), reverse, step, cold, minilm",
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="fresh pages per checkout in reverse and step")
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        action="append",
+        default=[],
+        help="another checkout to measure in the same run (reverse, step, cold)",
+    )
     args = parser.parse_args()
-    if args.minilm:
-        minilm_main(args.edits)
-        return
+    cases = set(args.cases.split(","))
+    roots = {"this": APP_ROOT} | {str(root): root.resolve() for root in args.compare}
+    with chromium() as browser:
+        if "edits" in cases:
+            edits(browser, args.edits)
+        if cases & {"reverse", "step"}:
+            one_person(browser, roots, cases, min(args.edits, 8) if args.edits == 20 else args.edits, args.rounds)
+        if "minilm" in cases:
+            minilm_main(browser, args.edits)
+        if "cold" in cases:
+            for name, root in roots.items():
+                attention, home = cold_start(browser, {}, root)
+                print(
+                    f"[{name}] cold start: process start -> shared /attention link painted {attention:5.2f} s "
+                    f"(goal <= 3 s); then the home page in a second tab {home:5.2f} s; load {os.getloadavg()}"
+                )
+
+
+def edits(browser, n_edits: int) -> None:
+    """The default, large, next and floor cases (each in both languages where it says)."""
     rng = random.Random(0)
     translate = get_task("translate")
-    sentences = [s for s, _ in translate.sample(400, seed=1) if 7 <= len(s.split()) <= 9][: args.edits + 1]
-    digits = [" ".join(rng.choice("0123456789") for _ in range(LARGE_TOKENS)) for _ in range(args.edits + 1)]
+    sentences = [s for s, _ in translate.sample(400, seed=1) if 7 <= len(s.split()) <= 9][: n_edits + 1]
+    digits = [" ".join(rng.choice("0123456789") for _ in range(LARGE_TOKENS)) for _ in range(n_edits + 1)]
     target = quote_plus(" ".join(rng.choice("0123456789") for _ in range(LARGE_TOKENS)))
 
-    with tempfile.TemporaryDirectory(prefix="attention-lab-bench-") as tmp, chromium() as browser:
+    with tempfile.TemporaryDirectory(prefix="attention-lab-bench-") as tmp:
         env = {"ATTENTION_LAB_EXTRA_MODELS": str(write_large_model(Path(tmp)))}
-        attention, home = cold_start(browser, env)
         with streamlit_server(env=env) as url:
             default = measure_edits_by_language(browser, f"{url}/attention", sentences, HEAD_VIEW_SHOWS, source_tokens)
             page = new_page(browser)
@@ -324,10 +471,11 @@ def main() -> None:
                     page.context.close()
         with floor_server(Path(tmp)) as url:
             page = new_page(browser)
-            floor = measure_edits(page, url, [f"edit {i}" for i in range(args.edits + 1)], MARKDOWN_SHOWS, str)
+            floor = measure_edits(page, url, [f"edit {i}" for i in range(n_edits + 1)], MARKDOWN_SHOWS, str)
             page.context.close()
 
-    print(f"edit-to-paint on /attention, {args.edits} edits each (shared 2-core machine: figures are noisy)")
+    print(f"edit-to-paint on /attention, {n_edits} edits each (shared 2-core machine: figures are noisy); "
+          f"load average {os.getloadavg()}")  # fmt: skip
     for lang in LANGS:
         report(f"default model + input, lang={lang}", default[lang], "p50 <= 300, p90 <= 450")
     ratio = statistics.median(default["zh"]) / statistics.median(default["en"])
@@ -337,8 +485,6 @@ def main() -> None:
     for (source, lang), values in steps.items():
         report(f"step-by-step Next, {source}, lang={lang}", values, "(no goal)")
     print(f"default (en) / floor p50 ratio {statistics.median(default['en']) / statistics.median(floor):.2f}")
-    print(f"cold start: process start -> shared /attention link painted {attention:5.2f} s (goal <= 5 s)")
-    print(f"            then the home page in a second tab {home:5.2f} s")
 
 
 if __name__ == "__main__":

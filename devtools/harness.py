@@ -155,9 +155,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(timeout: float = 60.0, env: dict | None = None):
-    """Run `streamlit run app.py` headless on a free port; yield its base URL; stop it afterwards."""
-    with streamlit_process(timeout, env) as (url, _proc):
+def streamlit_server(timeout: float = 60.0, env: dict | None = None, root: Path = APP_ROOT):
+    """Run `streamlit run app.py` headless on a free port (of the checkout at `root`); yield its base URL; stop it
+    afterwards."""
+    with streamlit_process(timeout, env, root=root) as (url, _proc):
         yield url
 
 
@@ -187,18 +188,25 @@ def server_flags(settings: list[str]) -> tuple[str, ...]:
 
 @contextmanager
 def streamlit_process(
-    timeout: float = 60.0, env: dict | None = None, options: tuple[str, ...] = (), module: str = "streamlit"
+    timeout: float = 60.0,
+    env: dict | None = None,
+    options: tuple[str, ...] = (),
+    module: str = "streamlit",
+    root: Path = APP_ROOT,
 ):
     """As streamlit_server, yielding (base URL, the server's Popen); `options` are more `streamlit run` flags;
-    `module` is what `python -m` runs with `run app.py …` (devtools.count_runs: a server that counts model runs)."""
+    `module` is what `python -m` runs with `run app.py …` (devtools.count_runs: a server that counts model runs);
+    `root`: the checkout whose app.py is served and imported (bench/ui_latency.py --compare: another version)."""
     port = free_port()
+    if Path(root) != APP_ROOT:  # its own packages first, not this checkout's
+        env = {**(env or {}), "PYTHONPATH": str(root)}
     log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)  # noqa: SIM115
     cmd = [
-        sys.executable, "-m", module, "run", str(APP_ROOT / "app.py"),
+        sys.executable, "-m", module, "run", str(Path(root) / "app.py"),
         "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none", *options,
     ]  # fmt: skip
-    proc = subprocess.Popen(cmd, cwd=APP_ROOT, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+    proc = subprocess.Popen(cmd, cwd=root, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc, timeout, lambda: Path(log.name).read_text()[-3000:], "streamlit")

@@ -42,6 +42,16 @@ def require_whole(name: str, value, low: int = 1, high: int | None = None) -> No
         raise LabError(template, name=name, low=low, high=high, value=repr(value))
 
 
+def require_heads_divide(d_model: int, n_heads: int) -> None:
+    """LabError unless d_model splits evenly into n_heads heads (each head gets d_model / n_heads dimensions)."""
+    if d_model % n_heads:
+        raise LabError(
+            N_("d_model ({d_model}) must be divisible by n_heads ({n_heads}): each head gets d_model / n_heads "
+               "dimensions."),
+            d_model=d_model, n_heads=n_heads,
+        )  # fmt: skip
+
+
 def require_probability(name: str, value) -> None:
     """LabError (a ValueError) unless value is a number in [0, 1)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value < 1.0:

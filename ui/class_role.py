@@ -39,10 +39,13 @@ class ClassRole:
     page_hash: str = ""  # the page of this session's last full run (Streamlit's page script hash)
     shared: dict = field(default_factory=dict, repr=False)  # teacher: model name → the model object shared under it
     shared_errors: dict = field(default_factory=dict, repr=False)  # teacher: model name → why the room refused it
+    shared_lessons: set = field(default_factory=set, repr=False)  # teacher: ids of the lessons kept with the room
     full_run_view: dict = field(default_factory=dict, repr=False)  # teacher: the view at the last full run
     tick_view: dict = field(default_factory=dict, repr=False)  # teacher: the view at the last fragment run
     pending: dict = field(default_factory=dict, repr=False)  # teacher: settings that run moved (room_state.moved)
     pending_since: float = 0.0  # teacher: monotonic time of that full run
+    published: dict | None = field(default=None, repr=False)  # teacher: the view this session last sent the room
+    refused: list = field(default_factory=list, repr=False)  # teacher: the settings the room refused of that view
     touched: bool = False  # student: went exploring by changing the view themselves (the bar says so)
     followed_page: str = ""  # student: the page of the last full run while following (classroom.following)
     followed_view: dict = field(default_factory=dict, repr=False)  # student: that run's view at its end

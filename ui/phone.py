@@ -5,6 +5,9 @@ that the plotly modebar does not cover.
   its size (smaller would not read); what is still wider scrolls sideways, and fades out at each edge that has more
   to scroll to (a mask, so it reads in a light or a dark theme), so the cut is never silent. The fade is on at every
   width (a wide matrix in a laptop's column scrolls too); the script keeps it on the edges that have more.
+- A chart's title wider than its chart (plotly never wraps one) is shrunk to fit, down to MIN_TITLE_PX; a heatmap
+  whose cell numbers run into each other (a wide matrix on a phone) leaves them to the tap, as viz.fit does for the
+  widths the server knows. Both are measured in the browser, at every width: only it knows the screen.
 - Plotly's modebar sits over the top right of every chart, where a narrow chart's title runs; a tap shows it and
   it stays. On a phone it is hidden (its buttons zoom and download a slide, which a phone does not need), so the
   title reads.
@@ -18,6 +21,7 @@ import streamlit as st
 
 NARROW = 640  # px: at most this wide is a phone
 MIN_SCALE = 0.72  # a formula is shrunk to at most this fraction of its size before it scrolls
+MIN_TITLE_PX = 11  # a chart title is never shrunk below this
 
 FADE = "3rem"  # the width over which a formula's cut edge fades out
 CSS = f"""
@@ -31,13 +35,15 @@ CSS = f"""
 [data-testid="stMain"] .katex-display.lab-more-left.lab-more-right {{
   mask-image: linear-gradient(to right, transparent, #000 {FADE}, #000 calc(100% - {FADE}), transparent);
 }}
+[data-testid="stPlotlyChart"] g.hm.lab-crowded g.heatmap-label {{ display: none; }}
 @media (max-width: {NARROW}px) {{
   [data-testid="stMain"] .katex-display {{ padding-bottom: 0.3rem; }}
   [data-testid="stPlotlyChart"] .modebar-container {{ display: none !important; }}
 }}
 """
 
-SCRIPT = """
+SCRIPT = (
+    """
 (() => {
   const lab = window.__labPhone = window.__labPhone || {};
   if (lab.observer) return;
@@ -59,8 +65,41 @@ SCRIPT = """
       mark(el);
     }
   };
+  const fitTitles = () => {  // a title wider than its chart: shrunk to fit (plotly draws it again at its own size)
+    for (const title of document.querySelectorAll('[data-testid="stPlotlyChart"] .gtitle')) {
+      const chart = title.ownerSVGElement?.getBoundingClientRect(), box = title.getBoundingClientRect();
+      if (!chart || box.width === 0) continue;
+      const room = chart.right - 4 - Math.max(box.left, chart.left);
+      if (box.width > room) {
+        const size = parseFloat(getComputedStyle(title).fontSize);
+        title.style.fontSize = Math.max(MIN_TITLE_PX, size * room / box.width).toFixed(1) + 'px';
+      }
+    }
+  };
+  const crowded = (labels) => {  // two cell numbers of one row that touch
+    const rows = new Map();
+    for (const label of labels) {
+      const box = label.getBoundingClientRect();
+      if (box.width === 0) continue;
+      const row = Math.round(box.top);
+      if (!rows.has(row)) rows.set(row, []);
+      rows.get(row).push(box);
+    }
+    for (const boxes of rows.values()) {
+      boxes.sort((a, b) => a.left - b.left);
+      for (let i = 1; i < boxes.length; i++) if (boxes[i].left < boxes[i - 1].right + 1) return true;
+    }
+    return false;
+  };
+  const fitCells = () => {
+    for (const heatmap of document.querySelectorAll('[data-testid="stPlotlyChart"] g.hm')) {
+      heatmap.classList.remove('lab-crowded');  // measured afresh: plotly may have drawn new numbers in it
+      heatmap.classList.toggle('lab-crowded', crowded(heatmap.querySelectorAll('g.heatmap-label text')));
+    }
+  };
   let queued = false;
-  const later = () => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; fit(); }); } };
+  const all = () => { fit(); fitTitles(); fitCells(); };
+  const later = () => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; all(); }); } };
   lab.observer = new MutationObserver(later);
   lab.observer.observe(document.body, {childList: true, subtree: true});
   window.addEventListener('resize', later);
@@ -69,7 +108,10 @@ SCRIPT = """
   }, true);
   later();
 })();
-""".replace("MIN_SCALE", str(MIN_SCALE)).replace("NARROW", str(NARROW))
+""".replace("MIN_SCALE", str(MIN_SCALE))
+    .replace("MIN_TITLE_PX", str(MIN_TITLE_PX))
+    .replace("NARROW", str(NARROW))
+)
 
 
 def phone_style() -> None:

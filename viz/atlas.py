@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from .figure import figure
 from .matrix import FONT, FONT_SIZE, text_em
 
 ROLE_COLOURS = {  # one colour per dominant role (model.analysis.atlas.DOMINANT)
@@ -66,7 +67,7 @@ def atlas_figure(
         "colorbar": {"tickmode": "array", "tickvals": list(range(len(roles))),
                      "ticktext": [role_names[r] for r in roles], "thickness": 14, "len": 0.95},
     }  # fmt: skip
-    return go.Figure(
+    return figure(
         {
             "data": [trace],
             "layout": {

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from .figure import figure
 from .matrix import FONT, FONT_SIZE, MAX_HOVER_TEXT_CELLS, WEIGHT_SCALE, float32, matrix_figure, text_em
 
 HEAD_HOVER_CELLS = 2_500  # one head's cells with a hover text each (50 × 50 tokens)
@@ -92,7 +93,7 @@ def overview_figure(
         for head in range(n_heads)
         if np.isnan(w[layer, head]).all()
     ]
-    return go.Figure(
+    return figure(
         {
             "data": [trace],
             "layout": {

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from .figure import figure
 from .matrix import FONT, float32
 
 HEAD_COLOURS = (
@@ -140,7 +141,7 @@ def head_view_figure(
         _token_column(X_QUERY, query_tokens, "middle left", query_title, focus, size),
         _token_column(X_KEY, key_tokens, "middle right", key_title, None, size),
     ]
-    return go.Figure(
+    return figure(
         {
             "data": data,
             "layout": {

@@ -10,6 +10,8 @@ import unicodedata
 import numpy as np
 import plotly.graph_objects as go
 
+from .figure import figure
+
 WEIGHT_SCALE = "Blues"  # sequential: 0 = white, 1 = dark blue
 SIGNED_SCALE = "RdBu"  # diverging around 0, for encodings and similarities
 FONT_SIZE = 14
@@ -110,7 +112,7 @@ def matrix_figure(
     if subtitle:
         title_spec["subtitle"] = {"text": subtitle, "font": {"size": 15}}
         margin["t"] += 24
-    return go.Figure(
+    return figure(
         {
             "data": [trace],
             "layout": {

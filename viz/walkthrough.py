@@ -10,6 +10,7 @@ import html
 import numpy as np
 import plotly.graph_objects as go
 
+from .figure import figure
 from .legend import FOOT, legend_room
 
 FONT = {"size": 16}
@@ -125,7 +126,7 @@ def matrix_heatmap(
         shapes=shapes,
     )
     layout["margin"]["t"] = 80
-    return go.Figure({"data": [trace], "layout": layout})
+    return figure({"data": [trace], "layout": layout})
 
 
 def softmax_bars(weights, masked, key_labels: list[str], title: str, y_title: str, masked_label: str) -> go.Figure:
@@ -148,7 +149,7 @@ def softmax_bars(weights, masked, key_labels: list[str], title: str, y_title: st
         xaxis={"tickvals": list(range(len(w))), "ticktext": plain(key_labels)},
         yaxis={"title": {"text": y_title}, "range": [0, 1.15]},
     )
-    return go.Figure({"data": [trace], "layout": layout})
+    return figure({"data": [trace], "layout": layout})
 
 
 def contribution_bars(
@@ -181,7 +182,7 @@ def contribution_bars(
         legend=dict(FOOT),
     )
     layout["margin"]["b"] = bottom
-    return go.Figure({"data": data, "layout": layout})
+    return figure({"data": data, "layout": layout})
 
 
 def scaling_demo_figure(
@@ -238,4 +239,4 @@ def scaling_demo_figure(
         meta="scaling-demo",
     )
     layout["margin"].update(t=50, b=bottom, l=10, r=10)
-    return go.Figure({"data": data, "layout": layout})
+    return figure({"data": data, "layout": layout})

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
-from ..config_base import require_whole
+from ..config_base import require_heads_divide, require_whole
 from ..errors import N_, CheckpointError, LabError
 
 SEQUENCE_LIMIT = 256  # tokens a sentence-transformers MiniLM reads ([CLS] and [SEP] included): its max_seq_length
@@ -37,12 +37,7 @@ class BertConfig:
         for name in ("vocab_size", "d_model", "n_heads", "n_encoder_layers", "d_ff", "max_positions",
                      "type_vocab_size", "max_len"):  # fmt: skip
             require_whole(name, getattr(self, name))
-        if self.d_model % self.n_heads:
-            raise LabError(
-                N_("d_model ({d_model}) must be divisible by n_heads ({n_heads}): each head gets d_model / n_heads "
-                   "dimensions."),
-                d_model=self.d_model, n_heads=self.n_heads,
-            )  # fmt: skip
+        require_heads_divide(self.d_model, self.n_heads)
         if self.max_len > self.max_positions:
             raise LabError(
                 N_("max_len ({max_len}) cannot exceed the {rows} rows of the position table."),

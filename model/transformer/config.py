@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from ..config_base import DictConfig, require_pad_id, require_probability, require_whole
+from ..config_base import DictConfig, require_heads_divide, require_pad_id, require_probability, require_whole
 from ..errors import N_, LabError, one_of
 
 POSITIONAL_KINDS = ("sinusoidal", "learned", "none")
@@ -46,12 +46,7 @@ class ModelConfig(DictConfig):
             require_whole(name, getattr(self, name))
         for name in ("n_encoder_layers", "n_decoder_layers"):
             require_whole(name, getattr(self, name), 1, 12)
-        if self.d_model % self.n_heads:
-            raise LabError(
-                N_("d_model ({d_model}) must be divisible by n_heads ({n_heads}): each head gets d_model / n_heads "
-                   "dimensions."),
-                d_model=self.d_model, n_heads=self.n_heads,
-            )  # fmt: skip
+        require_heads_divide(self.d_model, self.n_heads)
         if self.positional not in POSITIONAL_KINDS:
             raise one_of("positional", POSITIONAL_KINDS, self.positional)
         if self.positional == "sinusoidal" and self.d_model % 2:

@@ -10,16 +10,18 @@ write is their answer to the open question.
   teacher's URL. The store keeps only the key's SHA-256 and compares digests in constant time; the key
   is in no snapshot, message or error.
 - Teacher calls take (code, key): publish, teacher_heartbeat, ask, clear_question, reveal,
-  answer_counts, share_model, close. A wrong or missing key raises WrongKey, so a student link can
+  answer_counts, share_model, share_lesson, close. A wrong or missing key raises WrongKey, so a student link can
   never change what others see.
 - Student calls take the code: join (→ a private student id), student_heartbeat, leave, answer, my_answer
   (their own answer, kept while the question is open, revealed or not); and
-  everyone reads snapshot, version, wait_for_change, room_models, get_room_model.
+  everyone reads snapshot, version, wait_for_change, room_models, get_room_model, get_room_lesson.
 - Presence: a student counts as connected for limits.student_window s after their last call. A room
   ends when closed or after limits.teacher_timeout s without a teacher call; for limits.ended_memory s
   more it answers RoomClosed ("has ended"), then RoomNotFound. Live rooms, students per room, shared
   models (per room, and in bytes across all rooms) and every string are bounded (RoomLimits); each
   bound has its own error. Shared models are config.json + safetensors bytes, parsed before storing.
+  A lesson the teacher uploaded or built is kept with the room too (its JSON bytes, bounded in size and
+  number), so a student on any server opens the lesson the teacher shows.
 - Every error is a RoomError carrying an English template marked with N_() and its params, for ui/ to
   translate: `gettext(e.template).format(**e.params)`. Nothing changes when a call raises.
 - Followers are told of changes instead of polling storage: wait_for_change(code, after, timeout)
@@ -36,6 +38,8 @@ is the process-wide instance. All stores are thread-safe. This package never imp
 from services.rooms.errors import (
     AnswersClosed,
     InvalidState,
+    LessonNotFound,
+    LessonTooLarge,
     ModelNotFound,
     ModelStorageFull,
     ModelTooLarge,
@@ -69,6 +73,8 @@ __all__ = [
     "AnswerCounts",
     "AnswersClosed",
     "InvalidState",
+    "LessonNotFound",
+    "LessonTooLarge",
     "MemoryRoomStore",
     "ModelInfo",
     "ModelNotFound",

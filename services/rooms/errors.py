@@ -79,6 +79,7 @@ class InvalidState(RoomError):
     MODEL_NAME = N_("A model name must be 1 to {limit} characters, without line breaks.")
     MODEL_CONFIG = N_("The model's config.json is not a JSON object.")
     MODEL_WEIGHTS = N_("The model's weights are not a safetensors file.")
+    LESSON = N_("A lesson sent to a class must be its JSON file's bytes.")
 
     template = NOT_A_MAPPING
 
@@ -107,6 +108,21 @@ class ModelNotFound(RoomError):
     """The room shares no model of that name."""
 
     template = N_("Class {code} has no model named “{name}”.")
+
+
+class LessonTooLarge(RoomError):
+    """A lesson kept with a room is over the size limit; it was not kept, so students see the shipped lesson."""
+
+    template = N_(
+        "The lesson is {size_kb:.0f} KB; a class can be shown lessons of up to {limit_kb:.0f} KB. "
+        "Your students see the shipped lesson instead."
+    )
+
+
+class LessonNotFound(RoomError):
+    """The room keeps no lesson of that id (never shared with it, or one of its oldest, since dropped)."""
+
+    template = N_("Class {code} has no lesson “{lesson}”.")
 
 
 class StaleQuestion(RoomError):

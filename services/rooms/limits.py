@@ -34,6 +34,8 @@ class RoomLimits:
     max_models: int = 4  # models shared with one room
     max_model_bytes: int = 8 * MB  # config.json + weights of one shared model; ours are under 2 MB
     max_all_models_bytes: int = 256 * MB  # all rooms' shared models together, so a flood of rooms cannot fill RAM
+    max_lessons: int = 4  # lessons kept with one room (uploaded or built by its teacher); the oldest go first
+    max_lesson_bytes: int = 256 * 1024  # one lesson's JSON file: a lesson file's own limit (services.lessons.LIMITS)
     max_wait: float = 60.0  # longest wait_for_change timeout honoured
 
     def __post_init__(self) -> None:

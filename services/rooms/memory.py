@@ -30,6 +30,7 @@ class _Private:
     students: dict[str, float] = field(default_factory=dict)  # id → clock time of last call
     answers: dict[str, int] = field(default_factory=dict)  # id → option index, for the open question
     models: dict[str, SharedModel] = field(default_factory=dict)
+    lessons: dict[str, bytes] = field(default_factory=dict)  # id → JSON bytes, the latest shared last
 
 
 class MemoryRoomStore(RoomStore):
@@ -114,6 +115,21 @@ class MemoryRoomStore(RoomStore):
         with self._lock:
             private = self._private.get(doc.code)
             return None if private is None else private.models.get(name)
+
+    def _share_lesson(self, doc: RoomDoc, lesson_id: str, data: bytes) -> None:
+        with self._lock:
+            now = self._clock()
+            current, private = self._current(doc.code, now)
+            private.lessons.pop(lesson_id, None)
+            private.lessons[lesson_id] = data
+            while len(private.lessons) > self.limits.max_lessons:
+                private.lessons.pop(next(iter(private.lessons)))
+            self._commit(current, private, teacher_seen=now, version=current.version)
+
+    def _get_lesson(self, doc: RoomDoc, lesson_id: str) -> bytes | None:
+        with self._lock:
+            private = self._private.get(doc.code)
+            return None if private is None else private.lessons.get(lesson_id)
 
     def _close(self, doc: RoomDoc) -> None:
         with self._lock:

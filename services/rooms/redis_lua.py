@@ -1,8 +1,8 @@
 """The Lua scripts behind RedisRoomStore: each check-and-change runs atomically inside Redis.
 
 Every script gets KEYS = room hash, students zset (id → last call), answers hash (id → option),
-models hash ("c:"/"w:" + name → bytes), rooms index zset (code → teacher's last call), model bytes
-hash (code → bytes its shared models hold, across rooms), and
+models hash ("c:"/"w:" + name → bytes; "l:" + id → a lesson's bytes), rooms index zset (code → teacher's last
+call), model bytes hash (code → bytes its shared models hold, across rooms), and
 ARGV = channel, code, now, teacher_timeout, student_window, ttl, max_students, then its own.
 It answers {status} or {"ok", field, value, ...} (the room hash after the change), and publishes that
 hash on the room's channel whenever it changed, so every server's copy follows.
@@ -143,6 +143,22 @@ redis.call('HSET', room, 'models', cjson.encode(listing))
 return teacher_done(true)
 """
 
+SHARE_LESSON = """
+-- ARGV[8] lesson id, ARGV[9] its JSON bytes, ARGV[10] lessons a room keeps. They live in the models hash
+-- ("l:" + id → bytes, "lessons" → their ids, oldest first), so they expire and end with the room.
+local why = status()
+if why then return {why} end
+local kept = redis.call('HGET', models, 'lessons')
+local listing = {}
+for _, id in ipairs(kept and cjson.decode(kept) or {}) do
+  if id ~= ARGV[8] then table.insert(listing, id) end
+end
+table.insert(listing, ARGV[8])
+while #listing > tonumber(ARGV[10]) do redis.call('HDEL', models, 'l:' .. table.remove(listing, 1)) end
+redis.call('HSET', models, 'l:' .. ARGV[8], ARGV[9], 'lessons', cjson.encode(listing))
+return teacher_done(false)
+"""
+
 CLOSE = """
 -- ARGV[8] seconds an ended room is remembered
 if not redis.call('HGET', room, 'teacher_seen') then return {'not_found'} end
@@ -202,6 +218,7 @@ SCRIPTS = {
     "update": UPDATE,
     "reveal": REVEAL,
     "share_model": SHARE_MODEL,
+    "share_lesson": SHARE_LESSON,
     "close": CLOSE,
     "presence": PRESENCE,
     "answer": ANSWER,

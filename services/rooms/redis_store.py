@@ -129,6 +129,14 @@ class RedisRoomStore(RoomStore):
             return SharedModel(name, config_json, weights)
         return None
 
+    def _share_lesson(self, doc: RoomDoc, lesson_id: str, data: bytes) -> None:
+        self._run_change("share_lesson", doc.code, lesson_id, data, self.limits.max_lessons)
+
+    def _get_lesson(self, doc: RoomDoc, lesson_id: str) -> bytes | None:
+        with _reachable():
+            data = self._redis.hget(self._keys(doc.code)[3], f"l:{lesson_id}")
+        return data if isinstance(data, bytes) else None
+
     def _close(self, doc: RoomDoc) -> None:
         self._run("close", doc.code, math.ceil(self.limits.ended_memory))
 

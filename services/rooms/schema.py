@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import safetensors
 
-from services.rooms.errors import InvalidState, ModelTooLarge
+from services.rooms.errors import InvalidState, LessonTooLarge, ModelTooLarge
 from services.rooms.limits import MB, RoomLimits
 from views import ViewError, check_mapping, view_class
 
@@ -164,6 +164,17 @@ def check_model_name(name: object) -> str:
         if 0 < len(trimmed) <= 64 and trimmed.isprintable():
             return check_text("name", trimmed, 64)
     raise InvalidState(InvalidState.MODEL_NAME, limit=64)
+
+
+def check_lesson(lesson_id: object, data: object, limits: RoomLimits) -> tuple[str, bytes]:
+    """A lesson's id (an identifier, like a question's) and its JSON file's bytes within the size limit. The bytes
+    are not read here: whoever opens the lesson parses them with the lesson format's strict reader."""
+    lesson_id = check_name("lesson", lesson_id, 128)
+    if not isinstance(data, bytes | bytearray) or not data:
+        raise InvalidState(InvalidState.LESSON)
+    if len(data) > limits.max_lesson_bytes:
+        raise LessonTooLarge(size_kb=len(data) / 1024, limit_kb=limits.max_lesson_bytes / 1024)
+    return lesson_id, bytes(data)
 
 
 def check_model_files(config_json: object, weights: object, limits: RoomLimits) -> tuple[bytes, bytes]:

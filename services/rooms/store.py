@@ -23,6 +23,7 @@ from services.rooms.doc import RoomDoc, Stage
 from services.rooms.errors import (
     AnswersClosed,
     InvalidState,
+    LessonNotFound,
     ModelNotFound,
     RoomClosed,
     RoomError,
@@ -35,8 +36,10 @@ from services.rooms.mirror import RoomDocs
 from services.rooms.schema import (
     check_choice,
     check_int,
+    check_lesson,
     check_model_files,
     check_model_name,
+    check_name,
     question_json,
     refuse_key,
     state_json,
@@ -135,6 +138,13 @@ class RoomStore(ABC):
         self._share_model(doc, name, config_json, weights)
         return ModelInfo(name, len(config_json) + len(weights))
 
+    def share_lesson(self, code: str, key: str, lesson_id: str, data: bytes) -> None:
+        """Keep a lesson (its JSON file's bytes) with this room, so its students on every server can open it; the
+        room keeps its limits.max_lessons latest, dropping the oldest. LessonTooLarge past limits.max_lesson_bytes.
+        Followers are not woken: the view that names the lesson comes next (publish)."""
+        doc = self._teacher(code, key)
+        self._share_lesson(doc, *check_lesson(lesson_id, data, self.limits))
+
     def close(self, code: str, key: str) -> None:
         """End the class now: students are told it has ended; answers and shared models are dropped.
         Closing an ended room does nothing."""
@@ -229,6 +239,15 @@ class RoomStore(ABC):
             raise ModelNotFound(code=doc.code, name=name)
         return model
 
+    def get_room_lesson(self, code: str, lesson_id: str) -> bytes:
+        """The JSON bytes of a lesson kept with this room (and only this room); LessonNotFound otherwise."""
+        doc = self._live(code)
+        lesson_id = check_name("lesson", lesson_id, 128)
+        data = self._get_lesson(doc, lesson_id)
+        if data is None:
+            raise LessonNotFound(code=doc.code, lesson=lesson_id)
+        return data
+
     def shutdown(self) -> None:  # noqa: B027 (a default that backends without resources keep)
         """Release connections and threads (the in-process store holds none)."""
 
@@ -287,6 +306,14 @@ class RoomStore(ABC):
     @abstractmethod
     def _get_model(self, doc: RoomDoc, name: str) -> SharedModel | None:
         """A model shared with this room."""
+
+    @abstractmethod
+    def _share_lesson(self, doc: RoomDoc, lesson_id: str, data: bytes) -> None:
+        """Keep the lesson's bytes under this room, the newest last; drop the oldest past limits.max_lessons."""
+
+    @abstractmethod
+    def _get_lesson(self, doc: RoomDoc, lesson_id: str) -> bytes | None:
+        """A lesson kept with this room."""
 
     @abstractmethod
     def _close(self, doc: RoomDoc) -> None:

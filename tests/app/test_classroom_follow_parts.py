@@ -59,3 +59,32 @@ def test_a_value_the_browser_sent_back_before_an_apply_does_not_hide_the_one_it_
     for stale in (2, 3):
         session["step"] = stale
         assert following.touched(role, "step-by-step") == []
+
+
+def test_a_slow_browser_sending_old_values_long_after_an_apply_does_not_send_the_student_exploring(monkeypatch):
+    """The flaky follow test's cause: a browser that draws slowly sent its first run after an apply 13.7 s later (a
+    10 s window had passed), with the old step. An old value counts as the student's once the browser has sent the
+    applied value of that setting back (it has drawn it), or after STALE_FOR."""
+    role = ClassRole("ABCDEF", student_id="s" * 20)
+    session = {"step": 2}
+    clock = [1000.0]
+    monkeypatch.setattr(following.st, "session_state", session)
+    monkeypatch.setattr(following.time, "monotonic", lambda: clock[0])
+    role.followed_page, role.followed_view = "step-by-step", following._view("step-by-step")
+    following.before_apply(role, "step-by-step")  # the teacher's 3
+    session["step"] = 3
+    role.followed_view = following._view("step-by-step")
+    clock[0] += 13.7
+    session["step"] = 2  # the slow browser's first run since the apply
+    assert following.touched(role, "step-by-step") == []
+    session["step"] = 3  # it has drawn the apply: the step caught up
+    assert following.touched(role, "step-by-step") == []
+    session["step"] = 2  # the student picks step 2 themselves
+    assert following.touched(role, "step-by-step") == ["step"]
+    following.before_apply(role, "step-by-step")  # the teacher's 4; the browser never catches up …
+    session["step"] = 4
+    role.followed_view = following._view("step-by-step")
+    session["step"] = 2
+    assert following.touched(role, "step-by-step") == []
+    clock[0] += following.STALE_FOR + 1  # … then, long after, an old value is the student's again
+    assert following.touched(role, "step-by-step") == ["step"]

@@ -16,7 +16,7 @@ from .test_classroom import ATTENTION_PAGE, STEP_PAGE, buttons, run, session, st
 HIDDEN = {"en": "comes back when the teacher reveals the answer", "zh": "老师揭晓答案后"}
 
 
-def ask(teacher, query: int = 1, kind: str = "encoder") -> dict:
+def ask(teacher, query: int = 1, kind: str = "cross") -> dict:
     """The teacher asks which key `query` attends to most in the head in focus; returns the question."""
     teacher.radio(key="_q_kind").set_value("attend")
     teacher.selectbox(key=f"_q_query_attention_{kind}").set_value(query)
@@ -114,14 +114,16 @@ def test_a_student_who_touches_a_control_while_following_goes_exploring(lang):
     teacher, role = start_class("en", ATTENTION_PAGE)
     student = session(lang, room=role.code)
     assert student.session_state[ROLE_KEY].following and "_class_explore" in buttons(student)
-    run(student.radio(key="kind").set_value("cross"))
+    run(student.radio(key="kind").set_value("encoder"))  # the page opens on cross-attention
     assert not student.session_state[ROLE_KEY].following
     assert "_class_follow" in buttons(student) and "_class_explore" not in buttons(student)
-    run(teacher.selectbox(key="layer").set_value(1))
+    own = (student.session_state["kind"], student.session_state["layer"])
+    teachers_layer = 1 - teacher.session_state["layer"]  # the other of the model's two layers: a real change
+    run(teacher.selectbox(key="layer").set_value(teachers_layer))
     run(student)
-    assert (student.session_state["kind"], student.session_state["layer"]) == ("cross", 0)  # not pulled back
-    run(student.button(key="_class_follow").click())
-    assert (student.session_state["kind"], student.session_state["layer"]) == ("encoder", 1)
+    assert own[0] == "encoder" and (student.session_state["kind"], student.session_state["layer"]) == own
+    run(student.button(key="_class_follow").click())  # not pulled back until they ask
+    assert (student.session_state["kind"], student.session_state["layer"]) == ("cross", teachers_layer)
 
 
 def test_a_student_who_opens_another_page_while_following_goes_exploring():

@@ -82,3 +82,40 @@ def test_on_a_phone_a_tap_on_a_chart_leaves_its_title_readable(browser, app_url)
                 assert not any(overlaps(t, m) for t in boxes["titles"] for m in boxes["modebars"])
     finally:
         page.context.close()
+
+
+# Each chart title's overflow past its chart (px), and each heatmap's visible cell numbers that run into their
+# neighbour in the same row.
+WORDS_JS = """
+() => {
+  const titles = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .gtitle')].map((t) => {
+    const chart = t.ownerSVGElement.getBoundingClientRect(), box = t.getBoundingClientRect();
+    return {text: t.textContent.slice(0, 40), over: Math.max(box.right - chart.right, chart.left - box.left)};
+  });
+  const touching = [];
+  for (const heatmap of document.querySelectorAll('[data-testid="stPlotlyChart"] g.hm')) {
+    const boxes = [...heatmap.querySelectorAll('g.heatmap-label text')].filter((t) => t.checkVisibility())
+      .map((t) => ({box: t.getBoundingClientRect(), text: t.textContent})).filter((b) => b.box.width > 0);
+    for (const a of boxes) for (const b of boxes) {
+      if (a !== b && Math.abs(a.box.top - b.box.top) < 1 && a.box.left < b.box.left && b.box.left < a.box.right)
+        touching.push([a.text, b.text]);
+    }
+  }
+  return {titles, touching};
+}
+"""
+
+
+@pytest.mark.parametrize(("path", "lang"), [("/inside-a-layer", "zh"), ("/attention", "en"), ("/step-by-step", "zh")])
+def test_on_a_phone_chart_titles_fit_and_cell_numbers_never_run_together(browser, app_url, path, lang):
+    page = new_page(browser, PHONE)
+    try:
+        open_page(page, f"{app_url}{path}?lang={lang}")
+        page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
+        page.wait_for_timeout(500)  # the fitting script runs on the next animation frame after plotly draws
+        words = page.evaluate(WORDS_JS)
+        assert words["titles"], f"{path}: no chart title measured"
+        assert [t for t in words["titles"] if t["over"] > 1] == []
+        assert words["touching"] == []
+    finally:
+        page.context.close()

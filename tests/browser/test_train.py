@@ -99,7 +99,7 @@ def test_chinese_train_page_timeline_plays_with_chinese_words(page, app_url):
     page.wait_for_function(
         "document.querySelector('[data-testid=\"stApp\"]').getAttribute('data-test-script-state') === 'notRunning'"
     )
-    assert page.get_by_text(re.compile(r"^第 30 步（最多 30 步）")).is_visible()
+    assert page.get_by_text(re.compile(r"^完成：共 30 步")).is_visible()  # the bar full, saying how the run ended
     assert page.get_by_text("训练完成：共 30 步").is_visible()
     timeline = page.locator('[data-testid="stPlotlyChart"]').filter(has_text="▶ 播放")  # the one with a slider
     timeline.locator("text", has_text=re.compile(r"^第 30 步$")).wait_for(timeout=10_000)  # its value, painted

@@ -3,6 +3,10 @@
 It runs after st.navigation and before any widget of the sidebar or the page, so the teacher's values can
 still be written into st.session_state. A student's run_every fragment (student.py) reruns the app when the
 room's version moves; this call then applies the room's state and switches to the teacher's page.
+
+Only students apply the room's state. A teacher's own URL names the page and its view (ui/state/links.py keeps
+every setting in it), so a teacher who opens a link of theirs, or reloads, lands where it says, and the publish
+fragment (teacher.py) moves the class there; applying the room's last state would send them back to its page.
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ def follow_room(page: st.Page) -> None:
         _keep_in_url(role)
         if not role.is_teacher and role.following and _drifted(role, page):
             go_exploring(role)
-        if role.applied_version < 0 or (not role.is_teacher and role.following):
+        if not role.is_teacher and (role.applied_version < 0 or role.following):
             _apply_if_moved(role, page)
     show_notice()
     role = current_role()
@@ -137,7 +141,7 @@ def _apply_if_moved(role: ClassRole, page: st.Page) -> None:
     spec = page_spec(snapshot.state.get(PAGE))
     if spec is not None and spec.url_path != here:
         switch_to(role, spec.script)
-    elif not role.is_teacher:
+    else:
         after = room_state.collect(st.session_state, here)
         role.followed_page, role.followed_view = here, after  # the teacher's view is no touch of the student's
         scroll_to(changed_keys(here, before, after), snapshot.version)

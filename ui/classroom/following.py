@@ -7,15 +7,18 @@ so a touch shows as a difference between the view the session holds now and the 
 last full run (`remember_view`, from app.py). Two kinds of difference are not the student's:
 - a value the browser sends back from before an apply: a fragment's timer sends every widget's value with the
   run it asks for, and until the browser has drawn the run that applied the teacher's view it sends the old
-  ones (see room_state.undo_stale for the teacher's side). The values an apply replaced are remembered for
-  STALE_FOR seconds and do not count;
+  ones (see room_state.undo_stale for the teacher's side). The values an apply replaced do not count until the
+  browser sends the applied value of that setting back (it has drawn it), or STALE_FOR seconds have passed.
+  A wall-clock window alone was the flaky follow test's cause: a slow browser (a loaded machine, a phone)
+  started the follow fragment's new timer 13.7 s after an apply, before drawing the page, and its first run sent
+  the old step, which then counted as the student's own change and sent them exploring (reproduced with
+  Chromium's CPU throttled 25×);
 - another page: a student who opens another page while following goes exploring there (follow.py checks it).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
 
 import streamlit as st
 
@@ -23,7 +26,7 @@ from ..class_role import ClassRole, current_role
 from ..i18n import _
 from . import room_state
 
-STALE_FOR = 10.0  # s after an apply during which a value it replaced may come back from the browser
+STALE_FOR = 120.0  # s after an apply during which a value it replaced may still come back from a slow browser
 
 
 def explore(role: ClassRole) -> None:
@@ -80,16 +83,19 @@ def before_apply(role: ClassRole, page: str) -> None:
 
 def touched(role: ClassRole, page: str) -> list[str]:
     """The settings of `page`'s view this following student changed since their last full run (stale browser values
-    left out); [] before a first full run on this page."""
+    left out); [] before a first full run on this page. A setting the browser sends as applied has caught up: its
+    earlier values count as the student's from then on."""
     if role.is_teacher or not role.following or role.followed_page != page or not role.followed_view:
         return []
-    stale: Mapping[str, list] = role.stale_values if time.monotonic() <= role.stale_until else {}
+    stale: dict[str, list] = role.stale_values if time.monotonic() <= role.stale_until else {}
     now, seen = _view(page), role.followed_view
-    return sorted(
-        name
-        for name in set(now) | set(seen)
-        if now.get(name) != seen.get(name) and now.get(name) not in stale.get(name, [])
-    )
+    changed = []
+    for name in set(now) | set(seen):
+        if now.get(name) == seen.get(name):
+            stale.pop(name, None)
+        elif now.get(name) not in stale.get(name, []):
+            changed.append(name)
+    return sorted(changed)
 
 
 def go_exploring(role: ClassRole) -> None:

@@ -3,8 +3,9 @@ students, End the class; and the publish fragment that sends the teacher's view 
 
 The publish fragment sits in the sidebar with run_every, so it runs in every full run of the app and also
 between them: changes made inside a page's own fragments (the Attention page's layer and head) reach the
-class within PUBLISH_EVERY seconds. Publishing an unchanged view only keeps the room alive (its version
-stays, so no student reruns).
+class within PUBLISH_EVERY seconds. A view this session already sent is not sent again, only the room kept
+alive: a teacher with two tabs (the projector's, and a link opened on a laptop) moves the class from the one
+they last changed, instead of each tab pulling it back to its own view twice a second.
 """
 
 from __future__ import annotations
@@ -17,11 +18,15 @@ from contextlib import suppress
 import streamlit as st
 
 from model.io.checkpoint import checkpoint_bytes
+from services.lessons import shipped_lessons
 from services.rooms import InvalidState, RoomClosed, RoomError, RoomNotFound, RoomStore
 from services.rooms.schema import PAGE
+from views import LessonView
 
 from ..class_role import ClassRole, current_role, end_class, notice_error, room_store, set_notice, set_role
 from ..i18n import N_, _, explain, ngettext
+from ..lesson.files import lesson_bytes
+from ..lesson.state import find_lesson
 from ..models import user_models
 from ..presenter.layout import BAR_ITEMS
 from ..sidebar import MODEL_KEY
@@ -136,7 +141,13 @@ def publish_tick(page: str) -> None:
     try:
         store = room_store()
         _share_models(store, role)
-        refused = publish_view(store, role, _view(role, page, full_run))
+        view = _view(role, page, full_run)
+        if view == role.published:  # unchanged here: keep the room alive, and leave it to another tab of ours
+            store.teacher_heartbeat(role.code, role.key)
+        else:
+            _share_lesson(store, role, view)
+            role.refused = publish_view(store, role, view)
+            role.published = view
         snapshot = store.snapshot(role.code)
     except (RoomClosed, RoomNotFound) as exc:
         end_class(role, exc)
@@ -145,7 +156,7 @@ def publish_tick(page: str) -> None:
     except RoomError as exc:
         st.warning(explain(exc))
         return
-    for error in [*refused, *role.shared_errors.values()]:
+    for error in [*role.refused, *role.shared_errors.values()]:
         st.warning(explain(error))
     st.markdown(students_line(snapshot.student_count))
 
@@ -196,6 +207,24 @@ def _culprit(state: dict, error: InvalidState, key: str) -> str | None:
 
 def _drop(state: dict, name: str) -> None:
     state.pop(name, None)
+
+
+def _share_lesson(store: RoomStore, role: ClassRole, view: dict) -> None:
+    """Before a view of the Lesson page on an uploaded or built lesson reaches the class: keep that lesson with the
+    room, so a student on another server can open it (once per lesson; a refusal is shown like a model's)."""
+    lesson_id = view.get("lesson")
+    if view.get(PAGE) != LessonView.PAGE or not isinstance(lesson_id, str) or lesson_id in role.shared_lessons:
+        return
+    lesson = find_lesson(lesson_id)
+    if lesson is None or lesson_id in shipped_lessons():
+        return
+    role.shared_lessons.add(lesson_id)  # tried once per lesson, whatever the outcome
+    try:
+        store.share_lesson(role.code, role.key, lesson_id, lesson_bytes(lesson_id, lesson))
+    except (RoomClosed, RoomNotFound):
+        raise
+    except RoomError as exc:
+        role.shared_errors[lesson_id] = exc
 
 
 def _share_models(store: RoomStore, role: ClassRole) -> None:

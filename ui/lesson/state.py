@@ -3,15 +3,20 @@
 The lesson and slide are the Lesson page's view (views.LessonView), so a class follows the teacher's slide and
 the link holds them (?slide=N, 1-based, and ?lesson=<id> for a lesson other than the default). A lesson is named
 by an id: a shipped lesson by its file name, an uploaded or built one by services.lessons.LIBRARY's id (kept
-server-wide, so the students of a class on this server can open it).
+server-wide). In a class, the teacher's lesson is also kept with the room (services.rooms share_lesson, in Redis
+when the class runs across servers), so a student on another server than the teacher's opens it too.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from services.lessons import DEFAULT_LESSON, LIBRARY, Lesson, shipped_lessons
+from services.lessons import DEFAULT_LESSON, LIBRARY, Lesson, LessonError, parse_lesson, shipped_lessons
+from services.lessons.library import PREFIX
+from services.rooms import RoomError
 from views import LessonView, key_of
+
+from ..class_role import current_role, room_store
 
 LESSON_KEY, SLIDE_KEY = key_of(LessonView, "lesson"), key_of(LessonView, "slide")
 OWN_KEY = "lesson_own"  # {id: Lesson}: the lessons this session uploaded or built (the newest last)
@@ -37,10 +42,28 @@ def keep_own(lesson: Lesson, replaces: str | None = None) -> str:
 
 
 def find_lesson(lesson_id: object) -> Lesson | None:
-    """The lesson of this id: shipped, this session's own, or kept on this server; None when unknown."""
+    """The lesson of this id: shipped, this session's own, kept on this server, or kept with this session's class;
+    None when unknown."""
     if not isinstance(lesson_id, str):
         return None
-    return shipped_lessons().get(lesson_id) or own_lessons().get(lesson_id) or LIBRARY.get(lesson_id)
+    found = shipped_lessons().get(lesson_id) or own_lessons().get(lesson_id) or LIBRARY.get(lesson_id)
+    return found or _class_lesson(lesson_id)
+
+
+def _class_lesson(lesson_id: str) -> Lesson | None:
+    """The lesson kept with this session's class, read with the lesson format's strict reader, then kept on this
+    server (so the class's other students here do not ask again); None outside a class, or when the room has none."""
+    role = current_role()
+    if role is None or not lesson_id.startswith(PREFIX):
+        return None
+    try:
+        lesson = parse_lesson(room_store().get_room_lesson(role.code, lesson_id))
+    except (RoomError, LessonError):
+        return None
+    if PREFIX + lesson.digest != lesson_id:  # not the lesson of that name: show none rather than another
+        return None
+    LIBRARY.keep(lesson)
+    return lesson
 
 
 def current() -> tuple[str, Lesson, int, bool]:
