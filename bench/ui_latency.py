@@ -19,6 +19,9 @@ is judged like devtools/harness.py's wait_settled, plus a check that the page sh
   reverse  issue 15's one-person goal: `--rounds` fresh pages of /attention?model=reverse, each a warm-up edit and
            --edits typed inputs of digits; p50 ÷ the floor's p50 (goal ≤ 3) and p90 ÷ p50 (goal ≤ 1.3)
   step     the same ratios on /step-by-step?source=model: Next (steps 1 → 8), and a layer and a head picked
+  minilm   (--cases minilm) /attention with MiniLM at 16 and 64 tokens beside translate at 16 and 64 (goal: minilm
+           at 64 <= 1.5x translate at 64), and an untrained toy Transformer of max_len 129 at 16 and 128 source
+           tokens, teacher-forced on a target as long (goal: 128 <= 2x 16); edits interleaved, one server
 Each edit is also split at the ScriptFinished message: "server" is Enter → the script's run finished (the server's
 work and the network), the rest of the edit-to-paint is the browser drawing what came.
 --compare DIR measures the app of another checkout (say `git worktree add /tmp/before main`) in the same run,
@@ -124,14 +127,19 @@ MARKDOWN_SHOWS = """
 """
 
 
-def write_large_model(folder: Path) -> Path:
-    """An untrained 4+4-layer, 8-head copy-task model that takes 64 source tokens."""
+def write_untrained(folder: Path, name: str, tokens: int, layers: int, heads: int) -> Path:
+    """An untrained copy-task model of layers + layers and `heads` heads that takes `tokens` source tokens."""
     task = get_task("copy")
     config = ModelConfig(
-        src_vocab_size=len(task.src_vocab), tgt_vocab_size=len(task.tgt_vocab), d_model=64, n_heads=8,
-        n_encoder_layers=4, n_decoder_layers=4, d_ff=128, max_len=LARGE_TOKENS + 1,
+        src_vocab_size=len(task.src_vocab), tgt_vocab_size=len(task.tgt_vocab), d_model=64, n_heads=heads,
+        n_encoder_layers=layers, n_decoder_layers=layers, d_ff=128, max_len=tokens + 1,
     )  # fmt: skip
-    return save_checkpoint(LoadedModel(Seq2SeqTransformer(config), task, name=LARGE_NAME), folder / LARGE_NAME)
+    return save_checkpoint(LoadedModel(Seq2SeqTransformer(config), task, name=name), folder / name)
+
+
+def write_large_model(folder: Path) -> Path:
+    """An untrained 4+4-layer, 8-head copy-task model that takes 64 source tokens."""
+    return write_untrained(folder, LARGE_NAME, LARGE_TOKENS, 4, 8)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -328,13 +336,88 @@ def cold_start(browser, env: dict, root: Path = APP_ROOT) -> tuple[float, float]
     return attention, home
 
 
+LONG_NAME, LONG_TOKENS = "bench-128", 128
+# words MiniLM reads as one piece each, so n − 2 of them make n tokens with [CLS] and [SEP]
+PLAIN_WORDS = ("the", "cat", "dog", "sat", "on", "a", "mat", "in", "park", "after", "school", "with", "her", "old",
+               "friend", "and", "they", "ran", "to", "see", "big", "red", "house", "near", "river", "now")  # fmt: skip
+
+
+def write_long_model(folder: Path) -> Path:
+    """An untrained 2+2-layer, 4-head copy-task model that takes 128 source tokens (max_len 129, new in issue 17)."""
+    return write_untrained(folder, LONG_NAME, LONG_TOKENS, 2, 4)
+
+
+def minilm_pieces(text: str) -> list[str]:
+    from model import load_pretrained
+
+    return load_pretrained("minilm").tokenize(text).tokens
+
+
+def minilm_case(browser, url: str, edits: int) -> dict[str, list[float]]:
+    """Edit-to-paint on /attention, edit by edit in turn across the cases (the same machine load for all): MiniLM
+    and translate at 16 and 64 tokens, and the long toy model at 16 and 128 source tokens."""
+    rng = random.Random(17)
+    translate_words = [w for w in get_task("translate").src_vocab.itos if not w.startswith("<")]
+    digits = "0123456789"
+
+    def plain(n: int) -> str:
+        return " ".join(rng.choice(PLAIN_WORDS) for _ in range(n - 2))  # + [CLS] and [SEP] = n tokens
+
+    cases = {  # name → (url, inputs, expected head-view keys)
+        "minilm, 16 tokens": (f"{url}/attention?model=minilm", [plain(16) for _ in range(edits + 1)], minilm_pieces),
+        "minilm, 64 tokens": (f"{url}/attention?model=minilm", [plain(64) for _ in range(edits + 1)], minilm_pieces),
+        "translate, 16 tokens": (f"{url}/attention?model=translate",
+                                 [" ".join(rng.choices(translate_words, k=15)) for _ in range(edits + 1)],
+                                 source_tokens),
+        "translate, 64 tokens": (f"{url}/attention?model=translate",
+                                 [" ".join(rng.choices(translate_words, k=63)) for _ in range(edits + 1)],
+                                 source_tokens),
+    }  # fmt: skip
+    model = quote_plus(f"{LONG_NAME} (yours)")
+    for n in (16, LONG_TOKENS):
+        target = quote_plus(" ".join(rng.choice(digits) for _ in range(n - 1)))
+        inputs = [" ".join(rng.choice(digits) for _ in range(n - 1)) for _ in range(edits + 1)]
+        cases[f"toy max_len 129, {n} tokens"] = (f"{url}/attention?model={model}&target={target}", inputs,
+                                                 source_tokens)  # fmt: skip
+    pages = {name: new_page(browser) for name in cases}
+    for name, page in pages.items():
+        open_page(page, cases[name][0])
+    times: dict[str, list[float]] = {name: [] for name in cases}
+    for i in range(edits + 1):
+        for name, page in pages.items():
+            _, inputs, expect = cases[name]
+            times[name].append(edit_latency_ms(page, inputs[i], HEAD_VIEW_SHOWS, expect(inputs[i])))
+    for page in pages.values():
+        page.context.close()
+    return {name: values[1:] for name, values in times.items()}  # the first edit of each warms up
+
+
+def minilm_main(browser, edits: int) -> None:
+    """The minilm case's figures, with the load average before and after."""
+    print(f"load average before: {os.getloadavg()}")
+    with tempfile.TemporaryDirectory(prefix="attention-lab-bench-") as tmp:
+        env = {"ATTENTION_LAB_EXTRA_MODELS": str(write_long_model(Path(tmp)))}
+        with streamlit_server(env=env) as url:
+            times = minilm_case(browser, url, edits)
+    print(f"edit-to-paint on /attention, {edits} edits each, interleaved (shared 2-core machine: figures are noisy)")
+    for name, values in times.items():
+        report(name, values, "")
+    p50 = {name: statistics.median(values) for name, values in times.items()}
+    print(f"minilm 64 / translate 64 p50 ratio {p50['minilm, 64 tokens'] / p50['translate, 64 tokens']:.2f} "
+          "(goal <= 1.5)")  # fmt: skip
+    print(f"minilm 16 / translate 16 p50 ratio {p50['minilm, 16 tokens'] / p50['translate, 16 tokens']:.2f}")
+    long, short = p50[f"toy max_len 129, {LONG_TOKENS} tokens"], p50["toy max_len 129, 16 tokens"]
+    print(f"toy 128 / toy 16 tokens p50 ratio {long / short:.2f} (goal <= 2)")
+    print(f"load average after: {os.getloadavg()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edits", type=int, default=20)
     parser.add_argument(
         "--cases",
         default="edits,reverse,step,cold",
-        help="comma-separated: edits (default, large, next, floor), reverse, step, cold",
+        help="comma-separated: edits (default, large, next, floor), reverse, step, cold, minilm",
     )
     parser.add_argument("--rounds", type=int, default=3, help="fresh pages per checkout in reverse and step")
     parser.add_argument(
@@ -352,6 +435,8 @@ def main() -> None:
             edits(browser, args.edits)
         if cases & {"reverse", "step"}:
             one_person(browser, roots, cases, min(args.edits, 8) if args.edits == 20 else args.edits, args.rounds)
+        if "minilm" in cases:
+            minilm_main(browser, args.edits)
         if "cold" in cases:
             for name, root in roots.items():
                 attention, home = cold_start(browser, {}, root)

@@ -1,7 +1,7 @@
 """Regenerate the READMEs' screenshots from the real app in headless Chromium: English in docs/*.png,
 简体中文 in docs/zh/*.png.
 
-    python scripts/screenshots.py [--lang en|zh]
+    python scripts/screenshots.py [--lang en|zh] [--only NAME.png ...]
 
 Starts `streamlit run app.py` on a free port, opens each page in a state worth showing, and saves one
 PNG per page and language. The Train page trains a small model first (about 10 s).
@@ -29,6 +29,14 @@ VIEWS = [
     ("inside-a-layer.png", "/inside-a-layer"),
     ("rnn-vs-transformer.png", "/rnn-vs-transformer?model=translate-rnn"),
     ("lesson.png", "/lesson?slide=11"),
+    (
+        "minilm-attention.png",
+        "/attention?model=minilm&text=The+players+were+unbelievably+tired+after+playing.&layer=1&head=3",
+    ),
+]
+# Shots of one part of a page, scrolled into view: (file name, URL path and query, the part's English label)
+PARTS = [
+    ("head-atlas.png", "/attention?model=minilm&atlas=true", "Head atlas: what every head attends to"),
 ]
 # Where the Chinese screenshot shows another state: the Chinese → English model, so the axes carry Chinese tokens
 # and cross-attention shows the reordering (the link's kind is its label in Chinese, as the app writes it).
@@ -67,21 +75,43 @@ def train_page(page, url: str, lang: str) -> None:
     wait_settled(page, None)
 
 
+def part_shot(browser, url: str, lang: str, path: str, label: str, file: Path) -> None:
+    """A screenshot of one expander of a page (its label in `lang`), scrolled into view."""
+    page = new_page(browser, viewport=VIEWPORT)
+    open_page(page, url + with_lang(path, lang))
+    part = page.get_by_test_id("stExpander").filter(has_text=translations(lang).gettext(label)).first
+    part.scroll_into_view_if_needed()
+    wait_settled(page, None)
+    part.screenshot(path=file)
+    page.context.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", choices=["en", "zh"], action="append", help="default: both")
-    languages = parser.parse_args().lang or ["en", "zh"]
+    parser.add_argument("--only", action="append", help="only these file names (default: every one)")
+    args = parser.parse_args()
+    languages = args.lang or ["en", "zh"]
+    wanted = set(args.only or [])
     with streamlit_server() as url, chromium() as browser:
         for lang in languages:
             folder = out_dir(lang)
             folder.mkdir(parents=True, exist_ok=True)
+            for name, path, label in PARTS:
+                if not wanted or name in wanted:
+                    part_shot(browser, url, lang, path, label, folder / name)
+                    print(f"wrote {(folder / name).relative_to(ROOT)}")
             for name, path in VIEWS:
+                if wanted and name not in wanted:
+                    continue
                 path = ZH_VIEWS.get(name, path) if lang == "zh" else path
                 page = new_page(browser, viewport=VIEWPORT)
                 open_page(page, url + with_lang(path, lang))
                 page.screenshot(path=folder / name)
                 page.context.close()
                 print(f"wrote {(folder / name).relative_to(ROOT)}")
+            if wanted and "train.png" not in wanted:
+                continue
             page = new_page(browser, viewport=VIEWPORT)
             train_page(page, url, lang)
             page.screenshot(path=folder / "train.png")

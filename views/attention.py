@@ -13,7 +13,8 @@ from .common import MAX_INPUT_CHARS, Common
 from .controls import Choice, Flag, Text, Whole, control
 
 MAX_LAYERS = MAX_HEADS = 16  # the Train page builds at most 6 + 6 layers and 16 heads
-MAX_TOKENS = 64  # the toy models' max_len
+MAX_TOKENS = 256  # the longest input of any model: MiniLM's 256 word pieces (the toy models read 64 or 128)
+SECOND_SENTENCE = "Kids played soccer at the park once classes were over."  # MiniLM's similarity: the default pair
 MAX_OFF_CHARS = 10_000  # held as typed; model.knockout refuses a code over its own limit with its own message
 
 
@@ -31,6 +32,8 @@ KIND_LABELS = {
     AttentionKind.DECODER: N_("Decoder masked self-attention"),
     AttentionKind.CROSS: N_("Cross-attention"),
 }
+ATLAS_LABELS = {"corpus": N_("50 fixed inputs"), "input": N_("this input")}  # what the head atlas averages over
+MAX_ATLAS_ROWS = 3 * MAX_LAYERS  # the atlas's rows: every block of every kind
 SUMMARY_LABELS = {
     "entropy": N_("Entropy per head"),
     "peak": N_("Largest weight per head"),
@@ -59,3 +62,8 @@ class AttentionView(PageView):
     summaries: bool = control(Flag(), False)
     more: str = control(Choice(tuple(SUMMARY_LABELS), SUMMARY_LABELS), "entropy")  # the summary shown
     heads_off: str = control(Text(MAX_OFF_CHARS), "", name="heads_off_code", url="off")  # model.knockout's code
+    second: str = control(Text(MAX_INPUT_CHARS), SECOND_SENTENCE, key="second_sentence")  # MiniLM: compared to input
+    atlas: bool = control(Flag(), False)  # the head atlas is open (a lesson slide: the atlas instead of one head)
+    atlas_over: str = control(Choice(tuple(ATLAS_LABELS), ATLAS_LABELS), "corpus")  # what the atlas averages over
+    atlas_row: int = control(Whole(0, MAX_ATLAS_ROWS - 1, shown_from=1), 0)  # its picker: block (kind · layer)
+    atlas_head: int = control(HEAD, 0)  # and head; picking opens that head above

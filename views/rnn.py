@@ -6,10 +6,12 @@ from dataclasses import dataclass, field
 
 from model import PRETRAINED
 
-from .attention import HEAD, LAYER, MAX_TOKENS
+from .attention import HEAD, LAYER
 from .base import PageView
 from .common import Common
 from .controls import Choice, Flag, Number, Whole, control
+
+MAX_STEPS = 64  # the RNN models' max_len
 
 N_PARTS = 5
 RNN_TASKS = tuple(name.removesuffix("-rnn") for name in PRETRAINED if name.endswith("-rnn"))  # with a shipped RNN
@@ -24,7 +26,7 @@ class RnnView(PageView):
 
     common: Common = field(default_factory=Common)
     rnn_part: int = control(Whole(1, N_PARTS), 1)
-    rnn_step: int = control(Whole(1, MAX_TOKENS), 1)  # the decoder step, counted from 1
+    rnn_step: int = control(Whole(1, MAX_STEPS), 1)  # the decoder step, counted from 1
     rnn_layer: int | None = control(LAST_LAYER, None)  # None: the Transformer's last decoder layer
     rnn_mean: bool = control(Flag(), True)
     rnn_head: int = control(HEAD, 0)

@@ -11,6 +11,8 @@ import plotly.graph_objects as go
 from .figure import figure
 from .matrix import FONT, FONT_SIZE, MAX_HOVER_TEXT_CELLS, WEIGHT_SCALE, float32, matrix_figure, text_em
 
+HEAD_HOVER_CELLS = 2_500  # one head's cells with a hover text each (50 × 50 tokens)
+
 
 def tile_gap(n_keys: int) -> int:
     """Blank cells between tiles: wide enough to see, about an eighth of a tile."""
@@ -153,7 +155,8 @@ def head_figure(
     cell_text: bool | None = None,
 ) -> go.Figure:
     """One head's (Lq, Lk) weights, large: query tokens down, key tokens across, values in the cells (unless
-    cell_text is False; None: as matrix_figure decides by size)."""
+    cell_text is False; None: as matrix_figure decides by size). Past HEAD_HOVER_CELLS cells the hover names the
+    row and column by position (the ticks name the tokens), so a 64-token head does not send 4 096 hover texts."""
     return matrix_figure(
         weights,
         title=title,
@@ -161,7 +164,7 @@ def head_figure(
         y_title=query_title,
         x_labels=key_tokens,
         y_labels=query_tokens,
-        hover_names=hover_names,
+        hover_names=hover_names if np.size(weights) <= HEAD_HOVER_CELLS else None,
         height=height,
         role=role,
         subtitle=subtitle,

@@ -48,6 +48,21 @@ def head_view_lines(weights, focus: int | None = None) -> dict[tuple[int, int], 
     return lines
 
 
+MAX_LINES = 600  # lines drawn at most: past it the weakest bands are left out (72-head models, long inputs)
+
+
+def thin_lines(
+    lines: dict[tuple[int, int], list[tuple[int, int]]], max_lines: int = MAX_LINES
+) -> tuple[dict[tuple[int, int], list[tuple[int, int]]], float]:
+    """The lines with the weakest bands left out until at most max_lines remain (the strongest band always stays),
+    and the weight under which lines were left out (BANDS[0]'s edge when none was)."""
+    kept, lowest = dict(lines), 0
+    while sum(map(len, kept.values())) > max_lines and lowest < len(BANDS) - 1:
+        kept = {key: pairs for key, pairs in kept.items() if key[1] > lowest}
+        lowest += 1
+    return kept, BANDS[lowest][0]
+
+
 def _path_shape(path: str, colour: str, width: float, opacity: float, group: str) -> dict:
     """A layout shape drawing `path` (data coordinates), shown and hidden with its head's legend item."""
     return {
@@ -63,7 +78,15 @@ def _path_shape(path: str, colour: str, width: float, opacity: float, group: str
     }
 
 
-def _token_column(x: float, tokens: list[str], side: str, hover: str, highlight: int | None) -> dict:
+ROW_PX, MIN_ROW_PX, TALL_PX = 30, 12, 960  # a token's row; past 32 tokens rows shrink to fit ~960 px, down to 12
+
+
+def row_px(n: int) -> float:
+    """Pixels per token row: 30 up to 32 tokens, then less (a 128-token input is not 4000 px tall), at least 12."""
+    return ROW_PX if n * ROW_PX <= TALL_PX else max(MIN_ROW_PX, TALL_PX / n)
+
+
+def _token_column(x: float, tokens: list[str], side: str, hover: str, highlight: int | None, size: int = 15) -> dict:
     colours = ["#111" if highlight is None or i == highlight else "#bbb" for i in range(len(tokens))]
     return {
         "type": "scatter",
@@ -72,7 +95,7 @@ def _token_column(x: float, tokens: list[str], side: str, hover: str, highlight:
         "y": [-i for i in range(len(tokens))],
         "text": tokens,
         "textposition": side,
-        "textfont": {"size": 15, "color": colours},
+        "textfont": {"size": size, "color": colours},
         "marker": {"size": 7, "color": "#444"},
         "hovertext": [f"{hover}: {t} ({i})" for i, t in enumerate(tokens)],
         "hoverinfo": "text",
@@ -90,11 +113,15 @@ def head_view_figure(
     query_title: str,
     key_title: str,
     focus: int | None = None,
+    thinned: str = "",
 ) -> go.Figure:
-    """weights (H, Lq, Lk) of one layer as lines between token columns, one colour per head."""
+    """weights (H, Lq, Lk) of one layer as lines between token columns, one colour per head. With more than MAX_LINES
+    lines the weakest bands are left out, and `thinned` (a template with {weight}) says so under the title."""
     w = float32(weights)
     n_heads = w.shape[0]
-    lines = head_view_lines(w, focus)
+    lines, floor = thin_lines(head_view_lines(w, focus))
+    if thinned and floor > BANDS[0][0]:
+        title = f"{title}<br><sup>{thinned.format(weight=floor)}</sup>"
     legend, shapes = [], []
     for h in range(n_heads):
         colour, group = HEAD_COLOURS[h % len(HEAD_COLOURS)], f"h{h}"
@@ -107,12 +134,13 @@ def head_view_figure(
             if pairs:
                 path = " ".join(f"M {X_QUERY} {-i} L {X_KEY} {-j}" for i, j in pairs)
                 shapes.append(_path_shape(path, colour, width, opacity, group))
+    n = max(len(query_tokens), len(key_tokens))
+    size = min(15, int(row_px(n)) - 2)  # the tokens' font fits their rows
     data = [
         *legend,
-        _token_column(X_QUERY, query_tokens, "middle left", query_title, focus),
-        _token_column(X_KEY, key_tokens, "middle right", key_title, None),
+        _token_column(X_QUERY, query_tokens, "middle left", query_title, focus, size),
+        _token_column(X_KEY, key_tokens, "middle right", key_title, None, size),
     ]
-    n = max(len(query_tokens), len(key_tokens))
     return figure(
         {
             "data": data,
@@ -125,7 +153,7 @@ def head_view_figure(
                     {"x": X_KEY, "y": 0.7, "text": f"<b>{key_title}</b>", "showarrow": False, "yanchor": "bottom"},
                 ],
                 "legend": {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0.5, "xanchor": "center"},
-                "height": int(150 + 30 * n),
+                "height": int(150 + row_px(n) * n),
                 "margin": {"l": 10, "r": 10, "t": 70, "b": 10},
                 "font": FONT,
                 "plot_bgcolor": "rgba(0,0,0,0)",

@@ -30,8 +30,9 @@ SHIPPED = "attention-basics"
 SHIPPED_ORDER = [
     ("rnn-vs-transformer", "reverse"), ("step-by-step", 1), ("step-by-step", 2), ("step-by-step", 3),
     ("step-by-step", 5), ("step-by-step", 6), ("step-by-step", 7), ("positional-encoding", None), ("step-by-step", 4),
-    ("attention", "decoder"), ("attention", "cross"), ("inside-a-layer", None), ("train", None), ("attention", "cross"),
-]  # fmt: skip
+    ("attention", "decoder"), ("attention", "cross"), ("inside-a-layer", None), ("train", None),
+    ("attention", "encoder"), ("attention", "encoder"), ("attention", "cross"),
+]  # fmt: skip  # MiniLM's two slides ("a real model", the head atlas) before the recap
 
 
 def good() -> dict:
@@ -125,9 +126,9 @@ def test_every_page_a_slide_may_show_is_known_and_names_only_shipped_transformer
         "step-by-step", "attention", "positional-encoding", "inside-a-layer", "train", "rnn-vs-transformer"
     }  # fmt: skip
     assert by_name(RnnView)["bottleneck_task"].control.spec.options == ("reverse", "translate")
-    transformers = {n for n, arch in PRETRAINED_ARCH.items() if arch == "transformer"}
+    transformers = {n for n, arch in PRETRAINED_ARCH.items() if arch == "transformer"} | {"minilm"}
     for page in PAGES:
-        for name in sorted(PRETRAINED_ARCH):
+        for name in sorted([*PRETRAINED_ARCH, "minilm"]):
             doc = good()
             doc["slides"][0] = {**doc["slides"][0], "page": page, "state": {"model": name}}
             if name in transformers:

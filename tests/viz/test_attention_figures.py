@@ -121,3 +121,22 @@ def test_head_view_figure_lines_and_token_columns(trace):
     for (h, i, j), style in drawn.items():
         _, width, opacity = max((band for band in BANDS if w[h, i, j] >= band[0]), key=lambda band: band[0])
         assert style == (width, opacity)
+
+
+def test_a_crowded_head_view_leaves_out_its_weakest_bands_and_says_so():
+    """72-head models and long inputs: past MAX_LINES lines the weakest bands go, the strongest always stays."""
+    from viz.head_view import BANDS, MAX_LINES, head_view_figure, head_view_lines, thin_lines
+
+    rng = np.random.default_rng(3)
+    w = rng.dirichlet(np.full(64, 0.3), size=(12, 64)).astype(np.float32)  # (H, Lq, Lk), rows sum to 1
+    lines = head_view_lines(w)
+    kept, floor = thin_lines(lines)
+    assert sum(map(len, lines.values())) > MAX_LINES >= sum(map(len, kept.values()))
+    assert floor > BANDS[0][0] and all(band >= [edge for edge, _, _ in BANDS].index(floor) for _, band in kept)
+    assert all(w[h, i, j] >= floor for (h, _band), pairs in kept.items() for i, j in pairs)
+    tokens = [f"t{i}" for i in range(64)]
+    fig = head_view_figure(w, title="T", query_tokens=tokens, key_tokens=tokens, head_names=[str(h) for h in range(12)],
+                           query_title="q", key_title="k", thinned="under {weight} left out")  # fmt: skip
+    assert fig.layout.title.text == f"T<br><sup>under {floor} left out</sup>"
+    small = w[:1, :4, :4] / w[:1, :4, :4].sum(-1, keepdims=True)
+    assert thin_lines(head_view_lines(small))[0] == head_view_lines(small)  # few lines: all kept

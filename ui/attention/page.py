@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import LoadedModel, Trace
+from model import AnyLoaded, LoadedEncoder, Trace
 from model.analysis.attention import attention_layers, attention_tokens, sharpest_head
+from model.naming import AttentionKind, attention_name
 from views import AttentionView
 
 from ..classroom.ask import question_panel
@@ -19,6 +20,8 @@ from ..tokens import show_tokens, source_tokens, token_chips
 from ..trace_cache import cached_run
 from ..trace_download import trace_downloads
 from ..walkthrough.state import md_plain
+from .atlas import atlas_section, atlas_slide
+from .embedding import embedding_section, second_sentence
 from .knockout import knockout_section
 from .view import attention_section, focused_charts, within
 
@@ -40,6 +43,9 @@ def render(view: AttentionView, *, slide: bool = False) -> None:
     loaded = get_model(view.common.model)
     if not transformer_only(loaded):
         return
+    if isinstance(loaded, LoadedEncoder):
+        render_encoder(loaded, bar)
+        return
     with controls(bar, _("Input")):
         text_col, target_col = st.columns([3, 2])
         with text_col:
@@ -58,10 +64,30 @@ def render(view: AttentionView, *, slide: bool = False) -> None:
     output_lines(trace)
     knockout = knockout_section(loaded, text, target, trace, bar)
     attention_section(trace, knockout, lambda: question_panel(loaded, text, target, trace))
+    atlas_section(loaded, trace)
     if knockout:
         trace_downloads(knockout.off, PAGE, heads_off=knockout.code, off_word=knockout.word)
     else:
         trace_downloads(trace, PAGE)
+
+
+def render_encoder(loaded: LoadedEncoder, bar) -> None:
+    """The page for an encoder-only model (MiniLM): the input beside a second sentence, the word pieces, encoder
+    self-attention (72 heads), then what it outputs (the sentence embeddings, their similarity) and the head atlas."""
+    with controls(bar, _("Input")):
+        text_col, second_col = st.columns([1, 1])
+        with text_col:
+            text = source_text(loaded=loaded)
+        with second_col:
+            second = second_sentence()
+    trace = cached_run(loaded, text)
+    if trace is None:
+        return
+    source_tokens(trace)
+    attention_section(trace, None, lambda: question_panel(loaded, text, "", trace))
+    embedding_section(loaded, trace, second)
+    atlas_section(loaded, trace)
+    trace_downloads(trace, PAGE)
 
 
 def output_lines(trace: Trace) -> None:
@@ -81,13 +107,16 @@ def output_lines(trace: Trace) -> None:
         st.caption(_("The decoder input is your target (teacher forcing); clear it to see the model's own output."))
 
 
-def run_line(loaded: LoadedModel, text: str, trace: Trace) -> None:
+def run_line(loaded: AnyLoaded, text: str, trace: Trace) -> None:
     """Which model read what, and what it wrote (a slide's one line about its run)."""
     words = {"model": md_plain(loaded.name), "input": md_plain(text), "output": md_plain(trace.prediction or "")}
+    if trace.prediction is None:  # an encoder-only model writes no text
+        st.caption(_("Model **{model}** · input “{input}”").format(**words))
+        return
     st.caption(_("Model **{model}** · input “{input}” · output “{output}”").format(**words))
 
 
-def slide_input(view, loaded: LoadedModel) -> str:
+def slide_input(view, loaded: AnyLoaded) -> str:
     """A slide's input: its own, or the model's example when it has none."""
     text = view.common.input
     return text if isinstance(text, str) and text.strip() else loaded.task.example
@@ -103,9 +132,13 @@ def render_slide(view: AttentionView) -> None:
     if trace is None:
         return
     run_line(loaded, text, trace)
-    weights = attention_layers(trace, view.kind)  # (L, H, Lq, Lk)
-    queries, keys = attention_tokens(trace, view.kind)
+    if view.atlas:  # the head atlas's slide
+        atlas_slide(loaded, trace, view.atlas_over)
+        return
+    kind = view.kind if attention_name(view.kind, 0, "weights") in trace else AttentionKind.ENCODER.value  # MiniLM
+    weights = attention_layers(trace, kind)  # (L, H, Lq, Lk)
+    queries, keys = attention_tokens(trace, kind)
     token = view.token if view.token is not None and view.token < len(queries) else None
     layer = within(view.layer, weights.shape[0]) if view.layer is not None else sharpest_head(weights)[0]
     head = within(view.head, weights.shape[1]) if view.head is not None else sharpest_head(weights, layer)[1]
-    focused_charts(weights, view.kind, layer, head, token, queries, keys, cell_text=False if presenting() else None)
+    focused_charts(weights, kind, layer, head, token, queries, keys, cell_text=False if presenting() else None)

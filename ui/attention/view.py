@@ -42,7 +42,9 @@ from ..language import keep_on_language_switch
 from ..presenter import controls, in_order, presenting
 from ..state import computed_default, fit, sync_url
 from ..widths import chart_share
+from .kinds import model_kinds
 from .knockout_runs import Knockout
+from .thumbnails import overview_title, thumbnails
 
 # The link (views.AttentionView): ?kind=encoder|decoder|cross, ?layer= and ?head= counted from 1, ?token=,
 # ?summaries=true, ?more=entropy|peak|mean|rollout, ?off= (ui.state writes it; a link written with a label in
@@ -95,9 +97,10 @@ def attention_section(trace: Trace, knockout: Knockout | None = None, panel: Pan
     switched off (knockout), drawn from the run with them off, each off head shown as "off". `panel` (the question
     panel) is drawn under the focused head, in the fragment that the kind, layer and head rerun: its rows and keys
     are always those of the head on screen."""
+    kinds = model_kinds(trace)  # MiniLM: encoder self-attention only (no decoder, no cross kinds offered)
     with controls(label=_("Attention kind")):
         kind = st.radio(
-            _("Attention kind"), list(KINDS), format_func=shown_as({k: _(label) for k, label in KINDS.items()}),
+            _("Attention kind"), kinds, format_func=shown_as({k: _(label) for k, label in KINDS.items()}),
             key="kind", horizontal=True, help=_(KIND_HELP),
         )  # fmt: skip
     heads_off, off = (knockout.heads_off, [knockout.word]) if knockout else (frozenset(), [])
@@ -106,10 +109,11 @@ def attention_section(trace: Trace, knockout: Knockout | None = None, panel: Pan
     queries, keys = attention_tokens(trace, kind)
     n_layers, n_heads = weights.shape[:2]
     layers, heads = [layer_name(i) for i in range(n_layers)], [head_name(h) for h in range(n_heads)]
+    tiles, tile_queries, tile_keys, size = thumbnails(weights, queries, keys)  # pooled when the grid is large
+    title = _("{kind}: every layer and head (rows = queries, columns = keys)").format(kind=_(KINDS[kind]))
     fig = overview_figure(
-        weights, title=_("{kind}: every layer and head (rows = queries, columns = keys)").format(kind=_(KINDS[kind])),
-        layer_names=layers, head_names=heads, query_tokens=queries, key_tokens=keys, hover_names=hover_names(*HOVER),
-        off_label=_("off"),
+        tiles, title=overview_title(title, size), layer_names=layers, head_names=heads, query_tokens=tile_queries,
+        key_tokens=tile_keys, hover_names=hover_names(*HOVER), off_label=_("off"),
     )  # fmt: skip
     overview_box, focus_box = in_order((1, 0))  # presenter view: the focused head first, above the fold
     with overview_box:
@@ -211,6 +215,7 @@ def focused_charts(
             weights[layer], title=_("Head view · {layer}").format(layer=layer_name(layer)),
             query_tokens=queries, key_tokens=keys, head_names=names,
             query_title=_("Query"), key_title=_("Key"), focus=token,
+            thinned=_("many lines: those under {weight} are left out"),
         )  # fmt: skip
         show_chart(fig, "head_view", name=chart_name(PAGE, kind, "head-view", *off, layer=layer),
                    present_height=HEAD_VIEW_PRESENT_HEIGHT)  # fmt: skip

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import streamlit as st
 
-from model import NO_ABLATION, Ablation, LoadedModel, Trace
+from model import NO_ABLATION, Ablation, AnyLoaded, Trace
 from model.analysis.attention import attention_tokens
 from model.naming import TRANSFORMER_KINDS, AttentionKind, attention_name
 from model.teach.questions import (
@@ -76,7 +76,7 @@ class QuestionView:
 # ---- the two pages ---------------------------------------------------------------------------------------------
 
 
-def question_panel(loaded: LoadedModel, text: str, target: str | None, trace: Trace | None) -> None:
+def question_panel(loaded: AnyLoaded, text: str, target: str | None, trace: Trace | None) -> None:
     """The Attention page's panel: questions about the head in focus above (kind, layer, head). Drawn inside the
     fragment those pickers rerun (ui.attention.view.focus_section), so its rows and keys are the kind's on screen."""
     if _hidden():
@@ -92,7 +92,7 @@ def question_panel(loaded: LoadedModel, text: str, target: str | None, trace: Tr
         name = attention_name(kind, layer)
         weights = block_weights(trace, name)
         queries, keys = attention_tokens(trace, kind)
-        logits = trace_logits(trace)
+        outputs = _outputs(loaded, trace)
     except QuestionError as exc:
         st.info(explain(exc))
         return
@@ -105,7 +105,7 @@ def question_panel(loaded: LoadedModel, text: str, target: str | None, trace: Tr
 
     view = QuestionView(
         "attention", kind.value, layer, head, weights, queries, keys, token if isinstance(token, int) else 0, 0,
-        unscaled, trace.tokens("tgt"), logits, loaded.task.tgt_vocab.itos,
+        unscaled, *outputs,
     )  # fmt: skip
     _panel(view)
 
@@ -157,8 +157,16 @@ def _model_view(walk, query: int, kind: AttentionKind) -> QuestionView | None:
 
     return QuestionView(
         "walk", kind.value, layer, walk.head, walk.full["weights"], walk.q_tokens, walk.k_tokens, query, 1, unscaled,
-        trace.tokens("tgt"), trace_logits(trace), loaded.task.tgt_vocab.itos,
+        *_outputs(loaded, trace),
     )  # fmt: skip
+
+
+def _outputs(loaded, trace: Trace) -> tuple[list[str] | None, np.ndarray | None, list[str] | None]:
+    """(decoder tokens, logits, vocabulary) for the next-token question; None for an encoder-only model (MiniLM),
+    which writes no tokens, so that question is not offered."""
+    if loaded.config.arch == "bert":
+        return None, None, None
+    return trace.tokens("tgt"), trace_logits(trace), loaded.task.tgt_vocab.itos
 
 
 # ---- the panel -------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from model.naming import Stack, ffn_name
 from views import InsideLayerView
 
 from ..attention.page import run_line, slide_input
@@ -49,7 +50,7 @@ def render(view: InsideLayerView, *, slide: bool = False) -> None:
     st.subheader("LayerNorm")
     layernorm_section(analysis, tokens)
     st.subheader(_("Feed-forward"))
-    ffn_section(analysis, tokens)
+    ffn_section(analysis, tokens, getattr(loaded.config, "activation", "relu"))
     trace_downloads(trace, PAGE)
 
 
@@ -61,5 +62,6 @@ def render_slide(view: InsideLayerView) -> None:
     if trace is None:
         return
     run_line(loaded, text, trace)
-    analysis, tokens = stack_analysis(trace, view.stack, loaded.config.norm)
+    stack = view.stack if ffn_name(Stack(view.stack), 0, "norm") in trace else Stack.ENCODER.value  # MiniLM
+    analysis, tokens = stack_analysis(trace, stack, loaded.config.norm)
     stream_section(analysis, tokens)

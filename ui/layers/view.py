@@ -6,7 +6,7 @@ import streamlit as st
 
 from model import Trace
 from model.analysis.layers import LayerAnalysis, analyse_layers
-from model.naming import CROSS_ATTN, FFN, SELF_ATTN, Stack, parse_sublayer_name
+from model.naming import CROSS_ATTN, FFN, SELF_ATTN, Stack, ffn_name, parse_sublayer_name
 from views import InsideLayerView
 from views.layers import STACK_LABELS
 from viz.layers import ffn_figure, layernorm_stats_figure, row_heatmap
@@ -45,12 +45,22 @@ def sublayer_label(name: str) -> str:
 
 
 def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
-    """The encoder or decoder stack's numbers (model.analysis.layers) and the tokens along its positions."""
+    """The encoder or decoder stack's numbers (model.analysis.layers) and the tokens along its positions; only the
+    stacks the model has are offered (MiniLM: the encoder)."""
+    stacks = model_stacks(trace)
     stack = st.radio(
-        _("Stack"), list(STACKS), horizontal=True, key="layer_stack",
+        _("Stack"), stacks, horizontal=True, key="layer_stack",
         format_func=shown_as({k: _(label) for k, label in STACKS.items()}),
     )  # fmt: skip
     return stack_analysis(trace, stack, norm)
+
+
+def model_stacks(trace: Trace) -> list[str]:
+    """The stacks with layers in `trace`; a stack chosen before that this model lacks gives way to the encoder."""
+    stacks = [s for s in STACKS if ffn_name(Stack(s), 0, "norm") in trace]
+    if st.session_state.get("layer_stack") not in stacks:
+        st.session_state["layer_stack"] = stacks[0]
+    return stacks
 
 
 def stack_analysis(trace: Trace, stack: str, norm: str) -> tuple[LayerAnalysis, list[str]]:
@@ -91,7 +101,8 @@ def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
 
 
 @st.fragment
-def ffn_section(a: LayerAnalysis, tokens: list[str]) -> None:
+def ffn_section(a: LayerAnalysis, tokens: list[str], activation: str = "relu") -> None:
+    """The feed-forward block's hidden units of one layer (`activation`: relu for our models, gelu for MiniLM)."""
     left, _right = st.columns([1, 2])
     labels = {k: _("Layer {n}").format(n=k + 1) for k in range(a.n_layers)}
     fit(PAGE, {"layer_ffn": a.n_layers - 1})
@@ -101,7 +112,8 @@ def ffn_section(a: LayerAnalysis, tokens: list[str]) -> None:
         )
     hidden = a.ffn_hidden[layer]
     fig = ffn_figure(hidden, a.ffn_active[layer], tokens,
-                     title=_("FFN hidden units, layer {n} (ReLU)").format(n=layer + 1),
+                     title=(_("FFN hidden units, layer {n} (GELU)") if activation == "gelu" else
+                            _("FFN hidden units, layer {n} (ReLU)")).format(n=layer + 1),
                      unit_title=_("hidden unit (of {n})").format(n=hidden.shape[1]), token_title=_("token"),
                      active_title=_("units firing (> 0)"), value_name=_("activation"),
                      hover=(_("unit"), _("token"), _("activation")), count_hover=_("{n} units fire"))  # fmt: skip

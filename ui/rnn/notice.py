@@ -5,20 +5,23 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import LoadedModel
+from model import AnyLoaded
 
 from ..i18n import _
 from ..navigation import RNN_VS_TRANSFORMER
 from ..tokens import md_escape
 
-
-def is_transformer(loaded: LoadedModel) -> bool:
-    return loaded.config.arch == "transformer"
+TRANSFORMER_ARCHS = ("transformer", "bert")  # our encoder–decoder, and the encoder-only BERT family (MiniLM)
 
 
-def transformer_only(loaded: LoadedModel) -> bool:
-    """True for a Transformer. For any other family, say in one sentence that this part shows a Transformer's inner
-    workings, link to the RNN page, and return False (the caller then draws nothing of the model)."""
+def is_transformer(loaded: AnyLoaded) -> bool:
+    """Either of our Transformers: the toy encoder–decoder, or MiniLM (encoder only)."""
+    return loaded.config.arch in TRANSFORMER_ARCHS
+
+
+def transformer_only(loaded: AnyLoaded) -> bool:
+    """True for a Transformer (MiniLM included). For any other family, say in one sentence that this part shows a
+    Transformer's inner workings, link to the RNN page, and return False (the caller then draws nothing of it)."""
     if is_transformer(loaded):
         return True
     with st.container(border=True, key="rnn_notice"):

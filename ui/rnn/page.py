@@ -4,12 +4,16 @@ show, with no controls."""
 
 from __future__ import annotations
 
+import streamlit as st
+
+from model import LoadedEncoder
 from views import RnnView
 
 from ..i18n import _
 from ..inputs import source_text
 from ..models import get_model
 from ..presenter import page_header
+from ..tokens import md_escape
 from .align import alignment_section
 from .bottleneck import bottleneck_section, bottleneck_view
 from .claims import claims_section
@@ -41,6 +45,11 @@ def render(view: RnnView, *, slide: bool = False) -> None:
     part = part_picker()
     if part in (ALIGN, DECODER):
         loaded = get_model(view.common.model)
+        if isinstance(loaded, LoadedEncoder):
+            st.info(_("**{name}** is an encoder-only model: it has no decoder to set beside an RNN's. Pick translate "
+                      "or reverse (or one of their -rnn models) in the sidebar to compare the two families.").format(
+                name=md_escape(loaded.name)))  # fmt: skip
+            return
         pair = pair_for(loaded)
         describe(pair)
         text = source_text(loaded=loaded)

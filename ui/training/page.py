@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 import torch
 
-from model import LoadedModel
+from model import AnyLoaded, LoadedEncoder, LoadedModel
 from model.architectures import build_model
 from views import TrainView
 
@@ -42,6 +42,7 @@ def render(view: TrainView, *, slide: bool = False) -> None:
         ),
         markdown=True,
     )
+    pretrained_line(get_model(view.common.model))
     status = st.container()  # Stop and the place in line or the progress bar, then the result: at the top
     with controls(bar, _("Settings")):
         settings = settings_form(architecture_choice())
@@ -64,6 +65,14 @@ def render(view: TrainView, *, slide: bool = False) -> None:
         upload_panel()
 
 
+def pretrained_line(loaded: AnyLoaded) -> None:
+    """One clear line when the sidebar's model is MiniLM: it is pretrained and not trained here."""
+    if isinstance(loaded, LoadedEncoder):
+        st.info(_("**{name}** is a pretrained model (all-MiniLM-L6-v2, trained by sentence-transformers on about a "
+                  "billion sentence pairs): it is not trained here. This page trains the toy models.").format(
+            name=loaded.name))  # fmt: skip
+
+
 @st.cache_resource(show_spinner=False)
 def untrained(name: str) -> LoadedModel:
     """The shipped model's architecture with fresh random weights (seeded): what training starts from."""
@@ -76,6 +85,9 @@ def render_slide(view: TrainView) -> None:
     """Cross-attention before training (random weights) and after (the shipped model), on the same input and the
     same decoder input (the correct output, teacher-forced)."""
     loaded = get_model(view.common.model)
+    if isinstance(loaded, LoadedEncoder):
+        pretrained_line(loaded)
+        return
     text = slide_input(view, loaded)
     target = loaded.task.target_for(text) or ""  # both decoders read the correct output: the same rows
     columns = st.columns(2)

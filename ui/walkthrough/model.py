@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import Ablation, LoadedModel
+from model import Ablation, AnyLoaded
 from model.naming import AttentionKind
-from model.teach.inspect import KINDS, from_trace, n_layers
+from model.teach.inspect import from_trace, kinds_of, n_layers
 from views import StepByStepView, key_of
 from views.attention import KIND_LABELS
 
@@ -22,13 +22,15 @@ KIND_KEY, LAYER_KEY = key_of(StepByStepView, "wt_kind"), key_of(StepByStepView, 
 KIND_NAMES = KIND_LABELS | {AttentionKind.CROSS: N_("Cross-attention (decoder → encoder)")}  # the direction named
 
 
-def model_controls(loaded: LoadedModel) -> tuple[str, AttentionKind, int]:
+def model_controls(loaded: AnyLoaded) -> tuple[str, AttentionKind, int]:
     """Input text is shared with the other pages; kind and layer are this page's."""
     text_col, kind_col, layer_col = st.columns([3, 2, 1], vertical_alignment="bottom")
     with text_col:
         text = source_text(_("Input"), loaded=loaded)
     kind = AttentionKind(
-        kind_col.selectbox(_("Attention"), KINDS, format_func=translated_labels(KIND_NAMES).get, key=KIND_KEY)
+        kind_col.selectbox(
+            _("Attention"), model_kinds(loaded), format_func=translated_labels(KIND_NAMES).get, key=KIND_KEY
+        )
     )
     layers = list(range(n_layers(loaded.model, kind)))
     fit(PAGE, {"wt_layer": len(layers) - 1})
@@ -36,8 +38,17 @@ def model_controls(loaded: LoadedModel) -> tuple[str, AttentionKind, int]:
     return text, kind, int(layer)
 
 
+def model_kinds(loaded: AnyLoaded) -> list[AttentionKind]:
+    """The blocks this model has (MiniLM: encoder self-attention only); a kind chosen before that it lacks gives way
+    to its first."""
+    kinds = list(kinds_of(loaded.model))
+    if st.session_state.get(KIND_KEY) not in kinds:
+        st.session_state[KIND_KEY] = kinds[0]
+    return kinds
+
+
 def model_walk(
-    loaded: LoadedModel, text: str, kind: AttentionKind, layer: int, head: int, ablations: Ablations
+    loaded: AnyLoaded, text: str, kind: AttentionKind, layer: int, head: int, ablations: Ablations
 ) -> Walk | None:
     """Trace the current input with the ablations, and take this block's numbers from the trace."""
     ablation = Ablation(scale=ablations.scale, temperature=ablations.temperature, causal=ablations.mask)
