@@ -16,7 +16,7 @@ from devtools.redis_server import redis_server
 from model import load_pretrained
 
 pytestmark = pytest.mark.browser
-FOLLOW_TIMEOUT = 20.0  # s: generous for a loaded CI machine; the bench reports the real figures
+FOLLOW_TIMEOUT = 60.0  # s: a wait, not a timing (at load average 20 a student on another server took 23 s)
 
 
 def test_a_class_follows_the_teacher_answers_a_question_and_never_sees_the_key(browser, app_url):
