@@ -16,7 +16,7 @@ from devtools.redis_server import redis_server
 from model import load_pretrained
 
 pytestmark = pytest.mark.browser
-FOLLOW_TIMEOUT = 20.0  # s: generous for a loaded CI machine; the bench reports the real figures
+FOLLOW_TIMEOUT = 60.0  # s: a wait, not a timing (at load average 20 a student on another server took 23 s)
 
 
 def test_a_class_follows_the_teacher_answers_a_question_and_never_sees_the_key(browser, app_url):
@@ -110,6 +110,9 @@ def test_a_teacher_on_one_server_and_a_student_on_another_through_redis(browser,
                 latencies = []
                 for step in (2, 3):
                     teacher.keyboard.press("PageDown")
+                    # the teacher's own page first: a second press before it has drawn the first is lost (the press
+                    # carries the step picker's old value), which once left this test waiting for a step 3 never sent
+                    step_shown(teacher, step).wait_for(timeout=FOLLOW_TIMEOUT * 1000)
                     latencies.append(wait_for_step(student, step, FOLLOW_TIMEOUT))
                 print(f"cross-server follow latencies (s): {[round(t, 2) for t in latencies]}")
                 assert student.url.startswith(server_b) and exceptions_on(student) == []

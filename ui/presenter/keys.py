@@ -39,33 +39,10 @@ class StepLabels:
     next_help: str
 
 
-MOVED_KEY = "_stepper_moved"  # {key: (values the browser may still send back, the value the last move set)}
-
-
 def _move(key: str, options: Sequence, delta: int) -> None:
-    """Step `key` by `delta` from the value the last move set, when the browser sends one from before it.
-
-    Why: a press sends every widget's value as the browser shows it. A second press of Next (a clicker pressed twice,
-    a presenter clicking on) that comes before the browser has drawn the run of the first sends the picker's old
-    value, which Streamlit writes into the session before this callback runs: measured on /step-by-step, two Page
-    Downs 50–300 ms apart ended on step 2, 800 ms apart on step 3. A value the browser may still send back counts as
-    the one the last move set; a run that draws another value (a step picked by hand) forgets the move
-    (`_forget_moves`)."""
-    moved = st.session_state.setdefault(MOVED_KEY, {})
-    sent = st.session_state.get(key, options[0])
-    stale, last = moved.get(key, ((), None))
-    current = last if sent in stale and last in options else sent
+    current = st.session_state.get(key, options[0])
     i = options.index(current) if current in options else 0
     st.session_state[key] = options[min(max(i + delta, 0), len(options) - 1)]
-    moved[key] = ((sent, last) if current != sent else (sent,), st.session_state[key])
-
-
-def _forget_moves(key: str) -> None:
-    """In a run that draws the stepper: a value other than the last move's was picked by hand (or set by the page), so
-    the browser's old values mean what they say again."""
-    moved = st.session_state.get(MOVED_KEY, {})
-    if key in moved and st.session_state.get(key) != moved[key][1]:
-        del moved[key]
 
 
 def step_buttons(
@@ -92,7 +69,6 @@ def step_buttons(
             return step_buttons(key, options, labels, button_key=button_key, middle=middle,
                                 clicker_always=clicker_always, arrows_always=arrows_always)  # fmt: skip
     options = list(options)
-    _forget_moves(key)
     current = st.session_state.get(key, options[0])
     at = options.index(current) if current in options else 0
     first, last = at <= 0, at >= len(options) - 1
