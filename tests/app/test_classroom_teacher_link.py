@@ -81,7 +81,7 @@ def _lesson_shown_to_a_class(title: str):
 
 
 def test_a_lesson_the_teacher_shows_reaches_a_student_whose_server_lacks_it():
-    teacher, role, lesson_id = _lesson_shown_to_a_class("Kept with the class")
+    _teacher, role, lesson_id = _lesson_shown_to_a_class("Kept with the class")
     student = session(room=role.code)
     assert student.session_state["lesson"] == lesson_id
     assert "Kept with the class" in [h.value for h in student.header]
@@ -91,7 +91,7 @@ def test_a_lesson_the_teacher_shows_reaches_a_student_whose_server_lacks_it():
 def test_a_lesson_over_the_rooms_bound_is_explained_to_the_teacher(monkeypatch):
     store = shared_room_store()
     monkeypatch.setattr(store, "limits", replace(store.limits, max_lesson_bytes=1024))
-    teacher, role, lesson_id = _lesson_shown_to_a_class("Too large for the class")
+    teacher, role, _lesson_id = _lesson_shown_to_a_class("Too large for the class")
     warnings = [w.value for w in teacher.sidebar.warning]
     assert any("a class can be shown lessons of up to 1 KB" in w for w in warnings), warnings
     student = session(room=role.code)  # the shipped lesson, and the page says why
