@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 from devtools.classroom import (
     class_across_two_servers,
@@ -43,11 +44,13 @@ def test_a_teachers_link_opens_its_page_and_the_class_follows_there(browser, app
         text = "3 1 4 1 5"
         laptop.goto(f"{app_url}/attention?room={code}&key={key}&model=reverse&text={text.replace(' ', '+')}")
         heading(laptop, "Attention").wait_for(timeout=60_000)  # the link's page, not the room's (step by step)
-        assert laptop.get_by_role("textbox", name="Input", exact=True).input_value() == text
+        expect(laptop.get_by_role("textbox", name="Input", exact=True)).to_have_value(text, timeout=60_000)  # drawn
         assert laptop.get_by_role("button", name="End the class").count() == 1  # still the class's teacher
         heading(student, "Attention").wait_for(timeout=FOLLOW_TIMEOUT * 1000)  # the class follows the link
-        student.get_by_role("textbox", name="Input", exact=True).wait_for(timeout=FOLLOW_TIMEOUT * 1000)
-        assert student.get_by_role("textbox", name="Input", exact=True).input_value() == text
+        student.get_by_role("button", name="This page's settings").first.click()  # a follower's controls: folded
+        expect(student.get_by_role("textbox", name="Input", exact=True)).to_have_value(
+            text, timeout=FOLLOW_TIMEOUT * 1000
+        )
 
         teacher.reload()  # the first tab, reloaded at step 2, keeps its page and step and takes the class back
         step_shown(teacher, 2).wait_for(timeout=60_000)
