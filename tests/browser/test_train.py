@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from devtools.harness import exceptions_on, new_page, open_page, runs, server_pid, wait_settled
-from model import PRETRAINED, load_pretrained
+from model import available_pretrained, load_pretrained
 from model.io.archive import load_archive, pack_archive
 
 pytestmark = pytest.mark.browser
-SHIPPED = list(PRETRAINED)
+SHIPPED = list(available_pretrained())  # the shipped checkpoints and MiniLM when its package is installed
 # Opening a deep link makes Streamlit probe <path>/_stcore/...; pages are reached through the sidebar instead,
 # so no console error is expected at all.
 
