@@ -27,7 +27,7 @@ def test_freezing_moves_live_objects_out_of_the_walk_once_and_later_cycles_are_s
     freeze_imports_once.cache_clear()
     try:
         frozen = freeze_imports_once()
-        assert frozen == gc.get_freeze_count() > 1000  # pytest, numpy, … are imported in this process
+        assert frozen >= gc.get_freeze_count() > 1000  # pytest, numpy, … imported; frozen objects freed since leave it
         assert freeze_imports_once() == frozen  # the second call does nothing
         watched = cycle()
         assert watched() is not None  # a cycle is not freed by reference counting
