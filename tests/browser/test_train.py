@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from devtools.harness import exceptions_on, new_page, open_page, runs, server_pid, wait_settled
 from model import available_pretrained, load_pretrained
@@ -99,7 +100,7 @@ def test_chinese_train_page_timeline_plays_with_chinese_words(page, app_url):
     page.wait_for_function(
         "document.querySelector('[data-testid=\"stApp\"]').getAttribute('data-test-script-state') === 'notRunning'"
     )
-    assert page.get_by_text(re.compile(r"^完成：共 30 步")).is_visible()  # the bar full, saying how the run ended
+    expect(page.get_by_text(re.compile(r"^完成：共 30 步"))).to_be_visible(timeout=30_000)  # the bar full, how it ended
     assert page.get_by_text("训练完成：共 30 步").is_visible()
     timeline = page.locator('[data-testid="stPlotlyChart"]').filter(has_text="▶ 播放")  # the one with a slider
     timeline.locator("text", has_text=re.compile(r"^第 30 步$")).wait_for(timeout=10_000)  # its value, painted
