@@ -47,7 +47,7 @@ def test_a_teachers_link_opens_its_page_and_the_class_follows_there(browser, app
         expect(laptop.get_by_role("textbox", name="Input", exact=True)).to_have_value(text, timeout=60_000)  # drawn
         assert laptop.get_by_role("button", name="End the class").count() == 1  # still the class's teacher
         heading(student, "Attention").wait_for(timeout=FOLLOW_TIMEOUT * 1000)  # the class follows the link
-        student.get_by_role("button", name="This page's settings").first.click()  # a follower's controls: folded
+        student.get_by_role("button", name="Input", exact=True).click()  # a follower's controls: folded, by name
         expect(student.get_by_role("textbox", name="Input", exact=True)).to_have_value(
             text, timeout=FOLLOW_TIMEOUT * 1000
         )

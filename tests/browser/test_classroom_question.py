@@ -171,9 +171,13 @@ def test_a_question_from_ask_to_close_hides_its_answer_and_keeps_each_answer(bro
             page.context.close()
 
 
-IN_VIEW = """() => { const box = document.querySelector('SELECTOR');
+IN_VIEW = """() => { const box = FIND;
   if (!box) return false;
   const r = box.getBoundingClientRect(); return r.top >= 0 && r.top < innerHeight / 2; }"""
+
+
+FOLD = """[...document.querySelectorAll('[data-testid="stMain"] [class*="st-key-fold_"]')].find(
+  (e) => e.innerText.includes('LABEL'))"""  # a follower's folded controls, by the popover's name
 
 
 def bar_text(page) -> str:
@@ -186,18 +190,21 @@ def test_a_touch_goes_exploring_a_change_scrolls_and_the_class_ends_on_confirmat
     try:
         for student, lang in students:  # the slim bar in the main area, not only in the sidebar
             assert WORDS[lang]["following"] in bar_text(student)
-        # The teacher picks layer 2: the phone, far from the pickers, scrolls to them.
-        pick_option(teacher, "Layer", "2")
-        phone.wait_for_function(IN_VIEW.replace("SELECTOR", '[data-testid="stMain"] .st-key-layer'), timeout=WAIT)
+        # The teacher picks the other layer (the page opens on the sharpest head's): the phone, far from the pickers
+        # (folded in its follow view, under their own name), scrolls to their fold.
+        shown = teacher.locator('[data-testid="stMain"] .st-key-layer input').input_value()
+        pick_option(teacher, "Layer", "1" if shown == "2" else "2")
+        phone.wait_for_function(IN_VIEW.replace("FIND", FOLD.replace("LABEL", "层、头、词元")), timeout=WAIT)
         # The teacher asks: the phone, scrolled down to the pickers, scrolls back up to the question.
         teacher.get_by_text("❓ Ask the class").first.click()
         teacher.get_by_role("button", name="Ask the class").click()
-        phone.wait_for_function(IN_VIEW.replace("SELECTOR", BOX), timeout=WAIT)
+        phone.wait_for_function(IN_VIEW.replace("FIND", f"document.querySelector('{BOX}')"), timeout=WAIT)
         teacher.get_by_role("button", name="Close the question").click()
         phone.locator(BOX).wait_for(state="detached", timeout=WAIT)
-        phone.locator('[class*="st-key-kind"] label').nth(2).wait_for(timeout=WAIT)  # the page is back
-        # The phone student touches the kind while following: the bar says exploring at once.
-        phone.locator('[class*="st-key-kind"] label').nth(2).click()
+        # The phone student opens the folded kind picker and touches it while following: the bar says exploring at
+        # once.
+        phone.get_by_role("button", name="注意力类型").click()
+        phone.locator('[class*="st-key-kind"] label').nth(2).click(timeout=WAIT)
         phone.locator('[class*="st-key-class_follow_bar"]').get_by_text(WORDS["zh"]["exploring"]).wait_for(timeout=WAIT)
         phone.get_by_role("button", name=WORDS["zh"]["follow"]).wait_for(timeout=WAIT)
         # The laptop student, who touched nothing, still follows.

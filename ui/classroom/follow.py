@@ -35,7 +35,7 @@ from ..models import model_names
 from ..navigation import ATTENTION, PAGES, STEP_BY_STEP, PageSpec
 from . import room_state
 from .ask import teacher_question_bar
-from .following import before_apply, follow_bar, go_exploring, touched
+from .following import before_apply, follow_bar, full_run_started, go_exploring, touched
 from .scroll import changed_keys, scroll_to
 from .student import student_question
 
@@ -55,6 +55,7 @@ def page_spec(path: object) -> PageSpec | None:
 def follow_room(page: st.Page) -> None:
     """Resume or join the class the URL names; for a following student, apply the teacher's view, unless they have
     just changed it themselves (then they explore on their own: classroom.following)."""
+    full_run_started()
     role = current_role() or _from_url()
     if role is not None:
         role.page_hash = run_page_hash()
@@ -63,6 +64,8 @@ def follow_room(page: st.Page) -> None:
             go_exploring(role)
         if not role.is_teacher and (role.applied_version < 0 or role.following):
             _apply_if_moved(role, page)
+        elif not role.is_teacher:
+            _end_if_closed(role)  # exploring: the teacher's view waits, but the class's end does not
     show_notice()
     role = current_role()
     if role is not None and not role.is_teacher:
@@ -120,6 +123,16 @@ def _keep_in_url(role: ClassRole) -> None:
         st.query_params[KEY_PARAM] = role.key
     elif not role.is_teacher and KEY_PARAM in st.query_params:
         del st.query_params[KEY_PARAM]
+
+
+def _end_if_closed(role: ClassRole) -> None:
+    """An exploring student's run: if the teacher ended the class (or it expired), say so and go on alone."""
+    try:
+        room_store().snapshot(role.code)
+    except (RoomClosed, RoomNotFound) as exc:
+        end_class(role, exc)
+    except RoomError:
+        pass  # the backend is away for a moment: the next run looks again
 
 
 def _apply_if_moved(role: ClassRole, page: st.Page) -> None:

@@ -25,9 +25,11 @@ import streamlit as st
 from ..class_role import ClassRole, current_role
 from ..i18n import _
 from ..presenter.layout import FOLD_WHEN
+from ..state import ON_SYNC
 from . import room_state
 
 STALE_FOR = 120.0  # s after an apply during which a value it replaced may still come back from a slow browser
+FULL_RUN_KEY = "_class_full_run"  # True from follow_room to remember_view: the run is the app's, not a fragment's
 
 
 def following() -> bool:
@@ -70,8 +72,14 @@ def _view(page: str) -> dict:
     return room_state.collect(st.session_state, page)
 
 
+def full_run_started() -> None:
+    """At the start of a full run (follow_room): touches are told by follow_room then, not by a fragment's check."""
+    st.session_state[FULL_RUN_KEY] = True
+
+
 def remember_view(page: str) -> None:
     """At the end of a full run: the view a following student's session holds, to tell their own touches by."""
+    st.session_state[FULL_RUN_KEY] = False
     role = current_role()
     if role is not None and not role.is_teacher and role.following:
         role.followed_page, role.followed_view = page, _view(page)
@@ -107,6 +115,23 @@ def touched(role: ClassRole, page: str) -> list[str]:
         elif now.get(name) not in stale.get(name, []):
             changed.append(name)
     return sorted(changed)
+
+
+def touched_in_fragment(page: str) -> None:
+    """After a fragment's run (ui.state's ON_SYNC): a following student who changed a control there (the kind, a
+    layer: a fragment reruns alone, and a follower's page has no full run until the room moves) explores on their
+    own from now, and the whole page reruns so the bar says so at once."""
+    if st.session_state.get(FULL_RUN_KEY, False):
+        return  # follow_room checked at the run's start
+    role = current_role()
+    if role is None or role.is_teacher or not role.following or not touched(role, page):
+        return
+    go_exploring(role)
+    st.rerun(scope="app")
+
+
+if touched_in_fragment not in ON_SYNC:
+    ON_SYNC.append(touched_in_fragment)
 
 
 def go_exploring(role: ClassRole) -> None:

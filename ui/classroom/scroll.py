@@ -4,8 +4,9 @@ After applying the teacher's view (follow.py), the settings that changed are kno
 and each control's widget is drawn under its session key, which Streamlit writes on the widget's box as the
 CSS class st-key-<key>. A few lines of script wait for the run to finish drawing, then scroll the first changed
 control's widget (the step picker above the step, the layer and head pickers above the head, the kind above the
-overview) to the top of the screen, under Streamlit's header. A widget that is not on the page (folded into the
-presenter's popover) is skipped; when none is there the page stays where it is.
+overview) to the top of the screen, under Streamlit's header. A widget folded into a popover (a follower's page folds
+its controls: ui.presenter.layout) is not on the page, so the fold that holds it (ui.presenter.folds) stands in for
+it; when neither is there the page stays where it is.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from collections.abc import Mapping
 import streamlit as st
 
 from views import fields, view_class
+
+from ..presenter.folds import holder
 
 SCRIPT = """
 (() => {
@@ -54,7 +57,8 @@ def changed_keys(page: object, before: Mapping, after: Mapping) -> list[str]:
 def scroll_to(keys: list[str], run: int) -> None:
     """Scroll this browser's page to the first of these widgets once the run has drawn it (`run` makes the script
     new for each apply, so the browser runs it again)."""
-    if not keys:
+    targets = [target for key in keys for target in (key, holder(key)) if target]
+    if not targets:
         return
-    script = SCRIPT.replace("KEYS", json.dumps(keys)).replace("RUN", str(int(run)))
+    script = SCRIPT.replace("KEYS", json.dumps(targets)).replace("RUN", str(int(run)))
     st.sidebar.html(f"<script>{script}</script>", unsafe_allow_javascript=True)

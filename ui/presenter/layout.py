@@ -13,6 +13,7 @@ from streamlit.delta_generator import DeltaGenerator
 from ..i18n import _
 from ..state import link_notes
 from ..widths import chart_share
+from .folds import fold_key, noting
 from .state import leave_presenter_view, presenting
 
 CONTROLS_ICON = ":material/tune:"
@@ -73,7 +74,9 @@ def controls(where: DeltaGenerator | None = None, label: str | None = None) -> I
     host = where if where is not None else st
     if not presenting():
         if folding():  # one button; its widgets still hold the view (a change there means exploring on one's own)
-            with host.popover(_("This page's settings"), icon=CONTROLS_ICON) as box:
+            name = label or _("This page's settings")
+            key = fold_key(name)
+            with host.popover(name, icon=CONTROLS_ICON, key=key) as box, noting(key):
                 yield box
             return
         with host.container() as box:

@@ -7,10 +7,10 @@ view's default. `current(cls)` reads the view back; `sync_url()` writes it into 
 translated label), after the page's own widgets and at the end of a fragment that moved one.
 """
 
-from .links import LINK_NOTES_KEY, fit, link_notes, settle, sync_url
+from .links import LINK_NOTES_KEY, ON_SYNC, fit, link_notes, settle, sync_url
 from .session import apply_view, computed_default, current, implicit
 
 __all__ = [
-    "LINK_NOTES_KEY", "apply_view", "computed_default", "current", "fit", "implicit", "link_notes", "settle",
+    "LINK_NOTES_KEY", "ON_SYNC", "apply_view", "computed_default", "current", "fit", "implicit", "link_notes", "settle",
     "sync_url",
 ]  # fmt: skip

@@ -9,7 +9,7 @@ is ui.language's; the room and key (?room=, ?key=) are the class's.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import streamlit as st
 
@@ -38,6 +38,9 @@ WRITTEN_KEY = "_link_written"  # {page: {param: text}}: each view's parameters a
 LAST_KEY = "_view_last"  # {page: its view's values when this session last showed it}, for coming back to it
 LINK_NOTES_KEY = "_link_notes"  # messages about the link, shown once under the page's title
 GIVEN_KEY = "_link_given"  # (page, {param: text}) the last link read gave, for fit()
+# Called with the page after each sync_url: features that react to a view the user may have just changed, in a
+# fragment's run too (ui.classroom.following: a following student's touch), so this module imports none of them.
+ON_SYNC: list[Callable[[str], None]] = []
 OWN = {LANG_KEY}  # parameters another part of the app keeps
 MODEL_PARAM = by_name(Common)["model"].control.url
 
@@ -130,6 +133,8 @@ def sync_url(page: str) -> None:
         if st.query_params.get(param) != text:
             st.query_params[param] = text
         written[param] = text
+    for react in ON_SYNC:
+        react(page)
 
 
 def fit(page: str, highs: dict[str, int]) -> None:
