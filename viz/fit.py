@@ -3,7 +3,8 @@
 heatmap cells wider than the cells run together ("-1.27-2.04-0.68"). Given the width a figure is drawn at (the
 page knows its column), `fit_to_width` wraps the titles onto more lines (the top margin and the height grow, so the
 plot keeps its size), turns tick labels upright that would lie on each other at 45°, and shrinks cell numbers to
-their cells (leaving them to the hover when they would be too small to read). Widths are estimated from the
+their cells (leaving them to the hover when they would be too small to read), and token labels taller than their
+rows (the projector's larger fonts in a capped height) to their rows. Widths are estimated from the
 characters, with a margin for error. Nothing else changes: data, labels and colours stay as they are.
 """
 
@@ -190,6 +191,84 @@ def _fit_ticks(layout: dict, width: float, base: float) -> bool:
     return changed
 
 
+MIN_ROW_FONT = 8  # px: row labels that would be smaller show every k-th one instead
+ROW_LINE = 1.15  # the height a row label needs, in font sizes
+
+
+def _legend_below(layout: dict, data, width: float, base: float) -> float:
+    """Height a horizontal legend under the plot takes from it (plotly grows the bottom margin by as much): its
+    items laid out side by side in rows as wide as the figure."""
+    legend = layout.get("legend") or {}
+    if legend.get("orientation") != "h" or float(legend.get("y", 1.0)) > 0:
+        return 0.0
+    size = _size(legend.get("font"), base)
+    names = [str(t.name) for t in data if t.name and t.showlegend is not False]
+    if not names:
+        return 0.0
+    rows, used = 1, 0.0
+    for name in names:
+        item = (_em(name) + 3.5) * size  # the line symbol and the gap after the item
+        if used and used + item > width - 20:
+            rows, used = rows + 1, 0.0
+        used += item
+    return rows * 1.6 * size + 10
+
+
+def _row_px(axis: dict, plot_h: float) -> float | None:
+    """Pixels per unit of a y axis with a fixed range (a row of tokens), else None."""
+    span = axis.get("range")
+    if not isinstance(span, list | tuple) or len(span) != 2:
+        return None
+    units = abs(float(span[1]) - float(span[0]))
+    return plot_h * _domain(axis) / units if units else None
+
+
+def _row_font(spacing: float, size: float) -> tuple[float, int]:
+    """(font size, keep every k-th label) for labels `spacing` px apart, drawn at `size` px when they fit."""
+    if spacing >= ROW_LINE * size:
+        return size, 1
+    fitted = spacing / ROW_LINE
+    if fitted >= MIN_ROW_FONT:
+        return int(fitted), 1
+    return MIN_ROW_FONT, math.ceil(ROW_LINE * MIN_ROW_FONT / spacing)
+
+
+def _fit_rows(layout: dict, data, width: float, base: float) -> tuple[bool, dict[int, tuple[float, int]]]:
+    """Row labels taller than their rows (tokens beside a heatmap or a head view's columns, squeezed by a capped
+    height on the projector): y tick labels are made smaller in `layout` (or every k-th kept); returns whether the
+    layout changed, and {trace index: (font size, every k-th)} for the scatter traces of text labels one per row
+    (y = 0, -1, -2, …)."""
+    margin = _margins(layout)
+    plot_h = float(layout.get("height") or DEFAULT_HEIGHT) - margin["t"] - margin["b"]
+    plot_h -= _legend_below(layout, data, width, base)
+    texts: dict[int, tuple[float, int]] = {}
+    changed = False
+    for name, axis in list(layout.items()):
+        if not (re.fullmatch(r"yaxis\d*", name) and isinstance(axis, dict)):
+            continue
+        unit = _row_px(axis, plot_h)
+        if unit is None:
+            continue
+        values = axis.get("tickvals") or []
+        if axis.get("ticktext") and len(values) > 1:
+            spacing = unit * abs(float(values[1]) - float(values[0]))
+            size, every = _row_font(spacing, _size(axis.get("tickfont"), base))
+            if size != _size(axis.get("tickfont"), base) or every > 1:
+                axis.setdefault("tickfont", {})["size"] = size
+                axis["tickvals"], axis["ticktext"] = list(values)[::every], list(axis["ticktext"])[::every]
+                changed = True
+        for i, trace in enumerate(data):
+            if trace.type != "scatter" or "text" not in str(trace.mode or "") or trace.text is None:
+                continue
+            drawn_at = trace.textfont.size
+            if ("yaxis" + str(trace.yaxis or "y")[1:]) != name or not isinstance(drawn_at, int | float):
+                continue
+            size, every = _row_font(unit, float(drawn_at))  # one label per unit
+            if size != drawn_at or every > 1:
+                texts[i] = (size, every)
+    return changed, texts
+
+
 def _cells(z) -> tuple[int, int] | None:
     """(rows, columns) of a heatmap's z: a list of rows, an array, or plotly's typed-array dict with a shape."""
     if isinstance(z, dict) and "shape" in z:
@@ -248,7 +327,8 @@ def _cell_sizes(data, layout: dict, width: float, base: float) -> dict[int, int]
 def fit_to_width(fig: go.Figure, width_px: float) -> go.Figure:
     """`fig` as drawn `width_px` wide: titles wrapped onto more lines, axis titles wrapped to their axes, crowded
     turned tick labels upright, cell numbers shrunk to their cells (or left to the hover when they would be smaller
-    than MIN_CELL_FONT). Returns `fig` itself when everything fits, else
+    than MIN_CELL_FONT), row labels (tokens) no taller than their rows (every k-th one when they would be smaller than
+    MIN_ROW_FONT). Returns `fig` itself when everything fits, else
     a new figure (built from a dict without plotly's validation, as viz.projector does: only text and sizes plotly
     accepts are changed). Only the layout is copied to find out; the traces are copied only when a cell's numbers
     must shrink."""
@@ -258,10 +338,17 @@ def fit_to_width(fig: go.Figure, width_px: float) -> go.Figure:
     changed = _fit_axis_titles(layout, width_px, base) or changed
     changed = _fit_ticks(layout, width_px, base) or changed
     sizes = _cell_sizes(fig.data, layout, width_px, base)
-    if not changed and not sizes:
+    rows_changed, rows = _fit_rows(layout, fig.data, width_px, base)
+    changed = changed or rows_changed
+    if not changed and not sizes and not rows:
         return fig
     spec = fig.to_dict()
     spec["layout"] = layout
+    for i, (size, every) in rows.items():
+        trace = spec["data"][i]
+        trace.setdefault("textfont", {})["size"] = size
+        if every > 1:
+            trace["text"] = [t if k % every == 0 else "" for k, t in enumerate(trace["text"])]
     for i, size in sizes.items():
         if size < MIN_CELL_FONT:  # unreadable: the colours and the hover tell the values
             spec["data"][i]["texttemplate"] = ""

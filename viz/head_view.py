@@ -103,6 +103,17 @@ def _token_column(x: float, tokens: list[str], side: str, hover: str, highlight:
     }
 
 
+SIDE_LEGEND_PAST = 8  # heads: more than this many are listed beside the lines, not under them
+
+
+def legend_place(n_heads: int) -> dict:
+    """The legend under the lines for a few heads; beside them for many (MiniLM's 12): rows of 12 names under the
+    lines would take the height the tokens need, on a projector most of all."""
+    if n_heads > SIDE_LEGEND_PAST:
+        return {"orientation": "v", "y": 1.0, "yanchor": "top", "x": 1.0, "xanchor": "left"}
+    return {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0.5, "xanchor": "center"}
+
+
 def head_view_figure(
     weights,
     *,
@@ -152,7 +163,7 @@ def head_view_figure(
                     {"x": X_QUERY, "y": 0.7, "text": f"<b>{query_title}</b>", "showarrow": False, "yanchor": "bottom"},
                     {"x": X_KEY, "y": 0.7, "text": f"<b>{key_title}</b>", "showarrow": False, "yanchor": "bottom"},
                 ],
-                "legend": {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0.5, "xanchor": "center"},
+                "legend": legend_place(n_heads),
                 "height": int(150 + row_px(n) * n),
                 "margin": {"l": 10, "r": 10, "t": 70, "b": 10},
                 "font": FONT,

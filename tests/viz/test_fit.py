@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from viz.fit import LATIN_EM, fit_to_width, wrap
+from viz.head_view import head_view_figure
 from viz.layers import layernorm_stats_figure
 from viz.matrix import matrix_figure
 from viz.projector import projector_layout
@@ -100,3 +101,48 @@ def test_cell_numbers_too_small_to_read_are_left_to_the_hover():
     fig = projector_layout(matrix_heatmap(z, tokens, tokens, "Scaled scores"))
     out = fit_to_width(fig, 300).to_dict()["data"][0]
     assert out["texttemplate"] == "" and out["text"] == fig.to_dict()["data"][0]["text"]  # the hover keeps them
+
+
+TOKENS = ["[CLS]", "the", "children", "were", "playing", "football", "in", "the", "park", "after", "school", ".",
+          "[SEP]"]  # fmt: skip
+
+
+def test_row_labels_squeezed_by_the_projectors_height_shrink_to_their_rows():
+    # MiniLM's 13 tokens beside a heatmap capped at 300 px on the projector (18 px labels): rows of ~10 px
+    fig = projector_layout(
+        matrix_figure(np.eye(13), title="Layer 1 · Head 3", x_title="key", y_title="query", x_labels=TOKENS,
+                      y_labels=TOKENS, height=600),
+        max_height=300,
+    )  # fmt: skip
+    axis = fig.to_dict()["layout"]["yaxis"]
+    assert axis["tickfont"]["size"] >= 18  # the projector's labels, taller than their rows
+    layout = fit_to_width(fig, 700).to_dict()["layout"]
+    rows_px = (layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]) / 13
+    size, labels = layout["yaxis"]["tickfont"]["size"], layout["yaxis"]["ticktext"]
+    if size > 8:  # readable: every label, each no taller than its row
+        assert labels == TOKENS and size * 1.15 <= rows_px
+    else:  # too small to read: every k-th label, spaced at least a label's height apart
+        step = layout["yaxis"]["tickvals"][1] - layout["yaxis"]["tickvals"][0]
+        assert step > 1 and labels == TOKENS[::step] and rows_px * step >= 8 * 1.15
+
+
+def test_a_head_view_of_many_heads_lists_them_beside_the_lines_and_its_tokens_fit_their_rows():
+    weights = np.random.default_rng(0).dirichlet(np.ones(13), size=(12, 13))  # (H, Lq, Lk)
+    names = [f"Head {h}" for h in range(1, 13)]
+    fig = head_view_figure(weights, title="Head view", query_tokens=TOKENS, key_tokens=TOKENS, head_names=names,
+                           query_title="Query", key_title="Key")  # fmt: skip
+    assert fig.layout.legend.orientation == "v"  # 12 names under the lines would take the tokens' height
+    few = head_view_figure(weights[:4], title="Head view", query_tokens=TOKENS, key_tokens=TOKENS,
+                           head_names=names[:4], query_title="Query", key_title="Key")  # fmt: skip
+    assert few.layout.legend.orientation == "h"
+    out = fit_to_width(projector_layout(fig, max_height=330), 480).to_dict()
+    layout = out["layout"]
+    span = layout["yaxis"]["range"][1] - layout["yaxis"]["range"][0]
+    row_px = (layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]) / span
+    columns = [t for t in out["data"] if "text" in str(t.get("mode", ""))]
+    assert len(columns) == 2
+    for column in columns:
+        assert column["textfont"]["size"] * 1.15 <= row_px and column["text"] == TOKENS
+    tiny = fit_to_width(projector_layout(fig, max_height=200), 480).to_dict()
+    kept = next(t for t in tiny["data"] if "text" in str(t.get("mode", "")))["text"]
+    assert 1 < kept.count("") < len(TOKENS) and kept[0] == "[CLS]"  # every k-th token where none would be legible
