@@ -88,3 +88,24 @@ def test_a_slow_browser_sending_old_values_long_after_an_apply_does_not_send_the
     assert following.touched(role, "step-by-step") == []
     clock[0] += following.STALE_FOR + 1  # … then, long after, an old value is the student's again
     assert following.touched(role, "step-by-step") == ["step"]
+
+
+def test_a_fragments_look_for_a_touch_leaves_the_stale_values_as_they_were(monkeypatch):
+    """The check after a fragment's run (and after the full run's last sync) must not count the browser as caught up:
+    that made the next stale value the browser sent (the old step) the student's own, and sent them exploring."""
+    role = ClassRole("ABCDEF", student_id="s" * 20)
+    session = {"step": 2}
+    monkeypatch.setattr(following.st, "session_state", session)
+    monkeypatch.setattr(following.time, "monotonic", lambda: 1000.0)
+    role.followed_page, role.followed_view = "step-by-step", following._view("step-by-step")
+    following.before_apply(role, "step-by-step")  # the teacher's 3 replaces 2
+    session["step"] = 3
+    role.followed_view = following._view("step-by-step")
+    assert following.touched(role, "step-by-step", catch_up=False) == []
+    session["step"] = 2  # the browser's old value, after the look
+    assert following.touched(role, "step-by-step", catch_up=False) == []
+    assert following.touched(role, "step-by-step") == []
+    session["step"] = 3
+    assert following.touched(role, "step-by-step") == []  # a full run's look: caught up
+    session["step"] = 2
+    assert following.touched(role, "step-by-step") == ["step"]

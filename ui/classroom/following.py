@@ -100,10 +100,11 @@ def before_apply(role: ClassRole, page: str) -> None:
     role.stale_until = now + STALE_FOR
 
 
-def touched(role: ClassRole, page: str) -> list[str]:
+def touched(role: ClassRole, page: str, catch_up: bool = True) -> list[str]:
     """The settings of `page`'s view this following student changed since their last full run (stale browser values
     left out); [] before a first full run on this page. A setting the browser sends as applied has caught up: its
-    earlier values count as the student's from then on."""
+    earlier values count as the student's from then on (unless `catch_up` is False: a look that changes nothing,
+    for a fragment's run, whose values may not be the whole page's)."""
     if role.is_teacher or not role.following or role.followed_page != page or not role.followed_view:
         return []
     stale: dict[str, list] = role.stale_values if time.monotonic() <= role.stale_until else {}
@@ -111,7 +112,8 @@ def touched(role: ClassRole, page: str) -> list[str]:
     changed = []
     for name in set(now) | set(seen):
         if now.get(name) == seen.get(name):
-            stale.pop(name, None)
+            if catch_up:
+                stale.pop(name, None)
         elif now.get(name) not in stale.get(name, []):
             changed.append(name)
     return sorted(changed)
@@ -124,7 +126,7 @@ def touched_in_fragment(page: str) -> None:
     if st.session_state.get(FULL_RUN_KEY, False):
         return  # follow_room checked at the run's start
     role = current_role()
-    if role is None or role.is_teacher or not role.following or not touched(role, page):
+    if role is None or role.is_teacher or not role.following or not touched(role, page, catch_up=False):
         return
     go_exploring(role)
     st.rerun(scope="app")
