@@ -91,3 +91,23 @@ def class_across_two_servers(browser, folder: Path) -> Iterator[tuple[object, ob
             finally:
                 teacher.context.close()
                 student.context.close()
+
+
+def ask_the_class(teacher, tries: int = 3) -> None:
+    """Open the teacher's "❓ Ask the class" panel and ask, until the teacher's page shows the question open (its
+    "Close the question" button). A click that lands while a fragment redraws the panel is lost in the browser, and
+    asking the open question again changes nothing in the room, so the click is tried again; a question that reached
+    the teacher's page but no student is then the app's fault, not the click's."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(tries):
+        expander = teacher.get_by_test_id("stExpander").filter(has_text="❓ Ask the class").first
+        if expander.locator("details").get_attribute("open") is None:
+            expander.locator("summary").click()
+        try:
+            teacher.get_by_role("button", name="Ask the class").click(timeout=10_000)
+            teacher.get_by_role("button", name="Close the question").wait_for(timeout=15_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError("the teacher's question did not open")

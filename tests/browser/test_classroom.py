@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from devtools.classroom import close_dialog, go_to, join, qr_text, start_class, step_shown, wait_for_step
+from devtools.classroom import ask_the_class, close_dialog, go_to, join, qr_text, start_class, step_shown, wait_for_step
 from devtools.harness import exceptions_on, new_page, streamlit_server
 from devtools.redis_server import redis_server
 from model import load_pretrained
@@ -53,8 +53,7 @@ def test_a_class_follows_the_teacher_answers_a_question_and_never_sees_the_key(b
         go_to(teacher, "Attention", "Attention")
         for student in (first, second):
             student.get_by_role("heading", name="Attention", exact=True).wait_for(timeout=FOLLOW_TIMEOUT * 1000)
-        teacher.get_by_text("❓ Ask the class").first.click()  # the expander: by default, the head shown's query 0
-        teacher.get_by_role("button", name="Ask the class").click()
+        ask_the_class(teacher)  # by default, about the head shown's query 0
         trace = load_pretrained("translate").run(teacher.get_by_role("textbox", name="Input", exact=True).input_value())
         tokens = trace.tokens("src")
         # the page opens on cross-attention's sharpest head (layer 2, head 4 for this model); its query 0 is <bos>

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from devtools.classroom import close_dialog, go_to, join, start_class
+from devtools.classroom import ask_the_class, close_dialog, go_to, join, start_class
 from devtools.harness import exceptions_on, new_page
 from model import load_pretrained
 
@@ -196,8 +196,7 @@ def test_a_touch_goes_exploring_a_change_scrolls_and_the_class_ends_on_confirmat
         pick_option(teacher, "Layer", "1" if shown == "2" else "2")
         phone.wait_for_function(IN_VIEW.replace("FIND", FOLD.replace("LABEL", "层、头、词元")), timeout=WAIT)
         # The teacher asks: the phone, scrolled down to the pickers, scrolls back up to the question.
-        teacher.get_by_text("❓ Ask the class").first.click()
-        teacher.get_by_role("button", name="Ask the class").click()
+        ask_the_class(teacher)
         phone.wait_for_function(IN_VIEW.replace("FIND", f"document.querySelector('{BOX}')"), timeout=WAIT)
         teacher.get_by_role("button", name="Close the question").click()
         phone.locator(BOX).wait_for(state="detached", timeout=WAIT)

@@ -86,8 +86,8 @@ def _on_change(store: RoomStore, role: ClassRole, target: _Target, change: RoomC
         return False  # closed, or disconnected (a reconnecting browser reruns it, which watches again)
     if _role_of(session) is not role:
         return False  # the session left the class (or joined another): its own role watches, if any
-    if role.following:
-        due = change.ended or change.version != role.applied_version
+    if role.following:  # a question bumps the version; its marker too, should a run have applied it unseen
+        due = change.ended or change.version != role.applied_version or change.question != role.question_seen
     else:
         due = change.ended or change.question != role.question_seen
     if due:
