@@ -191,7 +191,8 @@ def _fit_ticks(layout: dict, width: float, base: float) -> bool:
     return changed
 
 
-MIN_ROW_FONT = 8  # px: row labels that would be smaller show every k-th one instead
+MIN_ROW_FONT = 8  # px: row labels that would be smaller show every k-th one instead,
+THINNED_FONT = 11  # px: at most this size
 ROW_LINE = 1.15  # the height a row label needs, in font sizes
 
 
@@ -224,13 +225,15 @@ def _row_px(axis: dict, plot_h: float) -> float | None:
 
 
 def _row_font(spacing: float, size: float) -> tuple[float, int]:
-    """(font size, keep every k-th label) for labels `spacing` px apart, drawn at `size` px when they fit."""
+    """(font size, keep every k-th label) for labels `spacing` px apart, drawn at `size` px when they fit: smaller
+    down to MIN_ROW_FONT, and past that every k-th label at a size that reads (THINNED_FONT at most)."""
     if spacing >= ROW_LINE * size:
         return size, 1
     fitted = spacing / ROW_LINE
     if fitted >= MIN_ROW_FONT:
         return int(fitted), 1
-    return MIN_ROW_FONT, math.ceil(ROW_LINE * MIN_ROW_FONT / spacing)
+    size = min(size, THINNED_FONT)
+    return size, math.ceil(ROW_LINE * size / spacing)
 
 
 def _fit_rows(layout: dict, data, width: float, base: float) -> tuple[bool, dict[int, tuple[float, int]]]:

@@ -203,7 +203,8 @@ def test_over_long_input_is_cut_with_a_notice(lang):
     at.text_input(key="target").input(" ".join(["le"] * 70)).run()
     assert not at.exception
     assert any(WORDS[lang]["target too long"] in w.value for w in at.warning)
-    assert len(figures(at)["attention-head"]["layout"]["yaxis"]["ticktext"]) == 63 + 1  # <bos> + 63
+    rows = figures(at)["attention-head"]["layout"]["yaxis"]  # <bos> + 63 rows (every k-th labelled: viz.fit)
+    assert rows["range"] == [63 + 0.5, -0.5] and rows["ticktext"][0] == "0 · <bos>"
 
 
 @LANGS
