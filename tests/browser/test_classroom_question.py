@@ -127,7 +127,7 @@ def test_a_question_from_ask_to_close_hides_its_answer_and_keeps_each_answer(bro
         offered = options_of(teacher, "Query token (row)")
         assert offered == [f"{i} · {t}" for i, t in enumerate(decoder)], (offered, trace.tokens("src"))
         pick_option(teacher, "Query token (row)", f"2 · {decoder[2]}")
-        teacher.get_by_role("button", name="Ask the class").click()
+        ask_the_class(teacher)
 
         row = trace["decoder.0.self_attn.weights"][0, 0, 2].numpy()  # layer 1, head 1, query 2
         best = int(np.argmax(row))
