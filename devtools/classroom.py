@@ -60,6 +60,25 @@ def step_shown(page, step: int):
     return page.locator(STEP_HEADING, has_text=f"Step {step} of 8")
 
 
+def press_next(page, step: int, timeout_s: float = 60.0, tries: int = 3) -> None:
+    """Press Page Down (a presenter's clicker: Next) on a walkthrough page showing step `step` − 1, until it shows
+    `step`. The press is Streamlit's button shortcut: it is lost when it comes before the Next button is drawn (on a
+    loaded machine a page's title comes well before its buttons), so the button is awaited first; and pressed again
+    only while the page still shows the step before (a press that came late but not lost must not step twice)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.locator("button", has_text="▶").first.wait_for(timeout=timeout_s * 1000)  # ▶ in every language and view
+    for _ in range(tries):
+        page.keyboard.press("PageDown")
+        try:
+            step_shown(page, step).wait_for(timeout=timeout_s * 1000 / tries)
+            return
+        except PlaywrightTimeout:
+            if not step_shown(page, step - 1).is_visible():
+                raise
+    raise AssertionError(f"Page Down did not move the page to step {step} in {tries} presses")
+
+
 def wait_for_step(page, step: int, timeout_s: float = 30.0) -> float:
     """Wait until the page's walkthrough heading reads step `step`; returns the seconds it took."""
     start = time.monotonic()

@@ -10,7 +10,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from devtools.classroom import ask_the_class, close_dialog, go_to, join, qr_text, start_class, step_shown, wait_for_step
+from devtools.classroom import (
+    ask_the_class,
+    close_dialog,
+    go_to,
+    join,
+    press_next,
+    qr_text,
+    start_class,
+    step_shown,
+    wait_for_step,
+)
 from devtools.harness import exceptions_on, new_page, streamlit_server
 from devtools.redis_server import redis_server
 from model import load_pretrained
@@ -36,14 +46,13 @@ def test_a_class_follows_the_teacher_answers_a_question_and_never_sees_the_key(b
             wait_for_step(student, 1, FOLLOW_TIMEOUT)
         latencies = []
         for step in (2, 3):
-            teacher.keyboard.press("PageDown")  # a presenter's clicker: Next
-            step_shown(teacher, step).wait_for(timeout=30_000)
+            press_next(teacher, step)  # a presenter's clicker: Next
             latencies += [wait_for_step(student, step, FOLLOW_TIMEOUT) for student in (first, second)]
         print(f"follow latencies after Next (s): {[round(t, 2) for t in latencies]}")
 
         second.get_by_role("button", name="Explore on my own").click()
         second.get_by_role("button", name="Follow the teacher").wait_for(timeout=30_000)
-        teacher.keyboard.press("PageDown")
+        press_next(teacher, 4)
         wait_for_step(first, 4, FOLLOW_TIMEOUT)
         second.wait_for_timeout(3000)  # the follower has moved; the explorer stays where they chose to be
         assert step_shown(second, 3).is_visible() and not step_shown(second, 4).is_visible()
@@ -108,10 +117,9 @@ def test_a_teacher_on_one_server_and_a_student_on_another_through_redis(browser,
                 wait_for_step(student, 1, FOLLOW_TIMEOUT)
                 latencies = []
                 for step in (2, 3):
-                    teacher.keyboard.press("PageDown")
                     # the teacher's own page first: a second press before it has drawn the first is lost (the press
                     # carries the step picker's old value), which once left this test waiting for a step 3 never sent
-                    step_shown(teacher, step).wait_for(timeout=FOLLOW_TIMEOUT * 1000)
+                    press_next(teacher, step, FOLLOW_TIMEOUT)
                     latencies.append(wait_for_step(student, step, FOLLOW_TIMEOUT))
                 print(f"cross-server follow latencies (s): {[round(t, 2) for t in latencies]}")
                 assert student.url.startswith(server_b) and exceptions_on(student) == []

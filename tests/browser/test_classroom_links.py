@@ -14,6 +14,7 @@ from devtools.classroom import (
     close_dialog,
     go_to,
     join,
+    press_next,
     start_class,
     step_shown,
     wait_for_step,
@@ -37,8 +38,7 @@ def test_a_teachers_link_opens_its_page_and_the_class_follows_there(browser, app
         close_dialog(teacher)
         join(student, app_url, code)
         go_to(teacher, "Step by step", "Attention, step by step")
-        teacher.keyboard.press("PageDown")
-        step_shown(teacher, 2).wait_for(timeout=30_000)
+        press_next(teacher, 2)
         wait_for_step(student, 2, FOLLOW_TIMEOUT)
 
         text = "3 1 4 1 5"

@@ -31,9 +31,20 @@ WORDS = {
 }  # fmt: skip
 
 
-ONE_PANEL = """() => document.querySelector('[data-testid="stApp"]').dataset.testScriptState === 'notRunning'
-  && [...document.querySelectorAll('[data-testid="stSelectbox"]')].filter(
-       (e) => e.innerText.includes('Query token (row)')).length === 1"""
+PANEL_OF = """(kind) => {  // the ask panel's query picker for `kind`, drawn and open, and no other kind's shown
+  const shown = (e) => e.getClientRects().length > 0;  // a picker a fragment's redraw replaced can stay, hidden
+  const pickers = [...document.querySelectorAll('[class*="st-key-_q_query_attention_"]')].filter(shown);
+  const mine = document.querySelector(`.st-key-_q_query_attention_${kind}`);
+  return pickers.length === 1 && mine !== null && shown(mine); }"""
+
+
+ASK_PANEL_STATE = """() => ({  // what the page shows of the ask panel, for a failure's message
+  state: document.querySelector('[data-testid="stApp"]').dataset.testScriptState,
+  expanders: [...document.querySelectorAll('[data-testid="stExpander"] details')].map(
+    (d) => [d.querySelector('summary').innerText.slice(0, 40), d.open]),
+  keyed: [...document.querySelectorAll('[class*="st-key-_q_"]')].map(
+    (e) => [[...e.classList].find((c) => c.startsWith('st-key-')), e.getClientRects().length > 0]),
+  stale: document.querySelectorAll('[data-stale="true"]').length })"""
 
 
 def class_of_three(browser, app_url):
@@ -58,7 +69,7 @@ def open_select(page, label: str, tries: int = 5) -> None:
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     for _ in range(tries):
-        page.get_by_test_id("stSelectbox").filter(has_text=label).click()
+        page.get_by_test_id("stSelectbox").filter(has_text=label).filter(visible=True).click()
         try:
             page.get_by_role("option").first.wait_for(timeout=5_000)
             return
@@ -67,9 +78,12 @@ def open_select(page, label: str, tries: int = 5) -> None:
     raise AssertionError(f"the selectbox {label!r} did not open")
 
 
-def open_ask_panel(page, tries: int = 6) -> None:
-    """Open the teacher's "❓ Ask the class" expander and wait for its one query picker (a fragment's run that
-    redraws the panel may close it again: then it is opened again)."""
+def open_ask_panel(page, kind: str, tries: int = 6) -> None:
+    """Open the teacher's "❓ Ask the class" expander and wait for its query picker of the attention `kind` (the
+    widget's key names the kind), open, and no other kind's shown: the page's fragment redraws the panel when the
+    kind changes, and that redraw may close the expander again, so it is opened again. On a loaded machine the
+    replaced kind's picker can stay in the page, hidden (seen at load ~5: the cross picker beside the decoder's,
+    with no size), which the old wait counted as a second panel and so failed in CI: only shown pickers count."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     for _ in range(tries):
@@ -77,11 +91,11 @@ def open_ask_panel(page, tries: int = 6) -> None:
         if expander.locator("details").get_attribute("open") is None:
             expander.locator("summary").click()
         try:
-            page.wait_for_function(ONE_PANEL, timeout=5_000)
+            page.wait_for_function(PANEL_OF, arg=kind, timeout=5_000)
             return
         except PlaywrightTimeout:
             continue
-    raise AssertionError("the ask panel did not open")
+    raise AssertionError(f"the ask panel for {kind!r} did not open: {page.evaluate(ASK_PANEL_STATE)}")
 
 
 def options_of(page, label: str, tries: int = 5) -> list[str]:
@@ -123,7 +137,7 @@ def test_a_question_from_ask_to_close_hides_its_answer_and_keeps_each_answer(bro
         teacher.get_by_text("Decoder masked self-attention: every layer and head").wait_for(timeout=WAIT)
         trace = load_pretrained("translate").run(teacher.get_by_role("textbox", name="Input", exact=True).input_value())
         decoder = trace.tokens("tgt")
-        open_ask_panel(teacher)  # once the fragment's run has replaced the encoder's panel
+        open_ask_panel(teacher, "decoder")  # once the fragment's run has replaced the cross-attention panel
         offered = options_of(teacher, "Query token (row)")
         assert offered == [f"{i} · {t}" for i, t in enumerate(decoder)], (offered, trace.tokens("src"))
         pick_option(teacher, "Query token (row)", f"2 · {decoder[2]}")
