@@ -13,8 +13,9 @@ What the server frees in bulk is another matter: a browser session Streamlit dro
 is a web of reference cycles (its state, its trained models and their download archive, its figures), freed only by
 a full garbage collection, which Streamlit's post-script GC being off (.streamlit/config.toml) and gc.freeze()
 (services/collector.py) make rare; and once freed, glibc keeps that heap. release_freed_memory() collects and hands
-the free heap back (malloc_trim(0)) at a moment nobody waits for: after a training job has finished (the pool's
-thread); so the edits' working set is faulted in again at most once after it (docs/capacity.md, "6. Soak").
+the free heap back (malloc_trim(0)) at moments nobody waits for: after a training job has finished (the pool's
+thread) and when the server has gone quiet after work (release_when_quiet, started by app.py); so the edits' working
+set is faulted in again at most once after each (docs/capacity.md, "6. Soak").
 """
 
 from __future__ import annotations
@@ -23,10 +24,16 @@ import ctypes
 import functools
 import gc
 import platform
+import threading
+import time
+from collections.abc import Callable
 
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters (malloc.h)
 MMAP_THRESHOLD = 32 * 1024 * 1024  # far above any single block our traces hold (~1 MB of scores at 256 tokens)
 TRIM_THRESHOLD = 256 * 1024 * 1024
+QUIET_CHECK_SECONDS = 5.0  # release_when_quiet: how often it looks at the process's CPU time
+QUIET_CPU_SHARE = 0.02  # a check with less CPU than this share of one core: nobody is being served
+QUIET_RELEASE_EVERY = 60.0  # seconds between two releases when quiet, at least
 
 
 def _glibc() -> ctypes.CDLL | None:
@@ -70,3 +77,39 @@ def release_freed_memory() -> int:
         libc.malloc_trim.argtypes, libc.malloc_trim.restype = (ctypes.c_size_t,), ctypes.c_int
         libc.malloc_trim(0)
     return collected
+
+
+def release_when_quiet(
+    check_seconds: float = QUIET_CHECK_SECONDS,
+    quiet_share: float = QUIET_CPU_SHARE,
+    every: float = QUIET_RELEASE_EVERY,
+    release: Callable[[], object] = release_freed_memory,
+    stop: threading.Event | None = None,
+) -> threading.Thread:
+    """A daemon thread that calls `release` once the process, after some work, spent a whole check using less
+    than `quiet_share` of a core (no edit, no page run: sessions dropped since are garbage now), at most once in
+    `every` seconds. Its own release does not count as work. It runs until `stop` is set (tests) or the process ends."""
+    stopped = stop or threading.Event()
+
+    def watch() -> None:
+        worked, last_release = False, float("-inf")
+        cpu, now = time.process_time(), time.monotonic()
+        while not stopped.wait(check_seconds):
+            cpu_then, then = cpu, now
+            cpu, now = time.process_time(), time.monotonic()
+            if cpu - cpu_then > quiet_share * (now - then):
+                worked = True
+            elif worked and now - last_release >= every:
+                release()
+                worked, last_release = False, now
+                cpu = time.process_time()  # the release's own CPU is not work
+
+    thread = threading.Thread(target=watch, name="release-when-quiet", daemon=True)
+    thread.start()
+    return thread
+
+
+@functools.cache
+def release_when_quiet_once() -> threading.Thread:
+    """release_when_quiet() the first time this process asks (app.py runs on every rerun)."""
+    return release_when_quiet()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gc
 import platform
+import threading
+import time
 import weakref
 from pathlib import Path
 
@@ -79,3 +81,31 @@ def test_release_frees_a_dropped_cycle_and_gives_the_kept_heap_back():
         assert alive() is None and rss_mb() - start < 10
     finally:
         gc.enable()
+
+
+def work(seconds: float) -> None:
+    """Use the CPU (as a page run does) for about `seconds`."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+def test_release_when_quiet_releases_after_work_and_not_while_idle():
+    releases: list[float] = []
+    stop = threading.Event()
+    allocator.release_when_quiet(check_seconds=0.1, quiet_share=0.1, every=0.0, release=lambda: releases.append(1),
+                                 stop=stop)  # fmt: skip
+    try:
+        time.sleep(1.0)
+        assert releases == []  # idle from the start: nothing to give back, nothing done
+        work(0.4)
+        deadline = time.monotonic() + 30
+        while not releases and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert releases  # released once the work was over
+        time.sleep(0.5)
+        after_work = len(releases)
+        time.sleep(1.0)
+        assert len(releases) == after_work  # idle again: no more
+    finally:
+        stop.set()
