@@ -5,7 +5,7 @@ import sys
 import streamlit as st
 import torch
 
-from services.allocator import keep_freed_memory_once
+from services.allocator import keep_freed_memory_once, release_when_quiet_once
 from services.collector import freeze_imports_once
 from ui.classroom.follow import follow_room, page_path
 from ui.classroom.following import remember_view
@@ -31,6 +31,7 @@ torch.set_num_threads(1)
 # with a class rerunning, runs took ~35× their CPU time (docs/capacity.md); 0.5 ms keeps that wait short.
 sys.setswitchinterval(0.0005)
 keep_freed_memory_once()  # traces hold many MB at once: see services/allocator.py
+release_when_quiet_once()  # ... and what dropped sessions held goes back to the OS once the server is quiet: ditto
 freeze_imports_once()  # full GCs no longer walk the ~375 000 objects of the imports: see services/collector.py
 
 st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")

@@ -29,6 +29,7 @@ import numpy as np
 from model import CheckpointError, ModelConfig, Task, load_checkpoint_bytes
 from model.train import TrainConfig, TrainResult
 
+from ..allocator import release_freed_memory
 from .errors import (
     REASON_SHUTDOWN,
     JobFailedError,
@@ -56,6 +57,9 @@ WATCHDOG_EVERY = 0.5  # seconds between checks that a job's browser session is s
 FAILED_STARTS_ALLOWED = 3  # workers in a row that die before they are ready, then queued jobs fail
 START_LIMIT = 120.0  # seconds a new worker may take to import torch and say it is ready
 DEFAULT_START_SECONDS = 5.0  # a worker's start (importing torch) before one has been measured
+# After a job has finished, the reader thread frees the garbage of dropped sessions and gives glibc's free heap back
+# (services/allocator.py), at most once in this many seconds: a class's runs ending together cost one release.
+RELEASE_EVERY = 30.0
 
 
 class TrainingPool:
@@ -74,6 +78,7 @@ class TrainingPool:
         self._failed_starts = 0
         self._start_seconds = DEFAULT_START_SECONDS  # how long the last worker took to be ready
         self._last_watchdog = 0.0
+        self._release_due, self._last_release = False, float("-inf")  # a job finished since the last release
         self._wake_r, self._wake_w = os.pipe()  # a byte here wakes the reader thread; never blocks a page
         os.set_blocking(self._wake_r, False)
         os.set_blocking(self._wake_w, False)
@@ -218,6 +223,7 @@ class TrainingPool:
                         self._read(owners[ready])  # a worker that died reads as end of file: retired there
                 self._watch(time.monotonic())
                 self._dispatch()
+                self._release_memory(time.monotonic())
             except Exception:  # a bug here must not leave every job hanging: log it and go on
                 log.exception("training pool reader")
                 time.sleep(TICK)
@@ -278,7 +284,20 @@ class TrainingPool:
     def _finish(self, job: JobHandle, status: str, result=None, failure: TrainingError | None = None) -> None:
         with self._lock:
             self._active.pop(job.id, None)
+            self._release_due = True
         job.finish(status, result, failure)
+
+    def _release_memory(self, now: float) -> None:
+        """Once a job has finished and the next one has been handed out (_dispatch), in this thread, not a page's:
+        the sessions Streamlit dropped since (each with its trained model, archive and figures, all in reference
+        cycles) are collected and the heap glibc kept is given back (services/allocator.py; docs/capacity.md, "6.
+        Soak"). At most once in RELEASE_EVERY seconds; a finish within that waits for the next round."""
+        with self._lock:
+            due = self._release_due and now - self._last_release >= RELEASE_EVERY
+            if due:
+                self._release_due, self._last_release = False, now
+        if due:
+            release_freed_memory()
 
     def _retire(self, worker: Worker, failure: TrainingError | None = None) -> None:
         """End a worker (dead, hung or over time). Its job fails with `failure` (or as crashed), or ends as

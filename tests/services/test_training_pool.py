@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import multiprocessing.reduction
 import os
 import pickle
@@ -9,6 +10,7 @@ import signal
 import sys
 import time
 import types
+import weakref
 from dataclasses import replace
 from pathlib import Path
 
@@ -377,6 +379,32 @@ def test_from_start_to_shutdown_the_parent_never_unpickles(fresh_pool, monkeypat
     with pytest.raises(PoolClosedError):
         submit(pool, "b")
     assert calls == []
+
+
+class DroppedSession:
+    """Stands for a browser session Streamlit dropped after its TTL: a reference cycle holding a trained model."""
+
+    def __init__(self, model: torch.nn.Module) -> None:
+        self.me, self.model = self, model
+
+
+def test_after_a_job_finishes_the_pool_frees_dropped_sessions(fresh_pool):
+    """The garbage of sessions gone meanwhile (cycles, which only a full collection frees: Streamlit's post-script
+    GC is off) is collected by the pool's own thread once a job has finished, and the kept heap given back
+    (services/allocator.py); a soak's server grew by each run's model without it (docs/capacity.md, "6. Soak")."""
+    gc.disable()  # only an explicit collection frees the cycle now
+    try:
+        session = DroppedSession(torch.nn.Linear(256, 256))
+        alive, weights = weakref.ref(session), weakref.ref(session.model.weight)
+        del session
+        time.sleep(0.5)
+        assert alive() is not None and weights() is not None  # garbage that nothing collects by itself
+
+        job = submit(fresh_pool, "a", short_config(20))
+        assert job.join(WAIT) and job.status == "done"
+        wait_until(lambda: alive() is None and weights() is None, what="the dropped session and its model to be freed")
+    finally:
+        gc.enable()
 
 
 def test_a_pool_that_never_trains_starts_nothing():
