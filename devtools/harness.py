@@ -155,10 +155,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(timeout: float = 60.0, env: dict | None = None, root: Path = APP_ROOT):
-    """Run `streamlit run app.py` headless on a free port (of the checkout at `root`); yield its base URL; stop it
-    afterwards."""
-    with streamlit_process(timeout, env, root=root) as (url, _proc):
+def streamlit_server(timeout: float = 60.0, env: dict | None = None, root: Path = APP_ROOT, app_command: bool = False):
+    """Run `streamlit run app.py` (or, with `app_command`, the app command) headless on a free port (of the checkout
+    at `root`); yield its base URL; stop it afterwards."""
+    with streamlit_process(timeout, env, root=root, app_command=app_command) as (url, _proc):
         yield url
 
 
@@ -193,19 +193,23 @@ def streamlit_process(
     options: tuple[str, ...] = (),
     module: str = "streamlit",
     root: Path = APP_ROOT,
+    app_command: bool = False,
 ):
     """As streamlit_server, yielding (base URL, the server's Popen); `options` are more `streamlit run` flags;
     `module` is what `python -m` runs with `run app.py …` (devtools.count_runs: a server that counts model runs);
-    `root`: the checkout whose app.py is served and imported (bench/ui_latency.py --compare: another version)."""
+    `root`: the checkout whose app.py is served and imported (bench/ui_latency.py --compare: another version);
+    `app_command`: serve through the README's app command instead (`python -m attention_lab`, which warms the first
+    page's imports while Streamlit starts), with the same flags."""
     port = free_port()
     if Path(root) != APP_ROOT:  # its own packages first, not this checkout's
         env = {**(env or {}), "PYTHONPATH": str(root)}
     log = tempfile.NamedTemporaryFile("w+", prefix="streamlit-", suffix=".log", delete=False)  # noqa: SIM115
-    cmd = [
-        sys.executable, "-m", module, "run", str(Path(root) / "app.py"),
+    flags = [
         "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none", *options,
     ]  # fmt: skip
+    launch = ["attention_lab"] if app_command else [module, "run", str(Path(root) / "app.py")]
+    cmd = [sys.executable, "-m", *launch, *flags]
     proc = subprocess.Popen(cmd, cwd=root, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
     try:

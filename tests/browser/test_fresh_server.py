@@ -1,5 +1,7 @@
 """Every page's shared link works as a fresh server's very first visit (pages/ sits beside app.py, which
-makes Streamlit start in its old multipage mode: see ui/navigation.py), in both languages."""
+makes Streamlit start in its old multipage mode: see ui/navigation.py), in both languages, on a server started as
+the README's app command starts it (attention-lab, which warms the first page's imports in a thread meanwhile) and
+on a bare `streamlit run app.py`."""
 
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ SIDEBAR_MODEL_LABEL = {"en": "Model", "zh": "模型"}
 @pytest.mark.parametrize("spec", PAGES, ids=lambda spec: spec.url_path)
 def test_first_visit_of_a_fresh_server_opens_the_linked_page(browser, probes_for, spec):
     lang = "zh" if spec.url_path in ("attention", "train", "home") else "en"  # both languages, one server each
-    with streamlit_server() as url:
+    app_command = spec.url_path in ("attention", "step-by-step", "home", "lesson")  # both launchers, both languages
+    with streamlit_server(app_command=app_command) as url:
         page = new_page(browser)
         probes = probes_for(page)
         path = "" if spec.url_path == "home" else spec.url_path
