@@ -1,9 +1,7 @@
 """`attention-lab`: serve the app (what `bash scripts/app.sh` runs), or train a model.
 
-Serving runs `streamlit run app.py` in this process, with the imports the first page needs (torch, plotly, the
-model) started in a thread at once, so they overlap Streamlit's own start and the browser loading the page instead
-of waiting for the first script run (docs/capacity.md, "Cold start"). Training replaces this process (os.execv)
-with `python -m model.train`. Either way the pid, signals and exit code are the server's or the training run's own.
+Both replace this process (os.execv) with the command they stand for, so its pid, signals and exit code are the
+server's or the training run's own.
 """
 
 from __future__ import annotations
@@ -12,7 +10,6 @@ import os
 import sys
 
 from .paths import APP_ROOT
-from .warm import warm_in_background
 
 USAGE = """\
 usage: attention-lab [STREAMLIT_RUN_OPTION ...]
@@ -29,18 +26,9 @@ The app's folder: {root}
 SERVE_OPTIONS = ("--server.headless", "true", "--browser.gatherUsageStats", "false")
 
 
-def serve_arguments(options: list[str]) -> list[str]:
-    """`streamlit`'s arguments, run in APP_ROOT (Streamlit reads .streamlit/config.toml from its working folder)."""
-    return ["run", "app.py", *SERVE_OPTIONS, *options]
-
-
-def serve(options: list[str]) -> None:
-    """`python -m streamlit run app.py …` in this process, the first page's imports warming meanwhile."""
-    os.chdir(APP_ROOT)
-    warm_in_background()
-    from streamlit.web.cli import main as streamlit_main  # what `python -m streamlit` calls
-
-    streamlit_main(args=serve_arguments(options), prog_name="streamlit")
+def serve_command(options: list[str]) -> list[str]:
+    """The server's command line, run in APP_ROOT (Streamlit reads .streamlit/config.toml from its working folder)."""
+    return [sys.executable, "-m", "streamlit", "run", "app.py", *SERVE_OPTIONS, *options]
 
 
 def train_command(options: list[str]) -> list[str]:
@@ -52,10 +40,12 @@ def main(argv: list[str] | None = None) -> None:
     if args[:1] in (["-h"], ["--help"]):
         print(USAGE.format(root=APP_ROOT), end="")
         return
-    if args and args[0] != "train" and not args[0].startswith("-"):
+    if args[:1] == ["train"]:
+        command = train_command(args[1:])  # in the caller's folder: --out paths are theirs
+    elif args and not args[0].startswith("-"):
         sys.exit(f"attention-lab: unknown command {args[0]!r}\n\n" + USAGE.format(root=APP_ROOT))
-    if args[:1] != ["train"]:
-        serve(args)
-        return
+    else:
+        os.chdir(APP_ROOT)
+        command = serve_command(args)
     sys.stdout.flush()
-    os.execv(sys.executable, train_command(args[1:]))  # in the caller's folder: --out paths are theirs
+    os.execv(sys.executable, command)

@@ -15,8 +15,8 @@ is judged like devtools/harness.py's wait_settled, plus a check that the page sh
   floor    a one-box app (st.text_input + st.write) on the same machine in the same run, for scale
   next     the Step-by-step page's Next button through steps 1 → 8, numbers from the worked example and
            from the model (click to the new step painted and quiet; no goal, for the record)
-  cold     process start to the first complete paint of a shared /attention link, through the app command
-           (attention-lab) and through a bare `streamlit run app.py`, in turn for --rounds rounds
+  cold     process start to the first complete paint of a shared /attention link, the server started as the
+           README's app command starts it (attention-lab), --rounds times
   reverse  issue 15's one-person goal: `--rounds` fresh pages of /attention?model=reverse, each a warm-up edit and
            --edits typed inputs of digits; p50 ÷ the floor's p50 (goal ≤ 3) and p90 ÷ p50 (goal ≤ 1.3)
   step     the same ratios on /step-by-step?source=model: Next (steps 1 → 8), and a layer and a head picked
@@ -323,7 +323,7 @@ def one_person(browser, roots: dict[str, Path], cases: set[str], edits: int, rou
 def cold_start(browser, env: dict, root: Path = APP_ROOT, app_command: bool = False) -> tuple[float, float]:
     """Seconds from process start to the first complete paint of a shared /attention link (a class
     opening the teacher's link on a fresh server), then of the home page in a second tab. `app_command`: the server
-    started as the README's app command starts it (attention-lab, which warms imports as Streamlit starts)."""
+    started as the README's app command starts it (attention-lab)."""
     page = new_page(browser)
     start = time.time()
     with streamlit_server(env=env, root=root, app_command=app_command) as url:
@@ -443,27 +443,20 @@ def main() -> None:
             cold_starts(browser, roots, args.rounds)
 
 
-LAUNCHERS = {"attention-lab": True, "streamlit run": False}  # how the server is started: app_command
-
-
 def cold_starts(browser, roots: dict[str, Path], rounds: int) -> None:
-    """Cold starts of each checkout through the app command and through a bare `streamlit run app.py`, in turn
-    round by round (the same load for both), then the medians and their ratio."""
-    times: dict[tuple[str, str], list[float]] = {}
+    """Cold starts of each checkout's server, started as the README's app command starts it (attention-lab), round by
+    round in turn, then the median of each."""
+    times: dict[str, list[float]] = {}
     for _ in range(rounds):
         for name, root in roots.items():
-            for launcher, app_command in LAUNCHERS.items():
-                attention, home = cold_start(browser, {}, root, app_command)
-                times.setdefault((name, launcher), []).append(attention)
-                print(
-                    f"[{name}] cold start ({launcher}): process start -> shared /attention link painted "
-                    f"{attention:5.2f} s (goal <= 3 s); then the home page in a second tab {home:5.2f} s; "
-                    f"load {os.getloadavg()}"
-                )
-    for name in roots:
-        app, bare = (statistics.median(times[name, launcher]) for launcher in LAUNCHERS)
-        print(f"[{name}] cold start medians of {rounds}: attention-lab {app:5.2f} s, streamlit run {bare:5.2f} s, "
-              f"ratio {app / bare:.2f}")  # fmt: skip
+            attention, home = cold_start(browser, {}, root, app_command=True)
+            times.setdefault(name, []).append(attention)
+            print(
+                f"[{name}] cold start: process start -> shared /attention link painted {attention:5.2f} s "
+                f"(goal <= 3 s); then the home page in a second tab {home:5.2f} s; load {os.getloadavg()}"
+            )
+    for name, values in times.items():
+        print(f"[{name}] cold start median of {rounds}: {statistics.median(values):5.2f} s")
 
 
 def edits(browser, n_edits: int) -> None:

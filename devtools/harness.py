@@ -198,8 +198,7 @@ def streamlit_process(
     """As streamlit_server, yielding (base URL, the server's Popen); `options` are more `streamlit run` flags;
     `module` is what `python -m` runs with `run app.py …` (devtools.count_runs: a server that counts model runs);
     `root`: the checkout whose app.py is served and imported (bench/ui_latency.py --compare: another version);
-    `app_command`: serve through the README's app command instead (`python -m attention_lab`, which warms the first
-    page's imports while Streamlit starts), with the same flags."""
+    `app_command`: serve through the README's app command instead (`python -m attention_lab`), with the same flags."""
     port = free_port()
     if Path(root) != APP_ROOT:  # its own packages first, not this checkout's
         env = {**(env or {}), "PYTHONPATH": str(root)}

@@ -1,7 +1,6 @@
 """Every page's shared link works as a fresh server's very first visit (pages/ sits beside app.py, which
 makes Streamlit start in its old multipage mode: see ui/navigation.py), in both languages, on a server started as
-the README's app command starts it (attention-lab, which warms the first page's imports in a thread meanwhile) and
-on a bare `streamlit run app.py`."""
+the README's app command starts it (attention-lab) and on a bare `streamlit run app.py`."""
 
 from __future__ import annotations
 
