@@ -73,8 +73,9 @@ def save_checkpoint(loaded: LoadedModel, directory: str | os.PathLike) -> Path:
     return out
 
 
-def load_checkpoint(path: str | os.PathLike, name: str | None = None) -> LoadedModel:
-    """Load a checkpoint folder (or its config.json); CheckpointError says what is wrong."""
+def load_checkpoint(path: str | os.PathLike, name: str | None = None, *, shipped: bool = False) -> LoadedModel:
+    """Load a checkpoint folder (or its config.json); CheckpointError says what is wrong. `shipped`: one of the
+    package's own checkpoints (see load_checkpoint_bytes)."""
     folder = Path(path)
     if folder.name == CONFIG_FILE:
         folder = folder.parent
@@ -91,7 +92,7 @@ def load_checkpoint(path: str | os.PathLike, name: str | None = None) -> LoadedM
                 filename=filename, mb=MAX_CHECKPOINT_BYTES // 2**20,
             )  # fmt: skip
         parts.append(file.read_bytes())
-    return load_checkpoint_bytes(parts[0], parts[1], name=name or folder.name)
+    return load_checkpoint_bytes(parts[0], parts[1], name=name or folder.name, shipped=shipped)
 
 
 def _parse_config(config_bytes: bytes) -> dict:
@@ -120,8 +121,14 @@ def _parse_config(config_bytes: bytes) -> dict:
     return config
 
 
-def load_checkpoint_bytes(config_bytes: bytes, weights_bytes: bytes, name: str | None = None) -> LoadedModel:
-    """Validate and load a checkpoint held in memory (e.g. from an uploaded zip)."""
+def load_checkpoint_bytes(
+    config_bytes: bytes, weights_bytes: bytes, name: str | None = None, *, shipped: bool = False
+) -> LoadedModel:
+    """Validate and load a checkpoint held in memory (e.g. from an uploaded zip). Any other checkpoint's model is
+    first built on the meta device, so a config that claims a huge model allocates nothing; a `shipped` one (the
+    package's own, whose config is ours) is built for real at once and checked the same way: the meta build's first
+    use in a process imports torch._dynamo (its init functions run through torch._refs), 1.3 s of a fresh server's
+    first page (docs/capacity.md, "Cold start")."""
     config = _parse_config(config_bytes)
     try:
         model_config = config_from_dict(config["architecture"], config.get("model"))
@@ -152,9 +159,12 @@ def load_checkpoint_bytes(config_bytes: bytes, weights_bytes: bytes, name: str |
         raise CheckpointError(
             N_("model.safetensors is damaged or not a safetensors file ({error})."), error=exc
         ) from None
-    with torch.device("meta"):  # shapes only: a hostile config claiming a huge model allocates nothing
-        _check_state(build_model(model_config), tensors, model_config.arch)
+    if not shipped:
+        with torch.device("meta"):  # shapes only: a hostile config claiming a huge model allocates nothing
+            _check_state(build_model(model_config), tensors, model_config.arch)
     model = build_model(model_config)
+    if shipped:
+        _check_state(model, tensors, model_config.arch)
     model.load_state_dict(tensors, strict=True)
     training = config.get("training")
     meta = training if isinstance(training, dict) else {}

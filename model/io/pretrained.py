@@ -75,4 +75,4 @@ def load_pretrained(name: str) -> AnyLoaded:
     if name not in PRETRAINED:
         known = ", ".join(PRETRAINED + tuple(PACKAGED_ARCH))
         raise ValueError(f"no pretrained model named {name!r}; choose one of: {known}.")
-    return load_checkpoint(CHECKPOINT_DIR / name, name=name)
+    return load_checkpoint(CHECKPOINT_DIR / name, name=name, shipped=True)
