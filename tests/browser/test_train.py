@@ -56,18 +56,33 @@ def train_tiny(page, steps: int = 30) -> None:
     )
 
 
+def slider_moves(page, timeline, label: str = r"step \d+") -> tuple[list[str], list[str]]:
+    """(the step labels the timeline's slider shows 1 s after Play, the first other labels it shows within 30 s):
+    the animation plays in the browser, slowly on a loaded machine, so a fixed wait is not enough."""
+
+    def shown() -> list[str]:
+        return [t for t in timeline.locator("text").all_text_contents() if re.fullmatch(label, t)]
+
+    page.wait_for_timeout(1_000)
+    first = later = shown()
+    for _ in range(120):
+        later = shown()
+        if later != first:
+            break
+        page.wait_for_timeout(250)
+    return first, later
+
+
 def test_train_to_completion_then_pick_it_on_another_page(page, app_url):
     open_page(page, app_url)
     train_tiny(page)
-    progress = page.get_by_text(re.compile(r"^Done: all 30 steps"))  # the bar full, saying how the run ended
-    assert progress.is_visible() and page.get_by_role("link", name="Open it on Attention").is_visible()
-    assert page.get_by_text("Watch the attention form").is_visible()
+    # the bar full, saying how the run ended: awaited, as the Chinese test does (read at once it failed in CI once)
+    expect(page.get_by_text(re.compile(r"^Done: all 30 steps"))).to_be_visible(timeout=30_000)
+    expect(page.get_by_role("link", name="Open it on Attention")).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Watch the attention form")).to_be_visible(timeout=30_000)
     timeline = page.locator('[data-testid="stPlotlyChart"]').nth(2)
     timeline.get_by_text("▶ Play").click()  # plotly's own animation: it plays in the browser, no rerun
-    page.wait_for_timeout(1_000)
-    first = [t for t in timeline.locator("text").all_text_contents() if t.startswith("step ")]
-    page.wait_for_timeout(1_000)
-    later = [t for t in timeline.locator("text").all_text_contents() if t.startswith("step ")]
+    first, later = slider_moves(page, timeline)
     assert first and later and first != later, (first, later)
     with page.expect_download() as download:
         page.get_by_role("button", name="⬇ Download .zip").click()
@@ -101,14 +116,11 @@ def test_chinese_train_page_timeline_plays_with_chinese_words(page, app_url):
         "document.querySelector('[data-testid=\"stApp\"]').getAttribute('data-test-script-state') === 'notRunning'"
     )
     expect(page.get_by_text(re.compile(r"^完成：共 30 步"))).to_be_visible(timeout=30_000)  # the bar full, how it ended
-    assert page.get_by_text("训练完成：共 30 步").is_visible()
+    expect(page.get_by_text("训练完成：共 30 步")).to_be_visible(timeout=30_000)
     timeline = page.locator('[data-testid="stPlotlyChart"]').filter(has_text="▶ 播放")  # the one with a slider
     timeline.locator("text", has_text=re.compile(r"^第 30 步$")).wait_for(timeout=10_000)  # its value, painted
     timeline.get_by_text("▶ 播放").click()
-    page.wait_for_timeout(1_000)
-    first = [t for t in timeline.locator("text").all_text_contents() if re.fullmatch(r"第 \d+ 步", t)]
-    page.wait_for_timeout(1_000)
-    later = [t for t in timeline.locator("text").all_text_contents() if re.fullmatch(r"第 \d+ 步", t)]
+    first, later = slider_moves(page, timeline, r"第 \d+ 步")
     assert first and later and first != later, (first, later)
     assert page.get_by_role("button", name="⬇ 下载 .zip").is_visible()
     assert exceptions_on(page) == []
