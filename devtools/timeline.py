@@ -1,22 +1,30 @@
 """A timeline of a server's class: when the room's version moved, and when each session's script runs started and
-ended (full runs and fragment runs), written as JSON lines to FILE.PID once a second ($ATTENTION_LAB_TIMELINE).
+ended (full runs and fragment runs), with each run's CPU time and the messages it sent, written as JSON lines to
+FILE.PID once a second ($ATTENTION_LAB_TIMELINE). With $ATTENTION_LAB_CPROFILE set, every run is also profiled with
+cProfile, summed into FILE.PID.pstats (cProfile slows the runs several times: read its shares, not its times).
 
-Installed by `python -m devtools.count_runs` before Streamlit starts (bench/load/run.py follow --timeline): it wraps
-RoomDocs.put and ScriptRunner._run_script; nothing in the app changes. docs/capacity.md reads these timelines.
+Installed by `python -m devtools.count_runs` before Streamlit starts (bench/load/run.py follow --profile): it wraps
+RoomDocs.put, ScriptRunner._run_script and ScriptRunContext.enqueue; nothing in the app changes.
+`python -m devtools.timeline FILE.PID` prints what docs/capacity.md quotes: the students' runs (each student's first,
+its join, left out) and the teacher's, in CPU time, wall time and messages.
 """
 
 from __future__ import annotations
 
+import cProfile
 import json
 import os
+import pstats
 import threading
 import time
 
 from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
+from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
 
 from services.rooms.mirror import RoomDocs
 
 TIMELINE_ENV = "ATTENTION_LAB_TIMELINE"
+CPROFILE_ENV = "ATTENTION_LAB_CPROFILE"  # set: every script run is also profiled with cProfile (slower)
 
 
 def install(path: str) -> None:
@@ -29,6 +37,12 @@ def install(path: str) -> None:
             events.append({"t": time.time(), **event})
 
     original_put, original_run = RoomDocs.put, ScriptRunner._run_script
+    original_enqueue = ScriptRunContext.enqueue
+    sent = threading.local()  # the messages this script thread's run has sent so far
+
+    def enqueue(self, msg):
+        sent.count = getattr(sent, "count", 0) + 1
+        return original_enqueue(self, msg)
 
     def put(self, doc):
         kept = original_put(self, doc)
@@ -36,16 +50,27 @@ def install(path: str) -> None:
             note(event="room", version=doc.version, rev=doc.rev)
         return kept
 
+    profiles: list[cProfile.Profile] = []
+
     def run_script(self, rerun_data):
         fragment = bool(rerun_data.fragment_id or rerun_data.fragment_id_queue)
         started, cpu = time.time(), time.thread_time()
+        sent.count = 0
+        profile = cProfile.Profile() if os.environ.get(CPROFILE_ENV) else None
         try:
-            return original_run(self, rerun_data)
+            if profile is None:
+                return original_run(self, rerun_data)
+            return profile.runcall(original_run, self, rerun_data)
         finally:
+            if profile is not None:
+                with lock:
+                    profiles.append(profile)
             note(event="run", session=self._session_id[:8], fragment=fragment, started=started,
-                 cpu_ms=(time.thread_time() - cpu) * 1000)  # fmt: skip
+                 cpu_ms=(time.thread_time() - cpu) * 1000, messages=sent.count)  # fmt: skip
 
-    RoomDocs.put, ScriptRunner._run_script = put, run_script
+    RoomDocs.put, ScriptRunner._run_script, ScriptRunContext.enqueue = put, run_script, enqueue  # type: ignore[method-assign]
+
+    profiled = f"{path}.{os.getpid()}.pstats"  # every script run's cProfile, summed ($ATTENTION_LAB_CPROFILE set)
 
     def write_forever() -> None:
         with open(f"{path}.{os.getpid()}", "a") as out:
@@ -56,5 +81,57 @@ def install(path: str) -> None:
                     del events[:]
                 out.writelines(json.dumps(e) + "\n" for e in batch)
                 out.flush()
+                with lock:
+                    done = profiles[:]
+                    del profiles[:]
+                if done:
+                    stats = pstats.Stats(*done)
+                    if os.path.exists(profiled):
+                        stats.add(profiled)
+                    stats.dump_stats(profiled)
 
     threading.Thread(target=write_forever, name="timeline", daemon=True).start()
+
+
+def _quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def summarize(path: str) -> str:
+    """The students' and the teacher's full runs in a timeline file (the teacher's runs are those during which the
+    room's version moved: its publish; sessions with one run only, a warm-up, are left out)."""
+    with open(path) as f:
+        events = list(map(json.loads, f))
+    runs = [e for e in events if e["event"] == "run" and not e["fragment"]]
+    moves = [e["t"] for e in events if e["event"] == "room"]
+    publishing: dict[str, int] = {}
+    for run in runs:
+        publishing[run["session"]] = publishing.get(run["session"], 0) + any(
+            run["started"] <= t <= run["t"] for t in moves
+        )
+    by_session: dict[str, list[dict]] = {}
+    for run in sorted(runs, key=lambda r: r["started"]):
+        by_session.setdefault(run["session"], []).append(run)
+    teacher = max(publishing, key=publishing.__getitem__)
+    lines = []
+    for who, chosen in (
+        ("students", [r for s, rs in by_session.items() if s != teacher and len(rs) > 1 for r in rs[1:]]),
+        ("teacher", by_session[teacher]),
+    ):
+        if not chosen:
+            continue
+        cpu = [r["cpu_ms"] for r in chosen]
+        wall = [(r["t"] - r["started"]) * 1000 for r in chosen]
+        sent = [r.get("messages", 0) for r in chosen]
+        lines.append(
+            f"{who}: {len(chosen)} runs; CPU p50 {_quantile(cpu, 0.5):.1f} ms, p90 {_quantile(cpu, 0.9):.1f} ms; "
+            f"wall p50 {_quantile(wall, 0.5):.1f} ms; messages p50 {_quantile(sent, 0.5):g}"
+        )
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    import sys
+
+    print(summarize(sys.argv[1]))

@@ -9,6 +9,7 @@ come from the installed package or from nowhere (is_installed() False, and load_
 
 from __future__ import annotations
 
+import functools
 import importlib.metadata
 import importlib.util
 import json
@@ -36,6 +37,19 @@ NOT_INSTALLED = N_("MiniLM is not installed. Add it with: {command}")
 
 def model_folder() -> Path | None:
     """The installed package's model/ folder when it holds FILES, else None (the package is not installed)."""
+    return _found_folder()
+
+
+def is_installed() -> bool:
+    """Whether MiniLM can be loaded here: the package is installed with its files, and so is `tokenizers`."""
+    return model_folder() is not None and _found_tokenizers()
+
+
+# Looked up once per process: find_spec takes the interpreter's import lock and stats the path, and the pickers ask
+# on every run of every session (with a class of 30 rerunning, those lookups were half of a run's time, waiting on
+# that lock: docs/capacity.md). A package installed while the server runs is offered after a restart.
+@functools.cache
+def _found_folder() -> Path | None:
     spec = importlib.util.find_spec(PACKAGE)
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -43,9 +57,9 @@ def model_folder() -> Path | None:
     return folder if all((folder / name).is_file() for name in FILES) else None
 
 
-def is_installed() -> bool:
-    """Whether MiniLM can be loaded here: the package is installed with its files, and so is `tokenizers`."""
-    return model_folder() is not None and importlib.util.find_spec("tokenizers") is not None
+@functools.cache
+def _found_tokenizers() -> bool:
+    return importlib.util.find_spec("tokenizers") is not None
 
 
 def _json(path: Path) -> Any:

