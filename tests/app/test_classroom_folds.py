@@ -1,16 +1,17 @@
 """A following student's page in a class (AppTest): its controls fold under their own names, each fold is known by
 the widgets it holds so the teacher's change scrolls the page to that fold (a closed popover's widgets are not in the
-browser's page), and an exploring student still learns that the class ended."""
+browser's page), a follower's closed settings on Step by step are not drawn at all, and an exploring student still
+learns that the class ended."""
 
 from __future__ import annotations
 
 import pytest
 
 from ui.class_role import ROLE_KEY
-from ui.presenter.folds import FOLDS
+from ui.presenter.folds import FOLDS, fold_key
 
-from .test_classroom import ATTENTION_PAGE, WORDS, run, session, start_class
-from .test_presenter import popovers, translated
+from .test_classroom import ATTENTION_PAGE, STEP_PAGE, WORDS, buttons, run, session, start_class
+from .test_presenter import figures, popovers, translated
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -48,3 +49,33 @@ def test_an_exploring_student_is_told_when_the_teacher_ends_the_class(lang):
     assert ROLE_KEY not in student.session_state and "room" not in student.query_params
     assert any(WORDS[lang]["ended"] in i.value for i in student.info), [i.value for i in student.info]
     assert student.get("plotly_chart"), "the page goes on alone"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_followers_step_is_the_teachers_drawn_without_widgets_until_the_settings_open(lang):
+    """A following student's folded settings stay closed and undrawn (a follower's rerun is the class's cost per
+    student): the page draws the teacher's view from the room, the same formulas and figures as the teacher's own
+    page, which draws them from its widgets. Opening the settings draws the widgets, holding the teacher's values."""
+    teacher, role = start_class(lang, STEP_PAGE)
+    teacher.session_state["wt_head"] = 1
+    for _ in range(4):  # step 5: a softmax row with the teacher's query
+        run(teacher.button(key="wt_next").click())
+    student = session(lang, room=role.code)
+    assert student.session_state[ROLE_KEY].following and student.session_state["step"] == 5
+    folded = popovers(student)
+    settings = translated(lang, "This page's settings")
+    assert folded == {settings: set()}, folded  # one fold, its widgets not drawn
+    assert "wt_next" not in buttons(student) and "wt_next" in buttons(teacher)
+    assert [h.value for h in student.subheader] == [h.value for h in teacher.subheader]
+    assert [f.value for f in student.latex] == [f.value for f in teacher.latex]
+    assert figures(student) == figures(teacher)
+
+    student.session_state[fold_key(settings)] = True  # the student opens the settings
+    run(student)
+    assert {"step", "wt_head"} <= popovers(student)[settings], popovers(student)
+    assert student.session_state["step"] == 5 and student.session_state["wt_head"] == 1
+    assert student.session_state[ROLE_KEY].following  # opening them is no change of the view
+    run(teacher.button(key="wt_next").click())
+    run(student)
+    assert student.session_state["step"] == 6
+    assert [f.value for f in student.latex] == [f.value for f in teacher.latex]

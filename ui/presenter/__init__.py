@@ -11,13 +11,13 @@ from __future__ import annotations
 import streamlit as st
 
 from .keys import StepLabels, step_buttons
-from .layout import controls, folding, in_order, page_header, slot, stage, stage_columns
+from .layout import controls, folding, in_order, page_header, shut, slot, stage, stage_columns
 from .state import PRESENT_KEY, presenter_toggle, presenting
 from .style import inject_style
 
 __all__ = [
     "PRESENT_KEY", "StepLabels", "controls", "folding", "in_order", "page_header", "presenter_view", "presenting",
-    "slot", "stage", "stage_columns", "step_buttons",
+    "shut", "slot", "stage", "stage_columns", "step_buttons",
 ]  # fmt: skip
 
 

@@ -66,17 +66,22 @@ def show_link_notes() -> None:
 
 
 @contextmanager
-def controls(where: DeltaGenerator | None = None, label: str | None = None) -> Iterator[DeltaGenerator]:
+def controls(
+    where: DeltaGenerator | None = None, label: str | None = None, *, lazy: bool = False
+) -> Iterator[DeltaGenerator]:
     """`with controls(where):` around a page's widgets: normally a plain container (in `where` when given, else where
     it stands); in the presenter view a compact popover there (in page_header's bar, say) holding the same widgets,
     so their values still drive the page. `label` names the popover (default "Controls"). A following student's
-    controls fold into a popover the same way (FOLD_WHEN)."""
+    controls fold into a popover the same way (FOLD_WHEN); with `lazy`, that popover reruns the page when it opens or
+    closes, and while it is closed `shut(box)` is True: the page may then draw the view without its widgets (a
+    follower's rerun is the class's cost per student: docs/capacity.md)."""
     host = where if where is not None else st
     if not presenting():
         if folding():  # one button; its widgets still hold the view (a change there means exploring on one's own)
             name = label or _("This page's settings")
             key = fold_key(name)
-            with host.popover(name, icon=CONTROLS_ICON, key=key) as box, noting(key):
+            on_change = "rerun" if lazy else "ignore"
+            with host.popover(name, icon=CONTROLS_ICON, key=key, on_change=on_change) as box, noting(key):
                 yield box
             return
         with host.container() as box:
@@ -86,6 +91,11 @@ def controls(where: DeltaGenerator | None = None, label: str | None = None) -> I
         host = st.container(horizontal=True)
     with host.popover(label or _("Controls"), icon=CONTROLS_ICON) as box:
         yield box
+
+
+def shut(box: DeltaGenerator) -> bool:
+    """Whether `box` is a lazy fold of `controls` that is closed now (its widgets need not be drawn in this run)."""
+    return getattr(box, "open", None) is False
 
 
 @contextmanager

@@ -15,14 +15,14 @@ from ..attention.view import within
 from ..classroom.ask import walk_question_panel
 from ..i18n import _
 from ..models import get_model
-from ..presenter import controls, folding, page_header
+from ..presenter import controls, folding, page_header, shut
 from ..rnn.notice import transformer_only
 from . import state as nav
 from .example import N_HEADS, default_values, example_inputs, example_walk, mask_controls
 from .export import export_section
 from .model import model_controls, model_walk
 from .show import example_mask_note, model_mask_note, show_step
-from .state import EXAMPLE, Ablations, md_plain
+from .state import EXAMPLE, Ablations, Walk, md_plain
 
 PAGE = StepByStepView.PAGE
 # Numbers from | Head | Mask: the source's two choices are its widest words ("Worked example | From the model",
@@ -46,34 +46,16 @@ def render(view: StepByStepView, *, slide: bool = False) -> None:
             "produced. Change any input and every number updates."
         ),
     )
-    with controls(bar) as folded:
-        source_col, head_col, mask_col = st.columns(CONTROL_COLUMNS, vertical_alignment="bottom")
-        with source_col:
-            source = nav.source_picker()
-        with st.expander(nav.more_label(), key="wt_more"):  # folded: the formula starts on the first screen
-            ablations = nav.ablation_controls()
-        if source == EXAMPLE:
-            values = example_inputs()
-            n_heads = N_HEADS
-        else:
-            loaded = get_model(view.common.model)
-            if not transformer_only(loaded):
-                return
-            text, kind, layer = model_controls(loaded)
-            n_heads = loaded.config.n_heads
-        head = nav.head_picker(head_col, n_heads)
-        if source == EXAMPLE:
-            with mask_col:
-                mask = mask_controls(values["tokens"], ablations.mask)
-            walk = example_walk(ablations, head, mask, values)
-            mask_note = example_mask_note(str(st.session_state.get(nav.MASK_KIND_KEY, "none")), ablations.mask)
-        else:
-            mask_col.caption(_("Model **{name}** · the sidebar picks another.").format(name=md_plain(loaded.name)))
-            model = model_walk(loaded, text, kind, layer, head, ablations)
-            if model is None:
-                return
-            walk, mask_note = model, model_mask_note()
-        step = nav.step_picker()
+    with controls(bar, lazy=True) as folded:
+        closed = shut(folded)
+        if not closed:
+            drawn = _from_controls(view)
+    if closed:  # a following student's settings, folded and closed: the teacher's view as the room sent it
+        _follow(view)
+        return
+    if drawn is None:
+        return
+    walk, step, mask_note = drawn
     query = nav.step_buttons(lambda: nav.query_picker(walk.q_tokens), bar=bar, fold=folded)
     show_step(step, walk, query, mask_note)
     if not folding():  # a following student: the teacher's step only (its downloads cost every follower's rerun)
@@ -81,25 +63,77 @@ def render(view: StepByStepView, *, slide: bool = False) -> None:
     walk_question_panel(walk, query)
 
 
-def render_slide(view: StepByStepView) -> None:
-    """A step on the worked example or on one block of a model; layers, heads and rows past the model's are clamped
-    to its last one (a lesson is written without knowing the model)."""
+def _from_controls(view: StepByStepView) -> tuple[Walk, int, str] | None:
+    """The page's widgets, drawn; the walk they choose, its step and what step 4 says of the mask (None: the model
+    cannot be walked, and the page said why)."""
+    source_col, head_col, mask_col = st.columns(CONTROL_COLUMNS, vertical_alignment="bottom")
+    with source_col:
+        source = nav.source_picker()
+    with st.expander(nav.more_label(), key="wt_more"):  # folded: the formula starts on the first screen
+        ablations = nav.ablation_controls()
+    if source == EXAMPLE:
+        values = example_inputs()
+        n_heads = N_HEADS
+    else:
+        loaded = get_model(view.common.model)
+        if not transformer_only(loaded):
+            return None
+        text, kind, layer = model_controls(loaded)
+        n_heads = loaded.config.n_heads
+    head = nav.head_picker(head_col, n_heads)
+    if source == EXAMPLE:
+        with mask_col:
+            mask = mask_controls(values["tokens"], ablations.mask)
+        walk = example_walk(ablations, head, mask, values)
+        mask_note = example_mask_note(str(st.session_state.get(nav.MASK_KIND_KEY, "none")), ablations.mask)
+    else:
+        mask_col.caption(_("Model **{name}** · the sidebar picks another.").format(name=md_plain(loaded.name)))
+        model = model_walk(loaded, text, kind, layer, head, ablations)
+        if model is None:
+            return None
+        walk, mask_note = model, model_mask_note()
+    return walk, nav.step_picker(), mask_note
+
+
+def _follow(view: StepByStepView) -> None:
+    """A follower's step with no widgets drawn: the view's walk (on this session's example numbers: the room does not
+    carry the teacher's), its step and query row, and the class's question panel. Drawn the same as with the
+    settings open, at about a quarter less of a rerun's cost (docs/capacity.md)."""
+    if view.source != EXAMPLE and not transformer_only(get_model(view.common.model)):
+        return
+    shown = _walk_of(view, example_inputs())
+    if shown is None:
+        return
+    walk, note = shown
+    query = within(view.query - 1, len(walk.q_tokens))
+    show_step(view.step, walk, query, note)
+    walk_question_panel(walk, query)
+
+
+def _walk_of(view: StepByStepView, values: dict) -> tuple[Walk, str] | None:
+    """The walk `view` names, on the worked example's `values` or on one block of its model (layers, heads and rows
+    past the model's clamped to its last one), with what step 4 says of the mask; None when the model cannot be
+    walked."""
     ablations = ablations_of(view)
     if view.source == EXAMPLE:
-        values = default_values()
         n = len(values["tokens"])
         custom = grid_cells(view.custom_mask) if view.custom_mask else None
         if view.mask == "custom" and (custom is None or len(custom) != n):
             custom = build_mask("causal", n, n)  # no grid, or one for another number of tokens
         mask = build_mask(view.mask, n, n, n_padding=1, custom=custom) if ablations.mask else None
         walk = example_walk(ablations, within(view.head, N_HEADS), mask, values)
-        note = example_mask_note(view.mask, ablations.mask)
-    else:
-        loaded = get_model(view.common.model)
-        layer = within(view.layer, n_layers(loaded.model, view.kind))
-        head = within(view.head, loaded.config.n_heads)
-        model = model_walk(loaded, slide_input(view, loaded), view.kind, layer, head, ablations)
-        if model is None:
-            return
-        walk, note = model, model_mask_note()
-    show_step(view.step, walk, within(view.query - 1, len(walk.q_tokens)), note)
+        return walk, example_mask_note(view.mask, ablations.mask)
+    loaded = get_model(view.common.model)
+    layer = within(view.layer, n_layers(loaded.model, view.kind))
+    head = within(view.head, loaded.config.n_heads)
+    model = model_walk(loaded, slide_input(view, loaded), view.kind, layer, head, ablations)
+    return None if model is None else (model, model_mask_note())
+
+
+def render_slide(view: StepByStepView) -> None:
+    """A step on the worked example or on one block of a model; layers, heads and rows past the model's are clamped
+    to its last one (a lesson is written without knowing the model)."""
+    shown = _walk_of(view, default_values())
+    if shown is not None:
+        walk, note = shown
+        show_step(view.step, walk, within(view.query - 1, len(walk.q_tokens)), note)
