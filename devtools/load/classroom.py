@@ -11,6 +11,7 @@ student's first full run that shows it, both on this process's monotonic clock.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -26,17 +27,33 @@ TEXT_KEY = "text"  # the shared input box
 
 @dataclass(frozen=True)
 class ClassPage:
-    """Where a class meets: the page, its query string, the widget whose value is the teacher's view, and the button
-    that moves it on (none: the teacher types a new input)."""
+    """Where a class meets: the page, its query string, the widget whose value is the teacher's view, the button
+    that moves it on (none: the teacher types a new input), and where a follower whose page does not draw that widget
+    shows the view: a pattern of the page's headings, its group the widget's value."""
 
     path: str
     query: str
     key: str
     next_button: str = ""
+    heading: str = ""
+
+    def shown(self, session: StreamlitSession) -> str:
+        """The view the session's page shows now (KeyError: the page shows none: another page, or not drawn yet)."""
+        try:
+            return str(session.value(self.key))
+        except KeyError:
+            if not self.heading:
+                raise
+        for heading in session.elements("heading"):
+            found = re.match(self.heading, getattr(heading, "body", ""))
+            if found:
+                return found.group(1)
+        raise KeyError(self.key)
 
 
 PAGES = {
-    "step-by-step": ClassPage("step-by-step", "lang=en", STEP_KEY, "wt_next"),
+    # a follower's Step by step folds its widgets and draws them only when opened: its step is in its heading
+    "step-by-step": ClassPage("step-by-step", "lang=en", STEP_KEY, "wt_next", r"Step (\d+) of \d+"),
     "attention": ClassPage("attention", f"model={EXPLORE_MODEL}&lang=en", TEXT_KEY),
     "lesson": ClassPage("lesson", "lang=en", SLIDE_KEY, "lesson_next"),
 }
@@ -107,14 +124,14 @@ class Follower:
 
     def __init__(self, session: StreamlitSession, room: Room, on_follow):
         self.session, self.room, self.on_follow = session, room, on_follow
-        self.shown = str(session.value(room.page.key))
+        self.shown = room.page.shown(session)
         session.run_listeners.append(self._run_finished)
 
     def _run_finished(self, run: Run) -> None:
         if not run.ok or run.fragment_ids:
             return
         try:
-            view = str(self.session.value(self.room.page.key))
+            view = self.room.page.shown(self.session)
         except KeyError:  # a run that did not draw the class's page
             return
         if view == self.shown:
