@@ -79,3 +79,18 @@ def test_a_followers_step_is_the_teachers_drawn_without_widgets_until_the_settin
     run(student)
     assert student.session_state["step"] == 6
     assert [f.value for f in student.latex] == [f.value for f in teacher.latex]
+
+
+def test_a_followers_step_on_a_models_block_is_the_teachers_without_widgets():
+    """The closed settings' path on a model's block (the room's input, kind, layer and head) draws what the teacher's
+    widgets draw."""
+    teacher, role = start_class("en", STEP_PAGE)
+    teacher.session_state["source"] = "model"
+    run(teacher)
+    for _ in range(2):  # step 3: scaling, with the model's numbers
+        run(teacher.button(key="wt_next").click())
+    student = session(room=role.code)
+    assert student.session_state["source"] == "model" and student.session_state["step"] == 3
+    assert popovers(student) == {"This page's settings": set()}
+    assert [f.value for f in student.latex] == [f.value for f in teacher.latex]
+    assert figures(student) == figures(teacher) and figures(student)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model.teach.inspect import n_layers
+from model.naming import AttentionKind
+from model.teach.inspect import kinds_of, n_layers
 from model.teach.walkthrough import build_mask
 from views import StepByStepView
 from views.validate import grid_cells
@@ -47,10 +48,8 @@ def render(view: StepByStepView, *, slide: bool = False) -> None:
         ),
     )
     with controls(bar, lazy=True) as folded:
-        closed = shut(folded)
-        if not closed:
-            drawn = _from_controls(view)
-    if closed:  # a following student's settings, folded and closed: the teacher's view as the room sent it
+        drawn = None if shut(folded) else _from_controls(view)
+    if shut(folded):  # a following student's settings, folded and closed: the teacher's view as the room sent it
         _follow(view)
         return
     if drawn is None:
@@ -124,9 +123,12 @@ def _walk_of(view: StepByStepView, values: dict) -> tuple[Walk, str] | None:
         walk = example_walk(ablations, within(view.head, N_HEADS), mask, values)
         return walk, example_mask_note(view.mask, ablations.mask)
     loaded = get_model(view.common.model)
-    layer = within(view.layer, n_layers(loaded.model, view.kind))
+    kinds = list(kinds_of(loaded.model))
+    kind = AttentionKind.parse(view.kind)
+    kind = kind if kind in kinds else kinds[0]  # a slide's kind this model lacks (cross-attention on MiniLM)
+    layer = within(view.layer, n_layers(loaded.model, kind))
     head = within(view.head, loaded.config.n_heads)
-    model = model_walk(loaded, slide_input(view, loaded), view.kind, layer, head, ablations)
+    model = model_walk(loaded, slide_input(view, loaded), kind, layer, head, ablations)
     return None if model is None else (model, model_mask_note())
 
 
