@@ -51,6 +51,7 @@ def _controls(cls: type, prefix: tuple[str, ...]) -> Iterator[Field]:
 
 
 _FIELDS: dict[type, tuple[Field, ...]] = {}
+_BY_NAME: dict[type, dict[str, Field]] = {}
 
 
 def fields(cls: type) -> tuple[Field, ...]:
@@ -69,8 +70,10 @@ def _checked(cls: type, found: tuple[Field, ...]) -> tuple[Field, ...]:
 
 
 def by_name(cls: type) -> dict[str, Field]:
-    """{control name: Field} of view class `cls`."""
-    return {f.name: f for f in fields(cls)}
+    """{control name: Field} of view class `cls` (made once per class; not to be changed)."""
+    if cls not in _BY_NAME:
+        _BY_NAME[cls] = {f.name: f for f in fields(cls)}
+    return _BY_NAME[cls]
 
 
 def key_of(cls: type, name: str) -> str:
@@ -80,15 +83,19 @@ def key_of(cls: type, name: str) -> str:
 
 def get(view: PageView, name: str) -> Any:
     """The value of the control `name` in `view`."""
+    return _at(view, by_name(type(view))[name].path)
+
+
+def _at(view: PageView, path: tuple[str, ...]) -> Any:
     value: Any = view
-    for attribute in by_name(type(view))[name].path:
+    for attribute in path:
         value = getattr(value, attribute)
     return value
 
 
 def values(view: PageView) -> dict[str, Any]:
     """{control name: value} for every control of `view`."""
-    return {f.name: get(view, f.name) for f in fields(type(view))}
+    return {f.name: _at(view, f.path) for f in fields(type(view))}
 
 
 def build(cls: type[V], settings: Mapping[str, Any] | None = None) -> V:

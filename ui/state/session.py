@@ -19,6 +19,7 @@ def _plain(value: object) -> object:
     return item() if callable(item) and not isinstance(value, str | bytes) else value
 
 
+_UNSET = object()
 IMPLICIT_KEY = "_view_implicit"  # {session key: the value a page computed as that control's default (None)}
 
 
@@ -48,12 +49,13 @@ def read(cls: type[V], session: Mapping[str, Any]) -> V:
     settings = {}
     computed = session.get(IMPLICIT_KEY, {})
     for f in fields(cls):
-        if f.control.key not in session:
+        value = session.get(f.control.key, _UNSET)  # one look per key: st.session_state's are not cheap
+        if value is _UNSET:
             continue
-        if f.default is None and f.control.key in computed and session[f.control.key] == computed[f.control.key]:
+        if f.default is None and f.control.key in computed and value == computed[f.control.key]:
             continue
         try:
-            settings[f.name] = check_value(f.control.key, f.control.spec, _plain(session[f.control.key]))
+            settings[f.name] = check_value(f.control.key, f.control.spec, _plain(value))
         except ViewError:
             continue
     return build(cls, settings)
@@ -63,15 +65,17 @@ def write(view: PageView, session: MutableMapping[str, Any], names: set[str] | N
     """Put `view`'s values (those named in `names`, else all) into the session's keys, before any widget is drawn;
     None (a default computed by the page) removes the key. Returns the keys that changed."""
     changed = []
+    settings = values(view)
     for f in fields(type(view)):
         if names is not None and f.name not in names:
             continue
-        value, key = values(view)[f.name], f.control.key
+        value, key = settings[f.name], f.control.key
+        held = session.get(key, _UNSET)
         if value is None:
-            if key in session:
+            if held is not _UNSET:
                 del session[key]
                 changed.append(key)
-        elif key not in session or session[key] != value:
+        elif held is _UNSET or held != value:
             session[key] = value
             changed.append(key)
     return changed
