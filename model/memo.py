@@ -1,0 +1,69 @@
+"""Results kept per process for equal arguments: a key made of values (arrays and tensors by their bytes) and a
+bounded least-recently-used map that script threads share.
+
+A class following a teacher asks for the same walk and the same figures once per student; what they compute depends
+only on the arguments' values, so the first student's result serves the others (viz.memo, model.teach.walkthrough).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Any
+
+import numpy as np
+import torch
+
+MISSING = object()  # BoundedCache.get's answer for a key it does not hold
+
+
+class Unkeyable(Exception):
+    """An argument with no value-based key: compute without the cache."""
+
+
+def value_key(value: Any) -> Hashable:
+    """A hashable key equal for equal values: arrays and tensors by dtype, shape and bytes; Unkeyable for anything
+    else than those, numbers, strings, None and (nested) lists, tuples and dicts of them."""
+    if isinstance(value, np.generic):  # before float: NumPy's float64 is one
+        return ("np", value.dtype.str, value.item())
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return (type(value).__name__, value)  # 1, 1.0 and True are equal, but may not draw the same
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, *map(value_key, value))
+    if isinstance(value, dict):
+        return ("dict", *sorted((str(k), value_key(v)) for k, v in value.items()))
+    if isinstance(value, torch.Tensor):
+        value = value.detach().cpu().numpy()
+    if isinstance(value, np.ndarray):
+        array = np.ascontiguousarray(value)
+        return ("nd", array.dtype.str, array.shape, array.tobytes())
+    raise Unkeyable(type(value).__name__)
+
+
+class BoundedCache:
+    """At most `size` results, the least recently used dropped first; safe across threads."""
+
+    def __init__(self, size: int) -> None:
+        self._size, self._lock, self._items = size, threading.Lock(), OrderedDict[Hashable, Any]()
+
+    def get(self, key: Hashable) -> Any:
+        """The result kept under `key`, or MISSING."""
+        with self._lock:
+            found = self._items.get(key, MISSING)
+            if found is not MISSING:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: Hashable, result: Any) -> None:
+        with self._lock:
+            self._items[key] = result
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()

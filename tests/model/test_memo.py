@@ -1,0 +1,71 @@
+"""model.memo's value keys and bounded cache, and the worked example kept per process: equal values share a result,
+anything else does not, and what is shared cannot be changed by one caller for the others."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from model.memo import MISSING, BoundedCache, Unkeyable, value_key
+from model.teach import walkthrough
+from model.teach.walkthrough import worked_example
+
+RNG = np.random.default_rng(7)
+
+
+def test_equal_values_make_equal_keys_and_different_ones_differ():
+    a = RNG.standard_normal((3, 4))
+    assert value_key(a) == value_key(a.copy()) == value_key(torch.tensor(a))
+    assert value_key(a) != value_key(a.astype(np.float32))  # another dtype
+    assert value_key(a) != value_key(a.reshape(4, 3))  # another shape, the same bytes
+    b = a.copy()
+    b[1, 2] += 1e-12
+    assert value_key(a) != value_key(b)
+    assert value_key({"x": 1, "y": [a, "t"]}) == value_key({"y": [a.copy(), "t"], "x": 1})
+    assert value_key(("a", 1)) != value_key(["a", 1])
+    assert value_key(np.float32(0.5)) != value_key(np.float64(0.5)) != value_key(0.5)
+    assert value_key(1) != value_key(True) and value_key(1) != value_key(1.0)
+    with pytest.raises(Unkeyable):
+        value_key([1, object()])
+
+
+def test_the_cache_keeps_the_most_recently_used():
+    cache = BoundedCache(2)
+    cache.put("a", 1)
+    cache.put("b", 2)
+    assert cache.get("a") == 1  # "a" is now the most recent
+    cache.put("c", 3)
+    assert cache.get("b") is MISSING and cache.get("a") == 1 and cache.get("c") == 3
+    assert len(cache) == 2
+
+
+def _example(temperature: float = 1.0):
+    x, wq, wk, wv, wo = (RNG.standard_normal((4, 4)) for _ in range(5))
+    return (x, wq, wk, wv, wo, 2), {"mask": np.tril(np.ones((4, 4), dtype=bool)), "temperature": temperature}
+
+
+def test_a_worked_example_is_computed_once_for_equal_values_and_equals_a_fresh_one(monkeypatch):
+    args, kwargs = _example()
+    calls = []
+    compute = walkthrough._worked_example
+    monkeypatch.setattr(walkthrough, "_worked_example", lambda *a: calls.append(a) or compute(*a))
+    first = worked_example(*args, **kwargs)
+    again = worked_example(*(a.copy() if isinstance(a, np.ndarray) else a for a in args), **kwargs)
+    assert len(calls) == 1
+    fresh = compute(*args, kwargs["mask"], kwargs["temperature"], True)
+    assert first.keys() == fresh.keys()
+    for name, array in fresh.items():
+        np.testing.assert_array_equal(again[name], array)
+    worked_example(*args, mask=kwargs["mask"], temperature=2.0)  # another temperature: computed anew
+    assert len(calls) == 2
+
+
+def test_what_one_caller_changes_does_not_reach_the_next():
+    args, kwargs = _example()
+    first = worked_example(*args, **kwargs)
+    first["mask"] = "mine"  # a caller's own key, in its own dict
+    with pytest.raises(ValueError):
+        first["weights"][0, 0, 0] = 9.0  # the shared arrays are read-only
+    again = worked_example(*args, **kwargs)
+    assert "mask" not in again and again["weights"][0, 0, 0] != 9.0
