@@ -20,6 +20,7 @@ import streamlit as st
 
 from model.io.export import file_stem
 from viz.fit import fit_to_width
+from viz.memo import derived, dict_figure
 from viz.projector import projector_layout
 
 from .i18n import N_, _, current_language
@@ -99,7 +100,9 @@ def show_chart(
     is False: a dense figure whose larger labels would collide) and at most present_height px of height. Its words
     are fitted to the width it is drawn at (`share` of the current part of the page: chart_width)."""
     name = name if name is not None else chart_name(key or "chart")
-    if presenting() and present_style:
-        fig = projector_layout(fig, max_height=present_height)
-    fig = fit_to_width(fig, chart_width(share))
-    (where or st).plotly_chart(fig, key=key, width="stretch", config=chart_config(name), theme=theme)
+    if presenting() and present_style:  # a figure every follower shares is restyled and fitted once (viz.memo)
+        fig = derived(fig, ("projector", present_height), lambda f: projector_layout(f, max_height=present_height))
+    width = chart_width(share)
+    fig = derived(fig, ("fit", width), lambda f: fit_to_width(f, width))
+    drawn = dict_figure(derived(fig, "dict", lambda f: f.to_dict()))  # its dict made once for every follower
+    (where or st).plotly_chart(drawn, key=key, width="stretch", config=chart_config(name), theme=theme)

@@ -9,6 +9,7 @@ import plotly.graph_objects as go
 
 from .figure import figure
 from .matrix import FONT, FONT_SIZE, text_em
+from .memo import remembered
 
 ROLE_COLOURS = {  # one colour per dominant role (model.analysis.atlas.DOMINANT)
     "previous": "#1f77b4", "next": "#ff7f0e", "self": "#2ca02c", "cls": "#d62728", "sep": "#9467bd",
@@ -24,6 +25,7 @@ def _discrete_scale(n: int, colours: list[str]) -> list[list]:
     return scale
 
 
+@remembered
 def atlas_figure(
     dominant: np.ndarray,
     scores: np.ndarray,

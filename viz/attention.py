@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 
 from .figure import figure
 from .matrix import FONT, FONT_SIZE, MAX_HOVER_TEXT_CELLS, WEIGHT_SCALE, float32, matrix_figure, text_em
+from .memo import remembered
 
 HEAD_HOVER_CELLS = 2_500  # one head's cells with a hover text each (50 × 50 tokens)
 
@@ -51,6 +52,7 @@ def _tile_hover(weights: np.ndarray, layer_names, head_names, query_tokens, key_
     return text
 
 
+@remembered
 def overview_figure(
     weights,
     *,
@@ -140,6 +142,7 @@ def _off_label(row: int, col: int, n_q: int, n_k: int, text: str) -> dict:
             "font": {"size": 16, "color": "#666"}}  # fmt: skip
 
 
+@remembered
 def head_figure(
     weights,
     *,

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from .figure import figure
 from .matrix import FONT, float32
+from .memo import remembered
 
 HEAD_COLOURS = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
@@ -114,6 +115,7 @@ def legend_place(n_heads: int) -> dict:
     return {"orientation": "h", "y": -0.02, "yanchor": "top", "x": 0.5, "xanchor": "center"}
 
 
+@remembered
 def head_view_figure(
     weights,
     *,

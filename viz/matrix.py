@@ -11,6 +11,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .figure import figure
+from .memo import remembered
 
 WEIGHT_SCALE = "Blues"  # sequential: 0 = white, 1 = dark blue
 SIGNED_SCALE = "RdBu"  # diverging around 0, for encodings and similarities
@@ -62,6 +63,7 @@ def tick_axis(labels: list[str] | None, title: str, n: int, max_ticks: int = 64,
     return axis
 
 
+@remembered
 def matrix_figure(
     z,
     *,

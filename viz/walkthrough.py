@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from .figure import figure
 from .legend import FOOT, legend_room
+from .memo import remembered
 
 FONT = {"size": 16}
 DIVERGING = "RdBu_r"
@@ -51,6 +52,7 @@ def _layout(title: str, height: int, **extra) -> dict:
     }
 
 
+@remembered
 def matrix_heatmap(
     a,
     row_labels: list[str],
@@ -129,6 +131,7 @@ def matrix_heatmap(
     return figure({"data": [trace], "layout": layout})
 
 
+@remembered
 def softmax_bars(weights, masked, key_labels: list[str], title: str, y_title: str, masked_label: str) -> go.Figure:
     """The chosen row's weights as bars over the keys; masked keys (bool `masked`) say masked_label."""
     w = np.asarray(weights, dtype=np.float64)
@@ -152,6 +155,7 @@ def softmax_bars(weights, masked, key_labels: list[str], title: str, y_title: st
     return figure({"data": [trace], "layout": layout})
 
 
+@remembered
 def contribution_bars(
     contrib, z_row, key_labels: list[str], dim_labels: list[str], title: str, total_label: str,
     legend_row_em: float = NARROW_ROW_EM,
@@ -185,6 +189,7 @@ def contribution_bars(
     return figure({"data": data, "layout": layout})
 
 
+@remembered
 def scaling_demo_figure(
     demo: dict,
     titles: tuple[str, str],

@@ -65,7 +65,7 @@ def test_data_labels_and_ranges_stay_fonts_grow_and_plotly_accepts_it():
 
 def test_uncoloured_text_turns_dark_chosen_colours_and_cell_text_keep_theirs():
     z = RNG.random((3, 4)).astype(np.float32)
-    fig = matrix_heatmap(z, ["a", "b", "c"], ["1", "2", "3", "4"], "T", highlight_row=1)
+    fig = go.Figure(matrix_heatmap(z, ["a", "b", "c"], ["1", "2", "3", "4"], "T", highlight_row=1))  # a copy to change
     fig.update_layout(yaxis_tickfont_color="rgb(200,0,0)")  # a colour the figure chose
     before = fig.to_dict()
     spec = projector_layout(fig).to_dict()

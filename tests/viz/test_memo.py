@@ -1,0 +1,94 @@
+"""viz.memo: a builder's figure shared for equal arguments, what is derived from it kept with it, and the dict that
+st.plotly_chart serializes handed over as it is."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import plotly.io as pio
+import plotly.tools
+import pytest
+
+from model.memo import BoundedCache
+from viz import memo
+from viz.fit import fit_to_width
+from viz.memo import derived, dict_figure, freeze, is_frozen, remembered
+from viz.walkthrough import matrix_heatmap
+
+RNG = np.random.default_rng(11)
+
+
+def _heatmap_args():
+    return RNG.standard_normal((3, 4)), ["a", "b", "c"], ["1", "2", "3", "4"]
+
+
+def test_equal_arguments_share_one_frozen_figure_that_equals_a_fresh_build():
+    z, rows, cols = _heatmap_args()
+    fig = matrix_heatmap(z, rows, cols, "Scores", highlight_row=1)
+    assert matrix_heatmap(z.copy(), list(rows), list(cols), "Scores", highlight_row=1) is fig
+    assert is_frozen(fig)
+    assert fig.to_dict() == matrix_heatmap.__wrapped__(z, rows, cols, "Scores", highlight_row=1).to_dict()
+    assert matrix_heatmap(z, rows, cols, "得分", highlight_row=1) is not fig  # another language's title
+    assert matrix_heatmap(z, rows, cols, "Scores", highlight_row=2) is not fig
+    z2 = z.copy()
+    z2[0, 0] += 0.5
+    other = matrix_heatmap(z2, rows, cols, "Scores", highlight_row=1)
+    assert other is not fig and other.data[0].z[0][0] != fig.data[0].z[0][0]
+
+
+def test_the_cache_is_bounded(monkeypatch):
+    monkeypatch.setattr(memo, "_figures", BoundedCache(2))
+    z, rows, cols = _heatmap_args()
+    first = matrix_heatmap(z, rows, cols, "one")
+    matrix_heatmap(z, rows, cols, "two")
+    matrix_heatmap(z, rows, cols, "three")  # "one" is the least recently used: dropped
+    assert len(memo._figures) == 2
+    assert matrix_heatmap(z, rows, cols, "one") is not first
+
+
+def test_arguments_without_a_value_key_build_every_time():
+    calls = []
+
+    @remembered
+    def build(thing) -> go.Figure:
+        calls.append(thing)
+        return go.Figure()
+
+    thing = object()
+    assert build(thing) is not build(thing)
+    assert len(calls) == 2
+
+
+def test_what_is_derived_from_a_shared_figure_is_derived_once():
+    z, rows, cols = _heatmap_args()
+    fig = matrix_heatmap(z, rows, cols, "A title long enough to be wrapped on a narrow phone screen, surely")
+    calls = []
+
+    def fit(f):
+        calls.append(f)
+        return fit_to_width(f, 300)
+
+    fitted = derived(fig, ("fit", 300), fit)
+    assert derived(fig, ("fit", 300), fit) is fitted and len(calls) == 1
+    assert is_frozen(fitted) and fitted.to_dict() == fit_to_width(go.Figure(fig), 300).to_dict()
+    assert derived(fig, ("fit", 900), fit) is not fitted and len(calls) == 2
+    own = go.Figure(fig)  # not shared: derived anew each time
+    derived(own, ("fit", 300), fit)
+    derived(own, ("fit", 300), fit)
+    assert len(calls) == 4
+
+
+def test_st_plotly_charts_reading_of_a_dict_figure_is_the_dict_itself_and_serializes_as_the_figure():
+    z, rows, cols = _heatmap_args()
+    fig = freeze(go.Figure(matrix_heatmap(z, rows, cols, "T")))
+    spec = derived(fig, "dict", lambda f: f.to_dict())
+    read = plotly.tools.return_figure_from_figure_or_data(dict_figure(spec), validate_figure=True)
+    assert read is spec
+    assert pio.to_json(read, validate=False) == pio.to_json(fig, validate=False)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    memo.forget_figures()
+    yield
+    memo.forget_figures()
