@@ -10,11 +10,12 @@ from services.collector import freeze_imports_once
 from ui.classroom.follow import follow_room, page_path
 from ui.classroom.following import remember_view
 from ui.classroom.holdback import hold_back
+from ui.classroom.page_fragment import run_followed_page
 from ui.classroom.sidebar import classroom_sidebar
 from ui.classroom.wake import release_wakes
 from ui.language import language_switch
 from ui.lesson.add import add_view_button
-from ui.navigation import app_pages, run_page
+from ui.navigation import app_pages
 from ui.phone import phone_style
 from ui.presenter import presenter_view
 from ui.sidebar import model_choices, render_sidebar
@@ -48,7 +49,7 @@ add_view_button(navigation.url_path)
 sync_url(page_path(navigation))
 try:
     if not hold_back(navigation, page_path(navigation)):  # a student's page waits for the reveal of the question
-        run_page(navigation)
+        run_followed_page(navigation)  # a following student's page: in a fragment the room's moves rerun alone
 finally:
     remember_view(page_path(navigation))  # a following student's view, to tell their own touches by
     release_wakes()  # a teacher's run: its students rerun now, after the teacher's page

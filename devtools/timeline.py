@@ -99,11 +99,13 @@ def _quantile(values: list[float], q: float) -> float:
 
 
 def summarize(path: str) -> str:
-    """The students' and the teacher's full runs in a timeline file (the teacher's runs are those during which the
-    room's version moved: its publish; sessions with one run only, a warm-up, are left out)."""
+    """The students' full runs and fragment runs (a follower's page fragment, ui/classroom/page_fragment.py), and the
+    teacher's full runs, in a timeline file (the teacher is the session during whose runs the room's version moved:
+    its publish; a student's first full run, the page's opening, is left out)."""
     with open(path) as f:
         events = list(map(json.loads, f))
-    runs = [e for e in events if e["event"] == "run" and not e["fragment"]]
+    all_runs = [e for e in events if e["event"] == "run"]
+    runs = [e for e in all_runs if not e["fragment"]]
     moves = [e["t"] for e in events if e["event"] == "room"]
     publishing: dict[str, int] = {}
     for run in runs:
@@ -116,7 +118,8 @@ def summarize(path: str) -> str:
     teacher = max(publishing, key=publishing.__getitem__)
     lines = []
     for who, chosen in (
-        ("students", [r for s, rs in by_session.items() if s != teacher and len(rs) > 1 for r in rs[1:]]),
+        ("students (app runs)", [r for s, rs in by_session.items() if s != teacher and len(rs) > 1 for r in rs[1:]]),
+        ("students (fragment runs)", [r for r in all_runs if r["fragment"] and r["session"] != teacher]),
         ("teacher", by_session[teacher]),
     ):
         if not chosen:

@@ -37,6 +37,7 @@ class ClassRole:
     question_seen: tuple = ()  # (question id, revealed) this session last drew: an explorer reruns when it moves
     heartbeat_at: float = 0.0  # monotonic time of the student's last heartbeat
     page_hash: str = ""  # the page of this session's last full run (Streamlit's page script hash)
+    follow_fragment: str = ""  # student: the id of the fragment a following student's page last ran in (page_fragment)
     shared: dict = field(default_factory=dict, repr=False)  # teacher: model name → the model object shared under it
     shared_errors: dict = field(default_factory=dict, repr=False)  # teacher: model name → why the room refused it
     shared_lessons: set = field(default_factory=set, repr=False)  # teacher: ids of the lessons kept with the room

@@ -57,8 +57,12 @@ def app_pages() -> list[st.Page]:
     ]
 
 
-def run_page(page: st.Page) -> None:
-    """app.py runs the chosen page through this, so the page's guard knows app.py is running it."""
+def run_page(page: st.Page, *, again: bool = False) -> None:
+    """app.py runs the chosen page through this, so the page's guard knows app.py is running it; `again`: a fragment's
+    own run draws the page its app's run drew (Streamlit lets st.navigation's page run once per run of app.py; in
+    a fragment's run app.py does not run, so the page's once is this fragment's)."""
+    if again:
+        page._can_be_called = True  # type: ignore[attr-defined]  # Streamlit 1.67's flag for that once
     st.session_state[ENTRY_KEY] = True
     try:
         page.run()

@@ -6,7 +6,8 @@ each time, so every follower needs the trace of an input it has never seen (what
 for). The teacher presses the sidebar's "Start a class" (the URL then carries ?room=CODE&key=...). A student opens
 the same page with ?room=CODE and leaves it alone: the server reruns the student's app when the room moves, and
 that run applies the teacher's view. Follow latency = from the teacher's change being sent to the end of the
-student's first full run that shows it, both on this process's monotonic clock.
+student's first run that shows it (the app's, or the page fragment's that a follower's page runs in), both on this
+process's monotonic clock.
 """
 
 from __future__ import annotations
@@ -128,7 +129,7 @@ class Follower:
         session.run_listeners.append(self._run_finished)
 
     def _run_finished(self, run: Run) -> None:
-        if not run.ok or run.fragment_ids:
+        if not run.ok:  # a full run, or the run of a following student's page fragment (ui/classroom/page_fragment.py)
             return
         try:
             view = self.room.page.shown(self.session)

@@ -152,6 +152,11 @@ class StreamlitSession:
         fragment = fragments.pop() if len(fragments) == 1 else ""
         return self._request(self._client_state(fragment_id=fragment, extra=triggers))
 
+    def go_to(self, path: str) -> Run:
+        """Open another page of the app in this session, as a click in its navigation does, and wait for its run."""
+        self.page_name, self.page_script_hash = path.strip("/"), ""
+        return self._request(self._client_state(page_name=self.page_name))
+
     def widget(self, key: str) -> Widget:
         """The widget drawn with this user key in the latest run (KeyError when the page has none)."""
         for widget in self.widgets.values():

@@ -74,6 +74,11 @@ class RoomSnapshot:
     teacher_connected: bool  # the teacher called within the student presence window
     models: tuple[ModelInfo, ...]
 
+    @property
+    def question_marker(self) -> tuple:
+        """(question id, revealed) of the open question, () without one: RoomChange.question, as a session saw it."""
+        return () if self.question is None else (self.question.id, self.revealed is not None)
+
 
 def question_of(doc: RoomDoc) -> Question | None:
     q = doc.question_dict()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from services.rooms import RoomClosed, RoomError, RoomNotFound, WrongKey
+from services.rooms import RoomClosed, RoomError, RoomNotFound, RoomSnapshot, WrongKey
 from services.rooms.codes import normalize_code
 from services.rooms.schema import PAGE
 
@@ -147,14 +147,23 @@ def _apply_if_moved(role: ClassRole, page: st.Page) -> None:
     if snapshot.version == role.applied_version:
         return
     here = page_path(page)
-    before = room_state.collect(st.session_state, here)
-    before_apply(role, here)
-    room_state.apply(snapshot.state, st.session_state, model_names())
-    role.applied_version = snapshot.version
     spec = page_spec(snapshot.state.get(PAGE))
     if spec is not None and spec.url_path != here:
+        before_apply(role, here)
+        room_state.apply(snapshot.state, st.session_state, model_names())
+        role.applied_version = snapshot.version
         switch_to(role, spec.script)
     else:
-        after = room_state.collect(st.session_state, here)
-        role.followed_page, role.followed_view = here, after  # the teacher's view is no touch of the student's
-        scroll_to(changed_keys(here, before, after), snapshot.version)
+        apply_here(role, snapshot, here, st.sidebar)
+
+
+def apply_here(role: ClassRole, snapshot: RoomSnapshot, here: str, where) -> None:
+    """Apply the room's view of this page `here` (the teacher is on it), then scroll to what changed; the scroll's
+    script goes in `where` (the sidebar in a full run, the page's fragment in its own run)."""
+    before = room_state.collect(st.session_state, here)
+    before_apply(role, here, before)
+    room_state.apply(snapshot.state, st.session_state, model_names())
+    role.applied_version = snapshot.version
+    after = room_state.collect(st.session_state, here)
+    role.followed_page, role.followed_view = here, after  # the teacher's view is no touch of the student's
+    scroll_to(changed_keys(here, before, after), snapshot.version, where)

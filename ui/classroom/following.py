@@ -75,6 +75,9 @@ def _view(page: str) -> dict:
 def full_run_started() -> None:
     """At the start of a full run (follow_room): touches are told by follow_room then, not by a fragment's check."""
     st.session_state[FULL_RUN_KEY] = True
+    role = current_role()
+    if role is not None:
+        role.follow_fragment = ""  # until this run draws a following student's page in its fragment again
 
 
 def remember_view(page: str) -> None:
@@ -85,14 +88,15 @@ def remember_view(page: str) -> None:
         role.followed_page, role.followed_view = page, _view(page)
 
 
-def before_apply(role: ClassRole, page: str) -> None:
+def before_apply(role: ClassRole, page: str, held: dict | None = None) -> None:
     """Just before the teacher's view is applied: remember the values it replaces, those the session holds and
     those of the view last applied or drawn (the session may already hold an older one the browser sent back): the
     browser may send any of them once more, see the module's docstring."""
     now = time.monotonic()
     if now > role.stale_until:
         role.stale_values = {}
-    for view in (_view(page), role.followed_view):  # the session may hold a stale value already: take both
+    for view in (_view(page) if held is None else held, role.followed_view):  # the session's (`held`, when known)
+        # and the last applied: the session may hold a stale value already, so take both
         for name, value in view.items():
             seen = role.stale_values.setdefault(name, [])
             if value not in seen:

@@ -54,11 +54,11 @@ def changed_keys(page: object, before: Mapping, after: Mapping) -> list[str]:
     return [f.control.key for f in fields(cls) if f.name in after and before.get(f.name) != after.get(f.name)]
 
 
-def scroll_to(keys: list[str], run: int) -> None:
+def scroll_to(keys: list[str], run: int, where=None) -> None:
     """Scroll this browser's page to the first of these widgets once the run has drawn it (`run` makes the script
-    new for each apply, so the browser runs it again)."""
+    new for each apply, so the browser runs it again); the script goes in `where` (default: the sidebar)."""
     targets = [target for key in keys for target in (key, holder(key)) if target]
     if not targets:
         return
     script = SCRIPT.replace("KEYS", json.dumps(targets)).replace("RUN", str(int(run)))
-    st.sidebar.html(f"<script>{script}</script>", unsafe_allow_javascript=True)
+    (where or st.sidebar).html(f"<script>{script}</script>", unsafe_allow_javascript=True)

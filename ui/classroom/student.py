@@ -11,7 +11,7 @@ from contextlib import suppress
 
 import streamlit as st
 
-from services.rooms import RoomError, RoomSnapshot
+from services.rooms import RoomError
 
 from ..class_role import ClassRole, end_class, notice_error, room_store, set_notice
 from ..i18n import N_, _
@@ -21,11 +21,6 @@ from .wake import forget_room, watch_room
 
 LEFT = N_("You left class {code}; this page now works on its own.")
 QUESTION_BOX = "class_question"  # the key of the question's box (the page scrolls to it when the question moves)
-
-
-def _question_marker(snapshot: RoomSnapshot) -> tuple:
-    question = snapshot.question
-    return () if question is None else (question.id, snapshot.revealed is not None)
 
 
 def _leave(role: ClassRole) -> None:
@@ -79,7 +74,7 @@ def student_question(role: ClassRole) -> None:
         snapshot = room_store().snapshot(role.code)
     except RoomError:
         return
-    marker = _question_marker(snapshot)
+    marker = snapshot.question_marker
     if marker and marker != role.question_seen:  # a new question, or its reveal: bring the box into view
         scroll_to([QUESTION_BOX], snapshot.version)
     role.question_seen = marker

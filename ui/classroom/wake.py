@@ -64,9 +64,7 @@ def watch_room(store: RoomStore, role: ClassRole) -> None:
         return  # the room ended meanwhile: this run says so
     _heartbeats.keep(store, role, ctx.session_id)
     # The room may have moved after this run applied it and before it watched (a teacher's Next, say): catch up.
-    question = snapshot.question
-    marker = () if question is None else (question.id, snapshot.revealed is not None)
-    _on_change(store, role, target, RoomChange(snapshot.code, snapshot.version, False, marker))
+    _on_change(store, role, target, RoomChange(snapshot.code, snapshot.version, False, snapshot.question_marker))
 
 
 def forget_room(store: RoomStore, role: ClassRole) -> None:
@@ -103,11 +101,16 @@ def _role_of(session) -> object:
 
 
 def _rerun(session, target: _Target, tries: int = 3) -> None:
-    """On the server's event loop: rerun the whole app for this session, with the widget values it holds."""
+    """On the server's event loop: rerun this session with the widget values it holds: a following student's page
+    fragment alone when the session still holds it (page_fragment.py), else the whole app."""
 
     state = ClientState()
     state.page_script_hash = target.page_script_hash
     state.query_string = target.query_string
+    role = _role_of(session)
+    fragment = getattr(role, "follow_fragment", "") if getattr(role, "following", False) else ""
+    if fragment and session.has_fragment(fragment):
+        state.fragment_id = fragment
     try:
         widgets = session.session_state.get_widget_states()
     except RuntimeError:  # its own run changed them just now: look again in a moment

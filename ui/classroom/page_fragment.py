@@ -1,0 +1,71 @@
+"""A following student's page runs in a fragment, which the server reruns alone when the teacher moves on.
+
+A follower's full rerun paid for the whole app around the page (navigation, the sidebar, the language switch, the
+class's bars, the URL): about half its CPU (docs/capacity.md §10), once per student for each change. The page is what
+changes, so a following student's page is drawn inside one `st.fragment`; when the room moves, the server reruns only
+that fragment (ui.classroom.wake), which applies the teacher's view to this page and draws it again. Anything the
+fragment cannot show alone — the teacher went to another page, a question opened or was revealed, the class ended,
+the student changed a control — reruns the whole app, which does it as before (follow.py).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
+
+from services.rooms import RoomError
+from services.rooms.schema import PAGE
+
+from ..class_role import ClassRole, current_role, room_store
+from ..navigation import run_page
+from .follow import apply_here, page_path
+from .following import FULL_RUN_KEY, go_exploring, remember_view, touched
+from .wake import release_wakes
+
+
+def run_followed_page(navigation: st.Page) -> None:
+    """app.py's page: a following student's in the follow fragment, anyone else's as it is."""
+    role = current_role()
+    if role is None or role.is_teacher or not role.following:
+        run_page(navigation)
+        return
+    _follow_fragment(navigation)
+
+
+@st.fragment
+def _follow_fragment(navigation: st.Page) -> None:
+    """The page; in the fragment's own runs, first the teacher's view of it (or the whole app, when that cannot
+    do)."""
+    own_run = not st.session_state.get(FULL_RUN_KEY, False)
+    role = current_role()
+    if own_run and (role is None or not _caught_up(role, page_path(navigation))):
+        release_wakes()  # this student's place in the class's queue goes to the next one; the app's run follows
+        st.rerun(scope="app")
+    if role is not None:
+        role.follow_fragment = ThreadState.get().fragment_id or ""  # Streamlit 1.67: the running fragment's id
+    try:
+        run_page(navigation, again=own_run)
+    finally:
+        if own_run:
+            remember_view(page_path(navigation))
+            release_wakes()
+
+
+def _caught_up(role: ClassRole, here: str) -> bool:
+    """The fragment's own run: apply the room's view if it moved and stays on this page. False when the whole app
+    must run instead (not following, the student changed a control, another page, a question moved, the room is
+    away or ended: follow.py says what to do)."""
+    if role.is_teacher or not role.following:
+        return False
+    if touched(role, here):
+        go_exploring(role)
+        return False
+    try:
+        snapshot = room_store().snapshot(role.code)
+    except RoomError:
+        return False
+    if snapshot.question_marker != role.question_seen or snapshot.state.get(PAGE) != here:
+        return False
+    if snapshot.version != role.applied_version:
+        apply_here(role, snapshot, here, st)
+    return True
