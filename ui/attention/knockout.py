@@ -28,7 +28,7 @@ from views import AttentionView, key_of
 from views.attention import KIND_LABELS as KINDS
 
 from ..i18n import _, explain
-from ..presenter import controls, presenting
+from ..presenter import controls, folding, presenting, shut
 from ..tokens import md_escape, token_chips
 from ..trace_cache import cached_run
 from .knockout_runs import Knockout
@@ -121,8 +121,11 @@ def knockout_section(
     off) the two outputs side by side; returns the runs the figures draw, or None when every head is on."""
     heads_off = heads_off_now(loaded)
     label = _("Switch heads off")
-    with controls(bar, label) if presenting() else st.expander(label, expanded=bool(heads_off)):
-        knockout_controls(loaded, heads_off)
+    # a follower's fold is lazy: its ~10 head buttons are drawn only while it is open (a rerun per student per change)
+    folded = presenting() or folding()
+    with controls(bar, label, lazy=True) if folded else st.expander(label, expanded=bool(heads_off)) as box:
+        if not shut(box):
+            knockout_controls(loaded, heads_off)
     if not heads_off:
         return None
     ablation = Ablation(heads_off=heads_off)

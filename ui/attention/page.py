@@ -14,7 +14,7 @@ from ..classroom.ask import question_panel
 from ..i18n import _
 from ..inputs import source_text
 from ..models import get_model
-from ..presenter import controls, page_header, presenting
+from ..presenter import controls, folding, page_header, presenting
 from ..rnn.notice import transformer_only
 from ..tokens import show_tokens, source_tokens, token_chips
 from ..trace_cache import cached_run
@@ -65,6 +65,8 @@ def render(view: AttentionView, *, slide: bool = False) -> None:
     knockout = knockout_section(loaded, text, target, trace, bar)
     attention_section(trace, knockout, lambda: question_panel(loaded, text, target, trace))
     atlas_section(loaded, trace)
+    if folding():  # a following student: the teacher's view only (its downloads cost every follower's rerun)
+        return
     if knockout:
         trace_downloads(knockout.off, PAGE, heads_off=knockout.code, off_word=knockout.word)
     else:
