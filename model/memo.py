@@ -7,15 +7,17 @@ only on the arguments' values, so the first student's result serves the others (
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 import numpy as np
 import torch
 
 MISSING = object()  # BoundedCache.get's answer for a key it does not hold
+C = TypeVar("C", bound=Callable[..., Any])
 
 
 class Unkeyable(Exception):
@@ -67,3 +69,27 @@ class BoundedCache:
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+
+
+def kept(cache: BoundedCache, keep: Callable[[Any], Any] | None = None, give: Callable[[Any], Any] | None = None):
+    """Decorator: the function's result kept in `cache` for arguments of equal values (computed anew for arguments
+    without a value key); `keep` prepares a new result to be shared (makes it read-only, say), `give` what each call
+    returns of it (a copy of its outer container, say)."""
+
+    def wrap(compute: C) -> C:
+        @functools.wraps(compute)
+        def cached(*args: Any, **kwargs: Any) -> Any:
+            try:
+                key = (compute.__module__, compute.__qualname__, value_key(args), value_key(kwargs))
+            except Unkeyable:
+                return compute(*args, **kwargs)
+            found = cache.get(key)
+            if found is MISSING:
+                found = compute(*args, **kwargs)
+                found = keep(found) if keep is not None else found
+                cache.put(key, found)
+            return give(found) if give is not None else found
+
+        return cached  # type: ignore[return-value]
+
+    return wrap

@@ -9,14 +9,13 @@ and must not be changed: derive new figures from it (`derived` caches those on t
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import plotly.graph_objects as go
 from plotly.basedatatypes import BaseFigure
 
-from model.memo import MISSING, BoundedCache, Unkeyable, value_key
+from model.memo import MISSING, BoundedCache, kept
 
 F = TypeVar("F", bound=Callable[..., go.Figure])
 T = TypeVar("T")
@@ -29,20 +28,7 @@ _figures = BoundedCache(MAX_FIGURES)
 
 def remembered(build: F) -> F:
     """`build`, returning the frozen figure it built before for equal arguments (see the module docstring)."""
-
-    @functools.wraps(build)
-    def cached(*args: Any, **kwargs: Any) -> go.Figure:
-        try:
-            key = (build.__module__, build.__qualname__, value_key(args), value_key(kwargs))
-        except Unkeyable:
-            return build(*args, **kwargs)
-        fig = _figures.get(key)
-        if fig is MISSING:
-            fig = freeze(build(*args, **kwargs))
-            _figures.put(key, fig)
-        return fig
-
-    return cached  # type: ignore[return-value]
+    return kept(_figures, keep=freeze)(build)
 
 
 def freeze(fig: go.Figure) -> go.Figure:

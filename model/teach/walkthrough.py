@@ -13,7 +13,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from ..memo import MISSING, BoundedCache, Unkeyable, value_key
+from ..memo import BoundedCache, kept
 from ..transformer.attention import attention, causal_mask
 
 # Attention-level arrays carry a head axis first: (H, L, ...). Head-independent ones do not.
@@ -33,34 +33,16 @@ def _split_heads(x: torch.Tensor, n_heads: int) -> torch.Tensor:
     return x.view(L, n_heads, width // n_heads).transpose(0, 1)  # (H, L, dk)
 
 
+def _read_only(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    for array in arrays.values():
+        array.flags.writeable = False
+    return arrays
+
+
+# kept per process for equal values (a class's followers walk the teacher's example): a new dict each call, of
+# read-only arrays that every caller shares
+@kept(_EXAMPLES, keep=_read_only, give=dict)
 def worked_example(
-    X,
-    W_Q,
-    W_K,
-    W_V,
-    W_O,
-    n_heads: int,
-    mask=None,
-    temperature: float = 1.0,
-    scale: bool = True,
-) -> dict[str, np.ndarray]:
-    """_worked_example, kept per process for equal values (a class's followers walk the teacher's example): a new dict
-    each call, of read-only arrays that every caller shares."""
-    args = (X, W_Q, W_K, W_V, W_O, n_heads, mask, temperature, scale)
-    try:
-        key = value_key(args)
-    except Unkeyable:
-        return _worked_example(*args)
-    found = _EXAMPLES.get(key)
-    if found is MISSING:
-        found = _worked_example(*args)
-        for array in found.values():
-            array.flags.writeable = False
-        _EXAMPLES.put(key, found)
-    return dict(found)
-
-
-def _worked_example(
     X,
     W_Q,
     W_K,

@@ -9,7 +9,6 @@ import plotly.io as pio
 import plotly.tools
 import pytest
 
-from model.memo import BoundedCache
 from viz import memo
 from viz.fit import fit_to_width
 from viz.memo import derived, dict_figure, freeze, is_frozen, remembered
@@ -36,14 +35,13 @@ def test_equal_arguments_share_one_frozen_figure_that_equals_a_fresh_build():
     assert other is not fig and other.data[0].z[0][0] != fig.data[0].z[0][0]
 
 
-def test_the_cache_is_bounded(monkeypatch):
-    monkeypatch.setattr(memo, "_figures", BoundedCache(2))
+def test_the_cache_is_bounded():
     z, rows, cols = _heatmap_args()
-    first = matrix_heatmap(z, rows, cols, "one")
-    matrix_heatmap(z, rows, cols, "two")
-    matrix_heatmap(z, rows, cols, "three")  # "one" is the least recently used: dropped
-    assert len(memo._figures) == 2
-    assert matrix_heatmap(z, rows, cols, "one") is not first
+    first = matrix_heatmap(z, rows, cols, "title 0")
+    for n in range(1, memo.MAX_FIGURES + 1):  # one more than it holds: the first is the least recently used
+        matrix_heatmap(z, rows, cols, f"title {n}")
+    assert len(memo._figures) == memo.MAX_FIGURES
+    assert matrix_heatmap(z, rows, cols, "title 0") is not first
 
 
 def test_arguments_without_a_value_key_build_every_time():
