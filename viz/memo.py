@@ -47,11 +47,11 @@ def derived(fig: go.Figure, how: Hashable, derive: Callable[[go.Figure], T]) -> 
     anything else must be left unchanged by whoever uses it)."""
     if not is_frozen(fig):
         return derive(fig)
-    kept: dict = getattr(fig, FROZEN)
-    found = kept.get(how, MISSING)
+    derivations: dict = getattr(fig, FROZEN)
+    found = derivations.get(how, MISSING)
     if found is MISSING:
         found = derive(fig)
-        kept[how] = freeze(found) if isinstance(found, go.Figure) else found
+        derivations[how] = freeze(found) if isinstance(found, go.Figure) else found
     return found
 
 

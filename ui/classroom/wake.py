@@ -108,7 +108,7 @@ def _rerun(session, target: _Target, tries: int = 3) -> None:
     state.page_script_hash = target.page_script_hash
     state.query_string = target.query_string
     role = _role_of(session)
-    fragment = getattr(role, "follow_fragment", "") if getattr(role, "following", False) else ""
+    fragment = role.follow_fragment if isinstance(role, ClassRole) and role.following else ""
     if fragment and session.has_fragment(fragment):
         state.fragment_id = fragment
     try:
