@@ -14,6 +14,7 @@ APP_FILES = (
     "locales/*/LC_MESSAGES/*.po",
     "lessons/*.json",
     "bench/results/*.json",
+    "deploy/haproxy.cfg",
 )
 
 

@@ -7,15 +7,13 @@ Shared by the browser tests, the benchmarks (bench/ui_latency.py, ...) and scrip
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import tempfile
-import time
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
+from attention_lab.cluster.processes import free_port, wait_healthy
 from attention_lab.paths import APP_ROOT
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -148,36 +146,12 @@ def server_pid(url: str) -> int:
     raise RuntimeError(f"no streamlit process on port {port.decode()}")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextmanager
 def streamlit_server(timeout: float = 60.0, env: dict | None = None, root: Path = APP_ROOT, app_command: bool = False):
     """Run `streamlit run app.py` (or, with `app_command`, the app command) headless on a free port (of the checkout
     at `root`); yield its base URL; stop it afterwards."""
     with streamlit_process(timeout, env, root=root, app_command=app_command) as (url, _proc):
         yield url
-
-
-def wait_healthy(url: str, proc: subprocess.Popen, timeout: float, log_tail, what: str) -> None:
-    """Poll url's /_stcore/health until it answers 200; RuntimeError (with the log's tail) if proc exits first or
-    `timeout` s pass."""
-    deadline = time.monotonic() + timeout
-    while True:
-        if proc.poll() is not None:
-            raise RuntimeError(f"{what} exited with {proc.returncode}:\n{log_tail()}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{what} did not answer {url}/_stcore/health within {timeout} s:\n{log_tail()}")
-        time.sleep(0.1)
 
 
 def server_flags(settings: list[str]) -> tuple[str, ...]:

@@ -74,3 +74,29 @@ def test_the_wheel_gets_every_file_the_app_reads_from_app_root():
                    "locales/zh_CN/LC_MESSAGES/messages.po", "bench/results/rnn_vs_transformer.json"]:  # fmt: skip
         assert ROOT / needed in shipped, needed
     assert set((ROOT / "pages").glob("*.py")) <= shipped
+
+
+def test_one_server_is_the_plain_command(execs):
+    cli.main(["--servers", "1", "--server.port", "8502"])
+    assert execs["argv"][:5] == [sys.executable, "-m", "streamlit", "run", "app.py"]
+    assert "--servers" not in execs["argv"] and execs["argv"][-2:] == ["--server.port", "8502"]
+
+
+@pytest.mark.parametrize("args", [["--servers"], ["--servers", "0"], ["--servers=x"], ["--servers", "17"],
+                                  ["--servers", "-2"], ["--servers", "2.5"]])  # fmt: skip
+def test_a_bad_server_count_is_a_message(execs, args):
+    with pytest.raises(SystemExit) as exited:
+        cli.main(args)
+    assert "--servers takes a whole number from 1 to 16" in str(exited.value.code)
+    assert execs["argv"] is None
+
+
+def test_several_servers_go_to_the_launcher_with_the_other_options(execs, monkeypatch):
+    from attention_lab.cluster import launch
+
+    called = []
+    monkeypatch.setattr(launch, "serve", lambda count, options: called.append((count, options)) or 0)
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["--server.port", "9000", "--servers=3", "--theme.base", "dark"])
+    assert exited.value.code == 0 and execs["argv"] is None
+    assert called == [(3, ["--server.port", "9000", "--theme.base", "dark"])]

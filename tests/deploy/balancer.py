@@ -14,13 +14,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from attention_lab.cluster.haproxy_config import CONFIG, HAPROXY, config_env
 from devtools.harness import free_port, wait_healthy
 from devtools.processes import require_binary, stop_process
 
-ROOT = Path(__file__).resolve().parents[2]  # the checkout
-
-HAPROXY = "/usr/sbin/haproxy"
-CONFIG = ROOT / "deploy" / "haproxy.cfg"
 COOKIE = "ATTENTION_LAB_SERVER"
 _START_TIMEOUT = 15.0
 
@@ -93,18 +90,10 @@ def require_haproxy() -> str:
     return require_binary(HAPROXY, "haproxy", "the load-balancer test")
 
 
-def config_env(port: int, servers: Mapping[str, str]) -> dict[str, str]:
-    """The variables deploy/haproxy.cfg reads: where to listen, and app1/app2 as host:port (from their URLs)."""
-    env = {"HAPROXY_BIND": f"127.0.0.1:{port}"}
-    for name, url in servers.items():
-        env[f"{name.upper()}_ADDR"] = url.removeprefix("http://").rstrip("/")
-    return env
-
-
-def check_config(binary: str, env: Mapping[str, str]) -> subprocess.CompletedProcess:
-    """`haproxy -c` on deploy/haproxy.cfg with exactly these variables (and PATH) set."""
+def check_config(binary: str, env: Mapping[str, str], config: Path = CONFIG) -> subprocess.CompletedProcess:
+    """`haproxy -c` on deploy/haproxy.cfg (or `config`) with exactly these variables (and PATH) set."""
     return subprocess.run(
-        [binary, "-c", "-f", str(CONFIG)],
+        [binary, "-c", "-f", str(config)],
         env={"PATH": os.environ.get("PATH", ""), **env},
         capture_output=True,
         text=True,
@@ -118,7 +107,7 @@ def haproxy(servers: Mapping[str, str], workdir: Path) -> Iterator[Balancer]:
     loopback port; yields once the app's health answers through it."""
     binary = require_haproxy()
     port = free_port()
-    env = config_env(port, servers)
+    env = config_env(f"127.0.0.1:{port}", [url.removeprefix("http://").rstrip("/") for url in servers.values()])
     log = workdir / f"haproxy-{port}.log"
     with open(log, "w") as out:
         process = subprocess.Popen(

@@ -1,0 +1,136 @@
+"""Start N app servers, a redis-server for their rooms and HAProxy in front, watch them, and stop exactly what was
+started: on Ctrl+C, on SIGTERM, or when any of them ends."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from attention_lab.command import serve_command
+from attention_lab.paths import APP_ROOT
+
+from .haproxy_config import HAPROXY, config_env, config_text, server_name
+from .options import Public, split_public
+from .processes import end_with_parent, find_binary, free_port, stop_process, wait_healthy
+from .redis_process import REDIS_SERVER, RedisProcess, start_redis
+
+MAX_SERVERS = 16
+START_TIMEOUT = 120.0  # s: a loaded laptop importing Streamlit in every server at once
+REDIS_URL_ENV = "ATTENTION_LAB_REDIS_URL"
+COOKIE_SECRET_ENV = "STREAMLIT_SERVER_COOKIE_SECRET"  # servers behind one balancer must share it
+
+
+@dataclass
+class Started:
+    """A process the launcher started: its name, the URL it answers on, its handle and its log file."""
+
+    name: str
+    url: str
+    process: subprocess.Popen
+    log: Path
+
+    def tail(self, chars: int = 3000) -> str:
+        return self.log.read_text(errors="replace")[-chars:] if self.log.exists() else ""
+
+
+@dataclass
+class Cluster:
+    """What `start` started: the balancer's public side, the app servers, Redis, and the folder of their logs."""
+
+    public: Public
+    url: str  # the balancer on loopback, for health checks
+    servers: list[Started]
+    balancer: Started
+    redis: RedisProcess
+    workdir: Path
+
+    def ended(self) -> Started | None:
+        """The first of the started processes that is no longer running, if any."""
+        return next((p for p in [self.balancer, *self.servers] if p.process.poll() is not None), None)
+
+
+def missing_binaries() -> list[str]:
+    """The Debian packages the launcher needs and does not find (redis-server, haproxy)."""
+    needed = {"redis-server": REDIS_SERVER, "haproxy": HAPROXY}
+    return [package for package, path in needed.items() if find_binary(path) is None]
+
+
+def _spawn(name: str, url: str, command: list[str], log: Path, env: dict[str, str], cwd: Path) -> Started:
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+            preexec_fn=end_with_parent,
+        )  # fmt: skip
+    return Started(name, url, process, log)
+
+
+@contextmanager
+def start(count: int, options: list[str], workdir: Path) -> Iterator[Cluster]:
+    """Redis, `count` app servers on free loopback ports, HAProxy on the public address; yields once the app
+    answers through the balancer, stops everything it started (balancer, servers, Redis) when the block ends.
+    RuntimeError with the failing process's log if one does not start."""
+    public, rest = split_public(options)
+    redis_binary, haproxy_binary = find_binary(REDIS_SERVER), find_binary(HAPROXY)
+    if redis_binary is None or haproxy_binary is None:
+        raise RuntimeError(f"--servers {count} needs {' and '.join(missing_binaries())}")
+    with ExitStack() as stack:
+        redis = start_redis(redis_binary, workdir, tied=True)
+        stack.callback(redis.stop)
+        env = {**os.environ, REDIS_URL_ENV: redis.url}
+        env.setdefault(COOKIE_SECRET_ENV, secrets.token_hex(32))
+        servers = []
+        for i in range(count):
+            port = free_port()
+            command = serve_command([*rest, "--server.port", str(port), "--server.address", "127.0.0.1"])
+            started = _spawn(server_name(i), f"http://127.0.0.1:{port}", command, workdir / f"{server_name(i)}.log",
+                             env, APP_ROOT)  # fmt: skip
+            stack.callback(stop_process, started.process)
+            servers.append(started)
+        for server in servers:
+            wait_healthy(server.url, server.process, START_TIMEOUT, server.tail, f"app server {server.name}")
+        config = workdir / "haproxy.cfg"
+        config.write_text(config_text(count))
+        addresses = [s.url.removeprefix("http://") for s in servers]
+        haproxy_env = {"PATH": os.environ.get("PATH", ""), **config_env(public.bind, addresses)}
+        balancer = _spawn("haproxy", public.url, [haproxy_binary, "-db", "-f", str(config)],
+                          workdir / "haproxy.log", haproxy_env, workdir)  # fmt: skip
+        stack.callback(stop_process, balancer.process)
+        url = f"http://127.0.0.1:{public.port}"
+        wait_healthy(url, balancer.process, START_TIMEOUT, balancer.tail, "haproxy")
+        yield Cluster(public, url, servers, balancer, redis, workdir)
+        # The ExitStack stops them in reverse: the balancer first, then the servers, Redis last.
+
+
+def _stop_on_sigterm(signum, frame) -> None:
+    raise SystemExit(128 + signum)
+
+
+def serve(count: int, options: list[str]) -> int:
+    """The launcher's life: start, print where the class connects, wait until Ctrl+C, SIGTERM or a process ends;
+    its exit code (0 after Ctrl+C or SIGTERM, 1 when a process ended or did not start)."""
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    workdir = Path(tempfile.mkdtemp(prefix="attention-lab-"))
+    try:
+        with start(count, options, workdir) as cluster:
+            print(f"\n  Attention Lab: {count} app servers behind HAProxy, class rooms in Redis", flush=True)
+            print(f"  URL: {cluster.public.url}    (logs: {workdir})\n", flush=True)
+            while (ended := cluster.ended()) is None:
+                time.sleep(0.5)
+            print(f"attention-lab: {ended.name} ended with {ended.process.returncode}:\n{ended.tail()}", flush=True)
+            return 1
+    except (RuntimeError, ValueError) as error:
+        print(f"attention-lab: {error}", flush=True)
+        return 1
+    except (KeyboardInterrupt, SystemExit):
+        print("attention-lab: stopped", flush=True)
+        shutil.rmtree(workdir, ignore_errors=True)  # a clean stop: no log worth keeping
+        return 0

@@ -1,0 +1,17 @@
+"""The command line of one app server: `python -m streamlit run app.py …`, run in the app's folder (Streamlit reads
+.streamlit/config.toml from its working folder)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+SERVE_OPTIONS = ("--server.headless", "true", "--browser.gatherUsageStats", "false")
+# What each app server runs as `python -m MODULE run app.py …`: streamlit; a benchmark sets devtools.count_runs
+# (a `streamlit run` that also counts the model's runs, bench/load/run.py follow).
+SERVER_MODULE_ENV = "ATTENTION_LAB_SERVER_MODULE"
+
+
+def serve_command(options: list[str]) -> list[str]:
+    module = os.environ.get(SERVER_MODULE_ENV) or "streamlit"
+    return [sys.executable, "-m", module, "run", "app.py", *SERVE_OPTIONS, *options]
