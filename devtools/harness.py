@@ -13,7 +13,8 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from attention_lab.cluster.processes import free_port, wait_healthy
+from attention_lab.cluster.processes import free_port, stop_process, wait_healthy
+from attention_lab.command import SERVER_MODULE_ENV
 from attention_lab.paths import APP_ROOT
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -182,6 +183,8 @@ def streamlit_process(
         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none", *options,
     ]  # fmt: skip
     launch = ["attention_lab"] if app_command else [module, "run", str(Path(root) / "app.py")]
+    if app_command and module != "streamlit":  # each app server the command starts runs as `python -m module run`
+        env = {**(env or {}), SERVER_MODULE_ENV: module}
     cmd = [sys.executable, "-m", *launch, *flags]
     proc = subprocess.Popen(cmd, cwd=root, stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
     url = f"http://127.0.0.1:{port}"
@@ -191,11 +194,7 @@ def streamlit_process(
         yield url, proc
     finally:
         SERVER_LOGS.pop(url, None)
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc, grace=30)  # the app command with --servers stops its own servers first
         log.close()
         Path(log.name).unlink(missing_ok=True)
 

@@ -58,10 +58,14 @@ class Cluster:
         return next((p for p in [self.balancer, *self.servers] if p.process.poll() is not None), None)
 
 
-def missing_binaries() -> list[str]:
-    """The Debian packages the launcher needs and does not find (redis-server, haproxy)."""
-    needed = {"redis-server": REDIS_SERVER, "haproxy": HAPROXY}
-    return [package for package, path in needed.items() if find_binary(path) is None]
+def required_binaries(count: int) -> tuple[str, str]:
+    """The redis-server and haproxy binaries; RuntimeError naming the Debian packages that are missing."""
+    found = {"redis-server": find_binary(REDIS_SERVER), "haproxy": find_binary(HAPROXY)}
+    missing = [package for package, binary in found.items() if binary is None]
+    if missing:
+        packages = " and ".join(missing)
+        raise RuntimeError(f"--servers {count} needs {packages} (Debian: apt-get install {' '.join(missing)})")
+    return found["redis-server"] or "", found["haproxy"] or ""
 
 
 def _spawn(name: str, url: str, command: list[str], log: Path, env: dict[str, str], cwd: Path) -> Started:
@@ -79,9 +83,7 @@ def start(count: int, options: list[str], workdir: Path) -> Iterator[Cluster]:
     answers through the balancer, stops everything it started (balancer, servers, Redis) when the block ends.
     RuntimeError with the failing process's log if one does not start."""
     public, rest = split_public(options)
-    redis_binary, haproxy_binary = find_binary(REDIS_SERVER), find_binary(HAPROXY)
-    if redis_binary is None or haproxy_binary is None:
-        raise RuntimeError(f"--servers {count} needs {' and '.join(missing_binaries())}")
+    redis_binary, haproxy_binary = required_binaries(count)
     with ExitStack() as stack:
         redis = start_redis(redis_binary, workdir, tied=True)
         stack.callback(redis.stop)
@@ -118,6 +120,12 @@ def serve(count: int, options: list[str]) -> int:
     """The launcher's life: start, print where the class connects, wait until Ctrl+C, SIGTERM or a process ends;
     its exit code (0 after Ctrl+C or SIGTERM, 1 when a process ended or did not start)."""
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    try:
+        split_public(options)
+        required_binaries(count)
+    except (RuntimeError, ValueError) as error:  # before anything is started or written
+        print(f"attention-lab: {error}", flush=True)
+        return 1
     workdir = Path(tempfile.mkdtemp(prefix="attention-lab-"))
     try:
         with start(count, options, workdir) as cluster:

@@ -43,7 +43,8 @@ from devtools.load.samples import SAMPLES, write
 @events.init_command_line_parser.add_listener
 def _options(parser) -> None:
     parser.add_argument("--samples", default="", help="write every timed rerun (and server samples) as JSON lines")
-    parser.add_argument("--server-pid", type=int, default=0, help="sample this process's CPU and RSS every 2 s")
+    parser.add_argument("--server-pid", type=int, action="append", default=[],
+                        help="sample this app server's CPU and RSS every 2 s (once per server)")  # fmt: skip
     parser.add_argument("--think", default="5,15", help="an explorer's think time between edits, min,max seconds")
     parser.add_argument("--train-steps", type=int, default=0, help="a trainer's steps per run (0: until 99 %%)")
     parser.add_argument("--trainers", type=int, default=0, help="how many of the users are Trainers (rest: others)")
@@ -212,9 +213,9 @@ def _whole_run(session, started: float) -> Run:
 
 @events.test_start.add_listener
 def _monitor(environment, **_kwargs) -> None:
-    pid = environment.parsed_options.server_pid
-    if pid:
-        gevent.spawn(_sample_server, environment, psutil.Process(pid))
+    pids = environment.parsed_options.server_pid
+    if pids:
+        gevent.spawn(_sample_server, environment, [psutil.Process(pid) for pid in pids])
     gevent.spawn(_sample_client, environment)
 
 
@@ -236,15 +237,17 @@ def _sample_client(environment) -> None:
                         "pending": loop.pendingcnt, "active": loop.activecnt, "cpu": cpu})  # fmt: skip
 
 
-def _sample_server(environment, process: psutil.Process) -> None:
+def _sample_server(environment, servers: list[psutil.Process]) -> None:
+    """Every 2 s: the CPU seconds and RSS of each server and of its children (training workers)."""
     while True:
         try:
-            family = [process, *process.children(recursive=True)]
+            family = [p for server in servers for p in (server, *server.children(recursive=True))]
             cpu = {str(p.pid): sum(p.cpu_times()[:2]) for p in family}
             rss = {str(p.pid): p.memory_info().rss for p in family}
         except psutil.Error:
             return
-        SAMPLES.append({**_now(environment), "name": "server", "server_pid": process.pid, "cpu": cpu, "rss": rss})
+        SAMPLES.append({**_now(environment), "name": "server", "server_pids": [p.pid for p in servers], "cpu": cpu,
+                        "rss": rss})  # fmt: skip
         gevent.sleep(2.0)
 
 

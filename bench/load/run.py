@@ -66,28 +66,31 @@ def warm(url: str) -> None:
 
 
 def run_locust(
-    url: str, pid: int, args: list[str], files=(LOCUSTFILE,), spy: Path | None = None
+    url: str, pids: list[int], args: list[str], files=(LOCUSTFILE,), spy: Path | None = None
 ) -> tuple[list[dict], float]:
-    """`python -m locust` headless against url with these arguments; its samples and the cores it used. With `spy`,
-    py-spy samples the server meanwhile (every thread, idle ones too) into that file (collapsed stacks)."""
+    """`python -m locust` headless against url with these arguments; its samples and the cores it used. `pids`: the
+    app server processes, whose CPU and RSS Locust samples. With `spy`, py-spy samples each server meanwhile (every
+    thread, idle ones too) into that file (collapsed stacks; FILE.PID for each server past the first)."""
     with tempfile.NamedTemporaryFile(suffix=".jsonl", delete=False) as f:
         out = Path(f.name)
     cmd = [
         sys.executable, "-m", "locust", "-f", ",".join(str(p.relative_to(ROOT)) for p in files), "--headless",
-        "--only-summary", "--loglevel", "WARNING", "--host", url, "--server-pid", str(pid), "--samples", str(out),
-        *args,
+        "--only-summary", "--loglevel", "WARNING", "--host", url, *[f"--server-pid={pid}" for pid in pids],
+        "--samples", str(out), *args,
     ]  # fmt: skip
     print("$", shlex.join(cmd), flush=True)
     started = time.monotonic()
     proc = psutil.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL)
-    spying = spy_on(pid, spy) if spy is not None else None
+    spies = []
+    if spy is not None:
+        spies = [spy_on(pid, spy if i == 0 else spy.with_name(f"{spy.name}.{pid}")) for i, pid in enumerate(pids)]
     cpu, loads = 0.0, []
     while proc.poll() is None:
         with contextlib.suppress(psutil.Error):
             cpu = sum(proc.cpu_times()[:2])
         loads.append(os.getloadavg()[0])
         time.sleep(1.0)
-    if spying is not None:
+    for spying in spies:
         spying.send_signal(signal.SIGINT)  # py-spy writes what it sampled and exits
         spying.wait(timeout=60)
     print(f"  machine load average during the run: {min(loads):.1f}–{max(loads):.1f}", flush=True)
@@ -137,7 +140,7 @@ def capacity(options) -> None:
             "--max-users", str(options.max_users), "-r", str(options.spawn_rate),
             "--settle", str(options.settle), "--stop-p90", str(options.limit), "--think", options.think, "Explorer",
         ]  # fmt: skip
-        samples, load_cores = run_locust(url, proc.pid, args, files=(LOCUSTFILE, RAMP))
+        samples, load_cores = run_locust(url, [proc.pid], args, files=(LOCUSTFILE, RAMP))
     steps = [s for s in samples if s["name"] == "step"]
     ends = [s["t"] for s in steps[1:]] + [max(s["t"] for s in samples)]
     print(f"\nExplorers on /attention (think {options.think} s); load generator used {load_cores:.2f} cores")
@@ -170,7 +173,7 @@ def training(options) -> None:
                     "-u", str(users), "-r", str(options.spawn_rate), "-t", f"{options.seconds}s", "--think",
                     options.think, "--trainers", str(k), "--train-steps", str(options.train_steps), *classes,
                 ]  # fmt: skip
-                samples, _ = run_locust(url, proc.pid, args)
+                samples, _ = run_locust(url, [proc.pid], args)
                 start = min(s["t"] for s in samples) + options.settle
                 end = max(s["t"] for s in samples)
                 w = sampling.window(samples, EXPLORING, start, end, options.explorers)
@@ -190,11 +193,23 @@ def training(options) -> None:
 
 
 # ---- follow: a class of N students ----
-def model_runs(path: Path, pid: int) -> int:
-    """The server's model runs so far (its counter writes them once a second)."""
+def model_runs(path: Path, pids: list[int]) -> int:
+    """The servers' model runs so far (each one's counter writes them once a second)."""
     time.sleep(1.5)
-    counts = json.loads(Path(f"{path}.{pid}").read_text())
-    return sum(counts.values())
+    return sum(sum(json.loads(Path(f"{path}.{pid}").read_text()).values()) for pid in pids)
+
+
+def app_servers(proc: subprocess.Popen, servers: int) -> list[tuple[int, str]]:
+    """(pid, base URL) of each app server: the process itself, or the ones the app command's launcher started."""
+    if servers == 1:
+        return [(proc.pid, "")]
+    found = []
+    for child in psutil.Process(proc.pid).children():
+        line = child.cmdline()
+        if "run" in line and "--server.port" in line:
+            found.append((child.pid, f"http://127.0.0.1:{line[line.index('--server.port') + 1]}"))
+    assert len(found) == servers, found
+    return found
 
 
 def follow(options) -> None:
@@ -208,11 +223,15 @@ def follow(options) -> None:
     server = streamlit_process(
         timeout=300,
         env=env,
-        options=server_options(options),
+        options=server_options(options) + (("--servers", str(options.servers)) if options.servers > 1 else ()),
         module="devtools.count_runs",  # `streamlit run` that counts its model runs into counter.PID
+        app_command=options.servers > 1,  # `attention-lab --servers N`: N servers behind HAProxy, rooms in Redis
     )
     with server as (url, proc):
-        warm(url)
+        servers = app_servers(proc, options.servers)
+        pids = [pid for pid, _ in servers]
+        for _pid, direct in servers:
+            warm(direct or url)  # each server, straight: the balancer would send every warm-up to one
         for _ in range(options.repeats):
             for n in sizes:
                 args = [
@@ -221,9 +240,9 @@ def follow(options) -> None:
                     str(options.seconds - options.quiet_end), "Teacher", *(["Student"] if n else []),
                 ]  # fmt: skip
                 spy = options.profile / f"py-spy-{options.page}-{n}.txt" if options.profile else None
-                runs_before = model_runs(counter, proc.pid)
-                samples, load_cores = run_locust(url, proc.pid, args, spy=spy)
-                runs = model_runs(counter, proc.pid) - runs_before
+                runs_before = model_runs(counter, pids)
+                samples, load_cores = run_locust(url, pids, args, spy=spy)
+                runs = model_runs(counter, pids) - runs_before
                 opens = [s["t"] for s in samples if s["name"] in ("open student", "start class")]
                 joined = max(opens) + options.settle  # the last student's join (or, with none, the class's start)
                 end = max(s["t"] for s in samples if s["name"] not in ("load", "final"))
@@ -239,7 +258,8 @@ def follow(options) -> None:
                 time.sleep(options.pause)
     shutil.rmtree(counter.parent, ignore_errors=True)
     action = "types a new input" if options.page == "attention" else "clicks Next"
-    print(f"\nA class on /{options.page} following a teacher who {action} every {options.step_every:g} s")
+    served = f"{options.servers} app servers behind HAProxy" if options.servers > 1 else "one app server process"
+    print(f"\nA class on /{options.page} following a teacher who {action} every {options.step_every:g} s ({served})")
     print(row(["students", "round", "follows", "p50 ms", "p90 ms", "teacher's change p90 ms", "join p90 ms",
                "on the teacher's view at the end", "server cores", "server RSS MB", "teacher's changes",
                "runs per input", "load average", "load generator cores / worst lag ms"]))  # fmt: skip
@@ -352,6 +372,8 @@ def main(argv: list[str] | None = None) -> None:
     fo.add_argument("--page", default="step-by-step", choices=["step-by-step", "attention", "lesson"])
     fo.add_argument("--quiet-end", type=float, default=15.0, help="the teacher's last s without a change")
     fo.add_argument("--profile", type=Path, default=None, help="py-spy and a run timeline of the server, into DIR")
+    fo.add_argument("--servers", type=int, default=1,
+                    help="N > 1: `attention-lab --servers N` (N servers behind HAProxy, rooms in Redis)")  # fmt: skip
     co = sub.add_parser("cost")
     co.add_argument("--edits", type=int, default=20, help="reruns per server per round (one in four a layer/head)")
     co.add_argument("--rounds", type=int, default=3)

@@ -41,9 +41,9 @@ class Window:
     failures: int
     p50_ms: float
     p90_ms: float
-    server_cores: float  # CPU seconds of the server process per second (1.0 = one core busy)
+    server_cores: float  # CPU seconds of the server processes per second (1.0 = one core busy)
     worker_cores: float  # the same for its child processes (training workers)
-    server_rss_mb: float
+    server_rss_mb: float  # the server processes' RSS summed, at its highest
 
 
 def window(samples: list[dict], names: set[str], start: float, end: float, users: int = 0) -> Window:
@@ -53,9 +53,9 @@ def window(samples: list[dict], names: set[str], start: float, end: float, users
     cores = workers = rss = math.nan
     if len(server) >= 2:
         first, last = server[0], server[-1]
-        pid, seconds = str(first["server_pid"]), last["t"] - first["t"]
-        cores = (last["cpu"][pid] - first["cpu"][pid]) / seconds
-        children = set(first["cpu"]) & set(last["cpu"]) - {pid}
+        pids, seconds = [str(p) for p in first["server_pids"]], last["t"] - first["t"]
+        cores = sum(last["cpu"][p] - first["cpu"][p] for p in pids) / seconds
+        children = set(first["cpu"]) & set(last["cpu"]) - set(pids)
         workers = sum(last["cpu"][c] - first["cpu"][c] for c in children) / seconds
-        rss = max(s["rss"][pid] for s in server) / 2**20
+        rss = max(sum(s["rss"][p] for p in pids) for s in server) / 2**20
     return Window(users, len(timed), len(timed) - len(ms), percentile(ms, 50), percentile(ms, 90), cores, workers, rss)

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -117,13 +119,16 @@ def test_a_launcher_killed_outright_takes_its_servers_with_it(tmp_path):
         cluster.process.kill()  # SIGKILL: the launcher cleans nothing up itself
         cluster.process.wait(timeout=30)
         assert wait_gone(cluster.children) == []
+        shutil.rmtree(cluster.logs())  # what a killed launcher leaves: the folder of its logs
 
 
 def test_without_haproxy_the_launcher_says_what_to_install(monkeypatch, capsys):
     monkeypatch.setattr(launch, "HAPROXY", "/nonexistent/haproxy")
     monkeypatch.setenv("PATH", "/nonexistent")
+    made = set(Path(tempfile.gettempdir()).glob("attention-lab-*"))
     assert launch.serve(2, []) == 1
-    assert "--servers 2 needs haproxy" in capsys.readouterr().out
+    assert "--servers 2 needs haproxy (Debian: apt-get install haproxy)" in capsys.readouterr().out
+    assert set(Path(tempfile.gettempdir()).glob("attention-lab-*")) == made  # nothing started, nothing left
 
 
 def test_a_bad_port_is_a_message_not_a_traceback(capsys):
