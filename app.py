@@ -13,6 +13,7 @@ from ui.classroom.holdback import hold_back
 from ui.classroom.page_fragment import run_followed_page
 from ui.classroom.sidebar import classroom_sidebar
 from ui.classroom.wake import release_wakes
+from ui.config_reads import read_options_without_lock_once
 from ui.language import language_switch
 from ui.lesson.add import add_view_button
 from ui.navigation import app_pages
@@ -33,6 +34,7 @@ torch.set_num_threads(1)
 sys.setswitchinterval(0.0005)
 keep_freed_memory_once()  # traces hold many MB at once: see services/allocator.py
 release_when_quiet_once()  # ... and what dropped sessions held goes back to the OS once the server is quiet: ditto
+read_options_without_lock_once()  # every message a run sends reads an option: see ui/config_reads.py
 freeze_imports_once()  # full GCs no longer walk the ~375 000 objects of the imports: see services/collector.py
 
 st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")
