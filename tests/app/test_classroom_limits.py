@@ -66,3 +66,31 @@ def test_a_teacher_past_the_servers_limit_of_classes_is_told(limits, lang):
     run(teacher.button(key="_class_start").click())
     assert ROLE_KEY not in teacher.session_state
     assert TOO_MANY[lang].format(n=live) in messages(teacher)
+
+
+SEVERAL = {"en": "--servers 2", "zh": "--servers 2"}
+SEVERAL_WORDS = {"en": "A class this size follows faster", "zh": "这么大的课堂"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_join_dialog_of_a_large_class_on_one_server_suggests_several(lang, monkeypatch):
+    from services.rooms import REDIS_URL_SETTING
+    from ui.classroom.teacher import LARGE_CLASS, SHOW_JOIN_KEY
+
+    monkeypatch.delenv(REDIS_URL_SETTING, raising=False)
+    teacher, role = start_class(lang, STEP_PAGE)
+    store = shared_room_store()
+    for _ in range(LARGE_CLASS - 1):
+        store.join(role.code)
+    teacher.session_state[SHOW_JOIN_KEY] = True
+    run(teacher)
+    assert not any(SEVERAL_WORDS[lang] in c.value for c in teacher.caption)  # 59: one server is enough
+    store.join(role.code)
+    teacher.session_state[SHOW_JOIN_KEY] = True
+    run(teacher)
+    (hint,) = [c.value for c in teacher.caption if SEVERAL_WORDS[lang] in c.value]
+    assert SEVERAL[lang] in hint and "bash scripts/app.sh" in hint
+    monkeypatch.setenv(REDIS_URL_SETTING, "redis://127.0.0.1:1/0")  # several servers already: no hint
+    teacher.session_state[SHOW_JOIN_KEY] = True
+    run(teacher)
+    assert not any(SEVERAL_WORDS[lang] in c.value for c in teacher.caption)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import time
 from contextlib import suppress
 
@@ -19,7 +20,7 @@ import streamlit as st
 
 from model.io.checkpoint import checkpoint_bytes
 from services.lessons import shipped_lessons
-from services.rooms import InvalidState, RoomClosed, RoomError, RoomNotFound, RoomStore
+from services.rooms import REDIS_URL_SETTING, InvalidState, RoomClosed, RoomError, RoomNotFound, RoomStore
 from services.rooms.schema import PAGE
 from views import LessonView
 
@@ -41,6 +42,13 @@ SHOW_JOIN_KEY = "_class_show_join"  # open the join dialog in this run
 ENDED_BY_YOU = N_("You ended class {code}.")
 BAR_COUNT_KEY = "presenter_class_count"  # the count's box in the presenter bar: one line, the bar's button size
 BAR_COUNT_STYLE = f".st-key-{BAR_COUNT_KEY} p {{ white-space: nowrap; font-size: 1.2rem !important; }}"
+# From this many students, one server process delivers a teacher's change in more than about a second (the
+# follow tables of docs/capacity.md): the join dialog suggests several processes (`attention-lab --servers 2`).
+LARGE_CLASS = 60
+SEVERAL_SERVERS = N_(
+    "A class this size follows faster from several server processes: start the app with "
+    "`bash scripts/app.sh --servers 2` (it needs redis-server and haproxy; docs/capacity.md)."
+)
 CODE_STYLE = "font-size:4.5rem;font-weight:700;letter-spacing:0.3em;line-height:1.1;font-family:monospace"
 
 
@@ -126,9 +134,13 @@ def _join_dialog(role: ClassRole, link: str) -> None:
 @st.fragment(run_every=2.0)
 def _dialog_count(code: str) -> None:
     try:
-        st.markdown(f"### {students_line(room_store().snapshot(code).student_count)}")
+        count = room_store().snapshot(code).student_count
     except RoomError as exc:
         st.warning(explain(exc))
+        return
+    st.markdown(f"### {students_line(count)}")
+    if count >= LARGE_CLASS and not os.environ.get(REDIS_URL_SETTING):  # one server process holds this class
+        st.caption(_(SEVERAL_SERVERS))
 
 
 @st.fragment(run_every=PUBLISH_EVERY)
