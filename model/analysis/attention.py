@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from ..memo import BoundedCache, kept
 from ..naming import AttentionKind, attention_name, parse_attention_name, split_part
 from ..trace import Trace
 
@@ -57,6 +58,11 @@ def head_entropy(weights) -> np.ndarray:
     return row_entropy(weights).mean(-1).astype(np.float32)
 
 
+# A class's every follower opens on the same sharpest head: found once per weights (and layer) in this process.
+_SHARPEST = BoundedCache(256)
+
+
+@kept(_SHARPEST)
 def sharpest_head(weights, layer: int | None = None) -> tuple[int, int]:
     """(layer, head) of the head whose rows are most focused, by mean row entropy (head_entropy): weights
     (L, H, Lq, Lk); within `layer` when given. Heads switched off (NaN, model.analysis.knockout) are passed over;

@@ -70,4 +70,9 @@ def test_a_student_following_sees_the_teachers_default_head():
     state = shared_room_store().snapshot(code).state
     assert state["page"] == "attention" and state["layer"] is None and state["head"] is None  # computed by each
     student = open_page(text=TEXT, room=code)
-    assert not student.exception and shown(student) == shown(teacher) == ("cross", 1, 3)
+    assert not student.exception and shown(teacher) == ("cross", 1, 3)
+    # the follower's pickers are folded and not drawn: its view, and the head it draws, are the teacher's
+    assert (student.session_state["kind"], student.session_state["layer"], student.session_state["head"]) == shown(
+        teacher
+    )
+    assert figures(student)["attention-head"] == figures(teacher)["attention-head"]

@@ -14,19 +14,28 @@ from .test_classroom import ATTENTION_PAGE, STEP_PAGE, WORDS, buttons, run, sess
 from .test_presenter import figures, popovers, translated
 
 
+def weights_drawn(at) -> list:
+    """Each chart's role and the values of its heatmaps, as drawn (the same in either language)."""
+    charts = figures(at)
+    return [(f["layout"].get("meta"), [t.get("z") for t in f["data"] if t.get("type") == "heatmap"]) for f in charts]
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_followers_controls_fold_by_name_and_the_teachers_change_scrolls_to_its_fold(lang):
+    """On Attention, the kind and the layer/head/token pickers fold lazily: closed, their widgets are not drawn (the
+    page draws the teacher's view from the room), yet each fold is known by the keys it holds, so the teacher's
+    change of the layer scrolls the page to the pickers' fold; opened, it draws them with the teacher's values."""
     teacher, role = start_class("en", ATTENTION_PAGE)
     student = session(lang, room=role.code)
     assert student.session_state[ROLE_KEY].following
     folded = popovers(student)
     pickers, kind = translated(lang, "Layer, head, token"), translated(lang, "Attention kind")
-    assert {"layer", "head", "token"} <= folded[pickers], folded
-    assert "kind" in folded[kind], folded
+    assert folded[pickers] == folded[kind] == set(), folded  # closed: no widget drawn
     assert translated(lang, "This page's settings") not in folded  # every fold on this page has its own name
     holders = student.session_state[FOLDS]
     assert holders["layer"] == holders["head"] == holders["token"] != holders["kind"]
     assert all(key.isascii() and key.startswith("fold_") for key in holders.values())  # a CSS class as written
+    assert weights_drawn(student) == weights_drawn(teacher)  # the same head, drawn from the room's view
 
     layer = teacher.session_state["layer"]
     teacher.selectbox(key="layer").set_value(1 - layer)  # the translation model has two layers
@@ -36,6 +45,14 @@ def test_a_followers_controls_fold_by_name_and_the_teachers_change_scrolls_to_it
     assert student.session_state["layer"] == 1 - layer
     scripts = [h.proto.body for h in student.get("html") if "scrollIntoView" in h.proto.body]
     assert len(scripts) == 1 and f'"layer", "{holders["layer"]}"' in scripts[0], scripts
+    assert weights_drawn(student) == weights_drawn(teacher)
+
+    student.session_state[holders["layer"]] = True  # the student opens the pickers
+    run(student)
+    assert {"layer", "head", "token"} <= popovers(student)[pickers], popovers(student)
+    assert student.selectbox(key="layer").value == 1 - layer
+    assert student.session_state[ROLE_KEY].following  # opening them is no change of the view
+    assert weights_drawn(student) == weights_drawn(teacher)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

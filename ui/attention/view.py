@@ -39,7 +39,7 @@ from ..charts import chart_name, show_chart
 from ..choices import shown_as
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
-from ..presenter import controls, in_order, presenting
+from ..presenter import controls, in_order, presenting, section_fragment, shut
 from ..state import computed_default, fit, sync_url
 from ..widths import chart_share
 from .kinds import model_kinds
@@ -67,6 +67,7 @@ keep_on_language_switch("token", "kind", "more", "summaries")
 FOCUS_PRESENT_HEIGHT = 400  # px: the focused head in the presenter view, above the fold of a 1280×720 projector
 HEAD_VIEW_PRESENT_HEIGHT = 330  # px: the head view beside it, under its pickers: above the same fold
 PAGE = AttentionView.PAGE  # also the first word of every chart's file name
+PICKERS = ("layer", "head", "token")  # the focused head's pickers: their widget keys (the view's controls)
 Panel = Callable[[], None]  # the question panel, drawn under the focused head
 
 
@@ -91,18 +92,22 @@ def numbered(tokens: list[str]) -> list[str]:
     return [f"{i} · {t}" for i, t in enumerate(tokens)]
 
 
-@st.fragment
+@section_fragment
 def attention_section(trace: Trace, knockout: Knockout | None = None, panel: Panel | None = None) -> None:
     """Kind picker, the every-layer × every-head overview, the focused head, then per-head summaries; with heads
     switched off (knockout), drawn from the run with them off, each off head shown as "off". `panel` (the question
     panel) is drawn under the focused head, in the fragment that the kind, layer and head rerun: its rows and keys
     are always those of the head on screen."""
     kinds = model_kinds(trace)  # MiniLM: encoder self-attention only (no decoder, no cross kinds offered)
-    with controls(label=_("Attention kind")):
-        kind = st.radio(
-            _("Attention kind"), kinds, format_func=shown_as({k: _(label) for k, label in KINDS.items()}),
-            key="kind", horizontal=True, help=_(KIND_HELP),
-        )  # fmt: skip
+    with controls(label=_("Attention kind"), lazy=True, holds=("kind",)) as box:  # a follower's: drawn while open
+        if shut(box):
+            kind = st.session_state.get("kind")
+            kind = kind if kind in kinds else kinds[0]
+        else:
+            kind = st.radio(
+                _("Attention kind"), kinds, format_func=shown_as({k: _(label) for k, label in KINDS.items()}),
+                key="kind", horizontal=True, help=_(KIND_HELP),
+            )  # fmt: skip
     heads_off, off = (knockout.heads_off, [knockout.word]) if knockout else (frozenset(), [])
     trace = knockout.off if knockout else trace
     weights = blank_heads_off(attention_layers(trace, kind), kind, heads_off)  # (L, H, Lq, Lk), off heads NaN
@@ -137,7 +142,7 @@ def is_off(weights) -> bool:
     return bool(np.isnan(weights).all())
 
 
-@st.fragment
+@section_fragment
 def focus_section(
     weights, kind: str, queries: list[str], keys: list[str], change=None, off=(), panel: Panel | None = None
 ) -> None:
@@ -148,16 +153,21 @@ def focus_section(
     fit(PAGE, {"layer": n_layers - 1, "head": n_heads - 1, "token": len(queries) - 1})
     sharpest_defaults(weights)
     pickers, columns = st.container(), st.columns([3, 2])
-    with controls(columns[1] if presenting() else pickers, _("Layer, head, token")):  # presenter: beside the head
-        pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
-        # options show as 1, 2, … so a shared link reads ?layer=2&head=3
-        layer = pick_layer.selectbox(_("Layer"), range(n_layers), format_func=one_based, key="layer")
-        head = pick_head.radio(_("Head"), range(n_heads), format_func=one_based, key="head", horizontal=True)
-        token = pick_token.selectbox(
-            _("Isolate one query token"), [None, *range(len(queries))], key="token",
-            format_func=shown_as({None: _("All tokens")} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
-            help=_("Keep only the lines from this token in the head view."),
-        )  # fmt: skip
+    where = columns[1] if presenting() else pickers  # presenter: beside the head
+    with controls(where, _("Layer, head, token"), lazy=True, holds=PICKERS) as box:  # a follower's: while open
+        if shut(box):  # the view as fitted above: what the pickers would show
+            session = st.session_state
+            layer, head, token = int(session["layer"]), int(session["head"]), session.get("token")
+        else:
+            pick_layer, pick_head, pick_token = st.columns([1, 2, 1])
+            # options show as 1, 2, … so a shared link reads ?layer=2&head=3
+            layer = pick_layer.selectbox(_("Layer"), range(n_layers), format_func=one_based, key="layer")
+            head = pick_head.radio(_("Head"), range(n_heads), format_func=one_based, key="head", horizontal=True)
+            token = pick_token.selectbox(
+                _("Isolate one query token"), [None, *range(len(queries))], key="token",
+                format_func=shown_as({None: _("All tokens")} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
+                help=_("Keep only the lines from this token in the head view."),
+            )  # fmt: skip
     focused_charts(weights, kind, layer, head, token, queries, keys, change, off, columns=columns)
     if panel is not None:
         panel()

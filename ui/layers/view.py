@@ -14,7 +14,7 @@ from viz.layers import ffn_figure, layernorm_stats_figure, row_heatmap
 from ..charts import chart_name, show_chart
 from ..choices import shown_as
 from ..i18n import N_, _
-from ..presenter import controls
+from ..presenter import controls, section_fragment
 from ..state import fit, sync_url
 from ..widths import chart_share
 
@@ -82,7 +82,7 @@ def stream_section(a: LayerAnalysis, tokens: list[str]) -> None:
     show_chart(fig, "layer_updates", name=chart_name(PAGE, a.stack, "sublayer-updates"), theme="streamlit")
 
 
-@st.fragment
+@section_fragment
 def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
     left, right = st.columns([1, 2])
     labels = dict(enumerate(map(sublayer_label, a.sublayers)))
@@ -100,7 +100,7 @@ def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
     sync_url(PAGE)
 
 
-@st.fragment
+@section_fragment
 def ffn_section(a: LayerAnalysis, tokens: list[str], activation: str = "relu") -> None:
     """The feed-forward block's hidden units of one layer (`activation`: relu for our models, gelu for MiniLM)."""
     left, _right = st.columns([1, 2])

@@ -19,7 +19,7 @@ from ..choices import shown_as
 from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..models import POSITIONAL_NAMES
-from ..presenter import controls, presenting
+from ..presenter import controls, presenting, section_fragment
 from ..state import implicit, sync_url
 from ..tokens import token_chips
 from ..trace_cache import cached_run
@@ -37,7 +37,7 @@ def dimension_name(d: int) -> str:
     return _("dim {d} (sin)").format(d=d) if d % 2 == 0 else _("dim {d} (cos)").format(d=d)
 
 
-@st.fragment
+@section_fragment
 def sinusoidal_lab(default_d_model: int) -> None:
     """The 2017 table for any size: heatmap, chosen dimensions as curves, position·position similarity."""
     row = st.container(horizontal=True) if presenting() else None  # presenter view: both popovers in one row

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from .fragments import section_fragment
 from .keys import StepLabels, step_buttons
 from .layout import controls, folding, in_order, page_header, shut, slot, stage, stage_columns
 from .state import PRESENT_KEY, presenter_toggle, presenting
@@ -17,7 +18,7 @@ from .style import inject_style
 
 __all__ = [
     "PRESENT_KEY", "StepLabels", "controls", "folding", "in_order", "page_header", "presenter_view", "presenting",
-    "shut", "slot", "stage", "stage_columns", "step_buttons",
+    "section_fragment", "shut", "slot", "stage", "stage_columns", "step_buttons",
 ]  # fmt: skip
 
 

@@ -38,11 +38,12 @@ def fold_key(label: str) -> str:
 
 
 @contextmanager
-def noting(key: str) -> Iterator[None]:
-    """Around a fold's body: note each widget key drawn inside it as held by the fold `key`."""
+def noting(key: str, holds: tuple[str, ...] = ()) -> Iterator[None]:
+    """Around a fold's body: note each widget key drawn inside it as held by the fold `key`, and the keys `holds`
+    names (a lazy fold's, whose widgets a closed fold does not draw)."""
     before = registered_keys()
     yield
-    held = registered_keys() - before - {key}
+    held = (registered_keys() - before - {key}) | set(holds)
     if held:
         folds = st.session_state.setdefault(FOLDS, {})
         folds.update(dict.fromkeys(held, key))

@@ -67,21 +67,22 @@ def show_link_notes() -> None:
 
 @contextmanager
 def controls(
-    where: DeltaGenerator | None = None, label: str | None = None, *, lazy: bool = False
+    where: DeltaGenerator | None = None, label: str | None = None, *, lazy: bool = False, holds: tuple[str, ...] = ()
 ) -> Iterator[DeltaGenerator]:
     """`with controls(where):` around a page's widgets: normally a plain container (in `where` when given, else where
     it stands); in the presenter view a compact popover there (in page_header's bar, say) holding the same widgets,
     so their values still drive the page. `label` names the popover (default "Controls"). A following student's
     controls fold into a popover the same way (FOLD_WHEN); with `lazy`, that popover reruns the page when it opens or
     closes, and while it is closed `shut(box)` is True: the page may then draw the view without its widgets (a
-    follower's rerun is the class's cost per student: docs/capacity.md)."""
+    follower's rerun is the class's cost per student: docs/capacity.md); `holds` names their keys, so a teacher's
+    change of one still scrolls the follower's page to this fold (ui.presenter.folds)."""
     host = where if where is not None else st
     if not presenting():
         if folding():  # one button; its widgets still hold the view (a change there means exploring on one's own)
             name = label or _("This page's settings")
             key = fold_key(name)
             on_change = "rerun" if lazy else "ignore"
-            with host.popover(name, icon=CONTROLS_ICON, key=key, on_change=on_change) as box, noting(key):
+            with host.popover(name, icon=CONTROLS_ICON, key=key, on_change=on_change) as box, noting(key, holds):
                 yield box
             return
         with host.container() as box:

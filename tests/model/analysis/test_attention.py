@@ -108,3 +108,16 @@ def test_sharpest_head_is_the_lowest_mean_row_entropy_skipping_heads_switched_of
     entropy[1, 2] = np.inf
     assert sharpest_head(w) == tuple(int(i) for i in np.unravel_index(entropy.argmin(), entropy.shape))
     assert sharpest_head(np.full((2, 2, 3, 3), np.nan), layer=1) == (1, 0)  # every head off
+
+
+def test_sharpest_head_is_found_once_per_weights_and_layer():
+    from model.analysis import attention as analysis
+
+    analysis._SHARPEST.clear()
+    w = random_weights((3, 4, 5, 5), seed=11)
+    for _ in range(3):  # a class's followers, one after another
+        assert sharpest_head(w) == sharpest_head.__wrapped__(w)
+        assert sharpest_head(w, 2) == sharpest_head.__wrapped__(w, 2)
+    assert len(analysis._SHARPEST) == 2
+    w[0, 0] = np.eye(5)  # new weights (the teacher's new input): found anew, not the kept answer
+    assert sharpest_head(w) == (0, 0) and len(analysis._SHARPEST) == 3
