@@ -47,7 +47,7 @@ def coalesce_wakes(loop: asyncio.AbstractEventLoop) -> _Wakes | None:
     wakes = getattr(loop, COALESCED, None)
     if wakes is None:
         wakes = _Wakes(loop._write_to_self, loop._process_self_data)  # type: ignore[attr-defined]
-        loop._write_to_self = wakes.write  # type: ignore[method-assign]
-        loop._process_self_data = wakes.process  # type: ignore[method-assign]
+        loop._write_to_self = wakes.write  # type: ignore[attr-defined]
+        loop._process_self_data = wakes.process  # type: ignore[attr-defined]
         setattr(loop, COALESCED, wakes)
     return wakes
