@@ -10,6 +10,7 @@ from model import load_pretrained
 from services.rooms import shared_room_store
 from ui.class_role import ROLE_KEY
 from ui.classroom.ask import QUESTION_KEY
+from ui.presenter.folds import FOLDS
 
 from .test_classroom import ATTENTION_PAGE, STEP_PAGE, buttons, run, session, start_class, text_of
 
@@ -114,6 +115,9 @@ def test_a_student_who_touches_a_control_while_following_goes_exploring(lang):
     teacher, role = start_class("en", ATTENTION_PAGE)
     student = session(lang, room=role.code)
     assert student.session_state[ROLE_KEY].following and "_class_explore" in buttons(student)
+    student.session_state[student.session_state[FOLDS]["kind"]] = True  # open the kind's fold (lazy: drawn once open)
+    run(student)
+    assert student.session_state[ROLE_KEY].following  # opening a fold is no change of the view
     run(student.radio(key="kind").set_value("encoder"))  # the page opens on cross-attention
     assert not student.session_state[ROLE_KEY].following
     assert "_class_follow" in buttons(student) and "_class_explore" not in buttons(student)
