@@ -45,15 +45,13 @@ def split_servers(args: list[str]) -> tuple[int, list[str]]:
     """(N of `--servers N` or `--servers=N`, 1 without it; the other arguments). SystemExit with a message for a
     count that is not a whole number from 1 to MAX_SERVERS."""
     from .cluster.launch import MAX_SERVERS
+    from .cluster.options import take_options
 
-    rest, count = [], "1"
-    items = iter(args)
-    for item in items:
-        name, eq, value = item.partition("=")
-        if name != "--servers":
-            rest.append(item)
-            continue
-        count = value if eq else next(items, "")
+    try:
+        found, rest = take_options(args, {"--servers"})
+    except ValueError:
+        found, rest = {"--servers": ""}, []
+    count = found.get("--servers", "1")
     if not count.isdigit() or not 1 <= int(count) <= MAX_SERVERS:
         sys.exit(f"attention-lab: --servers takes a whole number from 1 to {MAX_SERVERS}, not {count!r}")
     return int(count), rest

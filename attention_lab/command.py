@@ -10,6 +10,8 @@ SERVE_OPTIONS = ("--server.headless", "true", "--browser.gatherUsageStats", "fal
 # What each app server runs as `python -m MODULE run app.py …`: streamlit; a benchmark sets devtools.count_runs
 # (a `streamlit run` that also counts the model's runs, bench/load/run.py follow).
 SERVER_MODULE_ENV = "ATTENTION_LAB_SERVER_MODULE"
+# Where the class rooms live when several servers share them (services.rooms reads it; the launcher sets it).
+REDIS_URL_ENV = "ATTENTION_LAB_REDIS_URL"
 
 
 def serve_command(options: list[str]) -> list[str]:

@@ -26,7 +26,6 @@ def config_text(servers: int) -> str:
 
 
 def config_env(bind: str, addresses: Sequence[str]) -> dict[str, str]:
-    """The variables the configuration reads: HAPROXY_BIND, and APPk_ADDR (host:port) for each server in order.
-    With one server, app2 names it again (the file names two)."""
-    padded = list(addresses) + [addresses[-1]] * max(0, NAMED_IN_CONFIG - len(addresses))
-    return {"HAPROXY_BIND": bind, **{f"{server_name(i).upper()}_ADDR": a for i, a in enumerate(padded)}}
+    """The variables the configuration reads: HAPROXY_BIND, and APPk_ADDR (host:port) for each server in order (at
+    least the two the file names)."""
+    return {"HAPROXY_BIND": bind, **{f"{server_name(i).upper()}_ADDR": a for i, a in enumerate(addresses)}}

@@ -15,17 +15,16 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from attention_lab.command import serve_command
+from attention_lab.command import REDIS_URL_ENV, serve_command
 from attention_lab.paths import APP_ROOT
 
 from .haproxy_config import HAPROXY, config_env, config_text, server_name
 from .options import Public, split_public
 from .processes import end_with_parent, find_binary, free_port, stop_process, wait_healthy
-from .redis_process import REDIS_SERVER, RedisProcess, start_redis
+from .redis_process import REDIS_SERVER, start_redis
 
 MAX_SERVERS = 16
 START_TIMEOUT = 120.0  # s: a loaded laptop importing Streamlit in every server at once
-REDIS_URL_ENV = "ATTENTION_LAB_REDIS_URL"
 COOKIE_SECRET_ENV = "STREAMLIT_SERVER_COOKIE_SECRET"  # servers behind one balancer must share it
 
 
@@ -44,14 +43,10 @@ class Started:
 
 @dataclass
 class Cluster:
-    """What `start` started: the balancer's public side, the app servers, Redis, and the folder of their logs."""
+    """What `start` started and watches: the app servers and the balancer (Redis is stopped with them)."""
 
-    public: Public
-    url: str  # the balancer on loopback, for health checks
     servers: list[Started]
     balancer: Started
-    redis: RedisProcess
-    workdir: Path
 
     def ended(self) -> Started | None:
         """The first of the started processes that is no longer running, if any."""
@@ -78,12 +73,12 @@ def _spawn(name: str, url: str, command: list[str], log: Path, env: dict[str, st
 
 
 @contextmanager
-def start(count: int, options: list[str], workdir: Path) -> Iterator[Cluster]:
-    """Redis, `count` app servers on free loopback ports, HAProxy on the public address; yields once the app
-    answers through the balancer, stops everything it started (balancer, servers, Redis) when the block ends.
-    RuntimeError with the failing process's log if one does not start."""
-    public, rest = split_public(options)
-    redis_binary, haproxy_binary = required_binaries(count)
+def start(count: int, public: Public, rest: list[str], binaries: tuple[str, str], workdir: Path) -> Iterator[Cluster]:
+    """Redis, `count` app servers on free loopback ports (each given the options `rest`), HAProxy on `public`;
+    yields once the app answers through the balancer, stops everything it started (balancer, servers, Redis) when
+    the block ends. `binaries`: redis-server's and haproxy's (required_binaries). RuntimeError with the failing
+    process's log if one does not start."""
+    redis_binary, haproxy_binary = binaries
     with ExitStack() as stack:
         redis = start_redis(redis_binary, workdir, tied=True)
         stack.callback(redis.stop)
@@ -108,7 +103,7 @@ def start(count: int, options: list[str], workdir: Path) -> Iterator[Cluster]:
         stack.callback(stop_process, balancer.process)
         url = f"http://127.0.0.1:{public.port}"
         wait_healthy(url, balancer.process, START_TIMEOUT, balancer.tail, "haproxy")
-        yield Cluster(public, url, servers, balancer, redis, workdir)
+        yield Cluster(servers, balancer)
         # The ExitStack stops them in reverse: the balancer first, then the servers, Redis last.
 
 
@@ -121,21 +116,21 @@ def serve(count: int, options: list[str]) -> int:
     its exit code (0 after Ctrl+C or SIGTERM, 1 when a process ended or did not start)."""
     signal.signal(signal.SIGTERM, _stop_on_sigterm)
     try:
-        split_public(options)
-        required_binaries(count)
+        public, rest = split_public(options)
+        binaries = required_binaries(count)
     except (RuntimeError, ValueError) as error:  # before anything is started or written
         print(f"attention-lab: {error}", flush=True)
         return 1
     workdir = Path(tempfile.mkdtemp(prefix="attention-lab-"))
     try:
-        with start(count, options, workdir) as cluster:
+        with start(count, public, rest, binaries, workdir) as cluster:
             print(f"\n  Attention Lab: {count} app servers behind HAProxy, class rooms in Redis", flush=True)
-            print(f"  URL: {cluster.public.url}    (logs: {workdir})\n", flush=True)
+            print(f"  URL: {public.url}    (logs: {workdir})\n", flush=True)
             while (ended := cluster.ended()) is None:
                 time.sleep(0.5)
             print(f"attention-lab: {ended.name} ended with {ended.process.returncode}:\n{ended.tail()}", flush=True)
             return 1
-    except (RuntimeError, ValueError) as error:
+    except RuntimeError as error:
         print(f"attention-lab: {error}", flush=True)
         return 1
     except (KeyboardInterrupt, SystemExit):

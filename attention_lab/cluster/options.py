@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 DEFAULT_PORT = 8501  # Streamlit's
-PUBLIC = {"--server.port": "port", "--server.address": "address"}
+PUBLIC = ("--server.port", "--server.address")  # the balancer's, not each server's
 
 
 @dataclass(frozen=True)
@@ -25,23 +25,29 @@ class Public:
         return f"http://{self.address or 'localhost'}:{self.port}"
 
 
-def split_public(options: list[str]) -> tuple[Public, list[str]]:
-    """(the public address and port, the other options); `--server.port 8502` and `--server.port=8502` alike.
-    ValueError with a message for a port that is not a number from 1 to 65535, or an option missing its value."""
+def take_options(options: list[str], names: set[str]) -> tuple[dict[str, str], list[str]]:
+    """({name: value} of the options named, written `--name value` or `--name=value`; the other options in order).
+    ValueError for a named option missing its value; the last of a repeated one wins."""
     found: dict[str, str] = {}
     rest: list[str] = []
     items = iter(options)
     for item in items:
         name, eq, value = item.partition("=")
-        if name not in PUBLIC:
+        if name not in names:
             rest.append(item)
             continue
-        if not eq:
-            value = next(items, "")
+        value = value if eq else next(items, "")
         if not value:
             raise ValueError(f"{name} needs a value")
-        found[PUBLIC[name]] = value
-    port = found.get("port", str(DEFAULT_PORT))
+        found[name] = value
+    return found, rest
+
+
+def split_public(options: list[str]) -> tuple[Public, list[str]]:
+    """(the public address and port, the other options); `--server.port 8502` and `--server.port=8502` alike.
+    ValueError with a message for a port that is not a number from 1 to 65535, or an option missing its value."""
+    found, rest = take_options(options, set(PUBLIC))
+    port = found.get("--server.port", str(DEFAULT_PORT))
     if not port.isdigit() or not 1 <= int(port) <= 65535:
         raise ValueError(f"--server.port must be a number from 1 to 65535, not {port!r}")
-    return Public(found.get("address", ""), int(port)), rest
+    return Public(found.get("--server.address", ""), int(port)), rest

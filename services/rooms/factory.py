@@ -5,11 +5,12 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 
+from attention_lab.command import REDIS_URL_ENV
 from services.rooms.limits import RoomLimits
 from services.rooms.memory import MemoryRoomStore
 from services.rooms.store import RoomStore
 
-REDIS_URL_SETTING = "ATTENTION_LAB_REDIS_URL"
+REDIS_URL_SETTING = REDIS_URL_ENV  # one name, attention_lab.command's
 
 _shared: RoomStore | None = None
 _shared_lock = threading.Lock()

@@ -136,7 +136,7 @@ def test_a_bad_port_is_a_message_not_a_traceback(capsys):
     assert "--server.port must be a number from 1 to 65535, not 'http'" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("servers", [1, 2, 3, 5])
+@pytest.mark.parametrize("servers", [2, 3, 5])
 def test_haproxy_accepts_the_configuration_for_n_servers(tmp_path, servers):
     config = tmp_path / "haproxy.cfg"
     config.write_text(config_text(servers))
@@ -144,7 +144,7 @@ def test_haproxy_accepts_the_configuration_for_n_servers(tmp_path, servers):
     checked = check_config(require_haproxy(), env, config)
     assert checked.returncode == 0 and "Configuration file is valid" in checked.stdout, checked
     lines = [line.split() for line in config.read_text().splitlines() if line.strip().startswith("server ")]
-    assert [line[1] for line in lines] == [f"app{i + 1}" for i in range(max(servers, 2))]
+    assert [line[1] for line in lines] == [f"app{i + 1}" for i in range(servers)]
     assert [line[-1] for line in lines] == [line[1] for line in lines]  # each one's sticky cookie is its name
 
 
