@@ -11,6 +11,7 @@ APP_FILES = (
     "app.py",
     "pages/*.py",
     ".streamlit/config.toml",
+    "static/chart.js",
     "locales/*/LC_MESSAGES/*.po",
     "lessons/*.json",
     "bench/results/*.json",

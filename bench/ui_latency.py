@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote_plus
 
+from attention_lab.chart import CHARTS
 from attention_lab.paths import APP_ROOT
 from devtools.harness import (
     chromium,
@@ -110,19 +111,19 @@ DONE_JS = """
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || !window.__lab || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
-  for (const chart of document.querySelectorAll('[data-testid="stPlotlyChart"]')) {
+  for (const chart of document.querySelectorAll('CHARTS')) {
     if (!chart.querySelector('svg.main-svg')) return false;
   }
   if (!new Function('arg', check)(arg)) return false;
   return performance.now() - window.__lab.lastMutation >= quietMs;
 }
-"""
+""".replace("CHARTS", CHARTS)
 HEAD_VIEW_SHOWS = """
-  const el = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot'))
+  const el = Array.from(document.querySelectorAll('CHARTS .js-plotly-plot'))
     .find((e) => e.layout && e.layout.meta === 'head-view');
   const keys = el && el.data[el.data.length - 1].text;
   return !!keys && JSON.stringify(Array.from(keys)) === JSON.stringify(arg);
-"""
+""".replace("CHARTS", CHARTS)
 MARKDOWN_SHOWS = """
   return Array.from(document.querySelectorAll('[data-testid="stMarkdown"]')).some((m) => m.innerText.trim() === arg);
 """

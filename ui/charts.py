@@ -16,6 +16,7 @@ the page, which nests: a lesson slide's live view, a column inside it).
 
 from __future__ import annotations
 
+import plotly.io
 import streamlit as st
 
 from model.io.export import file_stem
@@ -24,6 +25,7 @@ from viz.memo import derived, dict_figure
 from viz.projector import projector_layout
 
 from .i18n import N_, _, current_language
+from .in_place_chart import draw_in_place, plotly_colours
 from .models import selected_model_name
 from .presenter.state import presenting
 from .widths import PAGE_WIDTH, page_share
@@ -104,5 +106,9 @@ def show_chart(
         fig = derived(fig, ("projector", present_height), lambda f: projector_layout(f, max_height=present_height))
     width = chart_width(share)
     fig = derived(fig, ("fit", width), lambda f: fit_to_width(f, width))
+    if theme is None:  # drawn in place, from JSON made once for every follower
+        figure_json = derived(fig, "json", lambda f: plotly_colours(plotly.io.to_json(f, validate=False)).encode())
+        if draw_in_place(figure_json, chart_config(name), key, where):
+            return
     drawn = dict_figure(derived(fig, "dict", lambda f: f.to_dict()))  # its dict made once for every follower
     (where or st).plotly_chart(drawn, key=key, width="stretch", config=chart_config(name), theme=theme)

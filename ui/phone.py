@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from attention_lab.chart import CHARTS
+
 NARROW = 640  # px: at most this wide is a phone
 MIN_SCALE = 0.72  # a formula is shrunk to at most this fraction of its size before it scrolls
 MIN_TITLE_PX = 11  # a chart title is never shrunk below this
@@ -35,10 +37,10 @@ CSS = f"""
 [data-testid="stMain"] .katex-display.lab-more-left.lab-more-right {{
   mask-image: linear-gradient(to right, transparent, #000 {FADE}, #000 calc(100% - {FADE}), transparent);
 }}
-[data-testid="stPlotlyChart"] g.hm.lab-crowded g.heatmap-label {{ display: none; }}
+{CHARTS} g.hm.lab-crowded g.heatmap-label {{ display: none; }}
 @media (max-width: {NARROW}px) {{
   [data-testid="stMain"] .katex-display {{ padding-bottom: 0.3rem; }}
-  [data-testid="stPlotlyChart"] .modebar-container {{ display: none !important; }}
+  {CHARTS} .modebar-container {{ display: none !important; }}
 }}
 """
 
@@ -66,7 +68,7 @@ SCRIPT = (
     }
   };
   const fitTitles = () => {  // a title wider than its chart: shrunk to fit (plotly draws it again at its own size)
-    for (const title of document.querySelectorAll('[data-testid="stPlotlyChart"] .gtitle')) {
+    for (const title of document.querySelectorAll('CHARTS .gtitle')) {
       const chart = title.ownerSVGElement?.getBoundingClientRect(), box = title.getBoundingClientRect();
       if (!chart || box.width === 0) continue;
       const room = chart.right - 4 - Math.max(box.left, chart.left);
@@ -92,7 +94,7 @@ SCRIPT = (
     return false;
   };
   const fitCells = () => {
-    for (const heatmap of document.querySelectorAll('[data-testid="stPlotlyChart"] g.hm')) {
+    for (const heatmap of document.querySelectorAll('CHARTS g.hm')) {
       heatmap.classList.remove('lab-crowded');  // measured afresh: plotly may have drawn new numbers in it
       heatmap.classList.toggle('lab-crowded', crowded(heatmap.querySelectorAll('g.heatmap-label text')));
     }
@@ -109,6 +111,7 @@ SCRIPT = (
   later();
 })();
 """.replace("MIN_SCALE", str(MIN_SCALE))
+    .replace("CHARTS", CHARTS)
     .replace("MIN_TITLE_PX", str(MIN_TITLE_PX))
     .replace("NARROW", str(NARROW))
 )

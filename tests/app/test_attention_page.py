@@ -16,6 +16,8 @@ from model import LoadedModel, load_pretrained
 from model.analysis.attention import attention_rollout
 from ui.trace_cache import SHARED_TRACES
 
+from .charts import charts_of
+
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "pages/attention.py"
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
@@ -49,7 +51,7 @@ def open_page(page: str = PAGE, **params) -> AppTest:
 
 def figures(at: AppTest) -> dict[str, dict]:
     """Every plotly figure on the page by its layout.meta role."""
-    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    specs = [chart.spec for chart in charts_of(at)]
     return {spec["layout"].get("meta"): spec for spec in specs}
 
 
@@ -245,3 +247,54 @@ def test_switching_language_keeps_kind_tab_and_layer_and_the_url_holds_ids():
     shown = (at.radio(key="kind").value, at.query_params["kind"], at.query_params["more"])
     assert shown == ("encoder", "encoder", "mean")
     assert "head-mean" in figures(at)
+
+
+def strict_json(text: bytes) -> dict:
+    """JSON as a browser's JSON.parse reads it: NaN or Infinity is an error, not a number."""
+
+    def refuse(constant: str):
+        raise ValueError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_an_edit_redraws_the_same_charts_with_the_new_input():
+    """Each chart keeps its element id across an edit (its key, not its figure: ui.in_place_chart), so the browser
+    updates the chart it shows instead of mounting a new one; the figure sent is the new input's, and it is strict
+    JSON (plotly.js's page parses it with JSON.parse)."""
+    at = open_page(model="reverse", text="1 2 3", lang="en")
+    before = {chart.id: chart.spec for chart in charts_of(at)}
+    at.text_input(key="text").input("7 7 4 0").run()
+    after = charts_of(at)
+    assert [chart.id for chart in after] == list(before) and len(after) == 3
+    for element in at.get("bidi_component"):
+        strict_json(element.proto.bytes)
+    trace = load_pretrained("reverse").run("7 7 4 0")
+    focused_chart = next(chart for chart in after if chart.spec["layout"]["meta"] == "attention-head")
+    focused = focused_chart.spec
+    layer, head = at.selectbox(key="layer").value, at.radio(key="head").value
+    np.testing.assert_allclose(
+        array(focused["data"][0]["z"]), trace[f"decoder.{layer}.cross_attn.weights"][0, head].numpy(), rtol=1e-6
+    )
+    assert focused["layout"]["xaxis"]["ticktext"] == numbered(["7", "7", "4", "0", "<eos>"])
+    assert focused != before[focused_chart.id]
+
+
+def test_without_the_component_the_page_draws_every_chart_with_streamlit(monkeypatch, caplog):
+    """Under a Streamlit without the chart chunk the component takes plotly.js from (ui.plotly_bundle), every chart
+    is drawn by st.plotly_chart instead, with the same figure: a warning in the log, nothing missing on the page."""
+    from ui import in_place_chart
+
+    in_place_chart._component.cache_clear()
+    monkeypatch.setattr(in_place_chart, "plotly_chunk_path", lambda: None)
+    try:
+        at = open_page(model="reverse", text="1 2 3", lang="en")
+    finally:
+        in_place_chart._component.cache_clear()
+    assert not at.get("bidi_component") and len(at.get("plotly_chart")) == 3
+    assert {chart.spec["layout"]["meta"] for chart in charts_of(at)} == {
+        "attention-overview",
+        "attention-head",
+        "head-view",
+    }
+    assert "not in place" in caplog.text

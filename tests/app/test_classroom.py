@@ -18,6 +18,8 @@ from ui.class_role import ROLE_KEY
 from ui.classroom.ask import QUESTION_KEY
 from ui.tokens import md_escape
 
+from .charts import charts_of
+
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 STEP_PAGE, ATTENTION_PAGE = "pages/step-by-step.py", "pages/attention.py"
 WORDS = {  # what each language's reader sees
@@ -119,7 +121,7 @@ def test_a_wrong_or_ended_code_says_so_and_the_page_works_alone(lang):
         warnings = [e.value for e in at.error]
         assert any(WORDS[lang][words] in w for w in warnings), warnings
         assert ROLE_KEY not in at.session_state and "room" not in at.query_params
-        assert at.get("plotly_chart"), "the page still draws its figures"
+        assert charts_of(at), "the page still draws its figures"
         assert buttons(at)["_class_start"] == WORDS[lang]["start"]
     teacher, role = start_class()
     run(teacher.button(key="_class_end").click())
@@ -200,8 +202,8 @@ def attention_weights(model: str, text: str, kind_layer: str = "encoder.0.self_a
 def chart_counts(at: AppTest) -> list[list[int]]:
     """x values of every answers bar chart on the page."""
     counts = []
-    for chart in at.get("plotly_chart"):
-        spec = json.loads(chart.proto.spec)
+    for chart in charts_of(at):
+        spec = chart.spec
         data = spec["data"][0]
         if data.get("type") == "bar":
             counts.append([int(x) for x in data["x"]])

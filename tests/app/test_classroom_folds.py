@@ -10,6 +10,7 @@ import pytest
 from ui.class_role import ROLE_KEY
 from ui.presenter.folds import FOLDS, fold_key
 
+from .charts import charts_of
 from .test_classroom import ATTENTION_PAGE, STEP_PAGE, WORDS, buttons, run, session, start_class
 from .test_presenter import figures, popovers, translated
 
@@ -65,7 +66,7 @@ def test_an_exploring_student_is_told_when_the_teacher_ends_the_class(lang):
     run(student)
     assert ROLE_KEY not in student.session_state and "room" not in student.query_params
     assert any(WORDS[lang]["ended"] in i.value for i in student.info), [i.value for i in student.info]
-    assert student.get("plotly_chart"), "the page goes on alone"
+    assert charts_of(student), "the page goes on alone"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

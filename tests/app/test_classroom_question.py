@@ -12,6 +12,7 @@ from ui.class_role import ROLE_KEY
 from ui.classroom.ask import QUESTION_KEY
 from ui.presenter.folds import FOLDS
 
+from .charts import charts_of
 from .test_classroom import ATTENTION_PAGE, STEP_PAGE, buttons, run, session, start_class, text_of
 
 HIDDEN = {"en": "comes back when the teacher reveals the answer", "zh": "老师揭晓答案后"}
@@ -33,18 +34,18 @@ def question_box(at) -> bool:
 def test_a_students_page_holds_back_its_figures_until_the_reveal(lang):
     teacher, role = start_class("en", ATTENTION_PAGE)
     student = session(lang, room=role.code)
-    assert student.get("plotly_chart")  # the teacher's page, with its figures
+    assert charts_of(student)  # the teacher's page, with its figures
     question = ask(teacher)
     run(student)
     shown = text_of(student)
-    assert not student.get("plotly_chart") and "_class_pick_" in shown
+    assert not charts_of(student) and "_class_pick_" in shown
     assert any(HIDDEN[lang] in i.value for i in student.info)
     assert "trace" not in " ".join(b.label for b in student.get("download_button")).lower()
     weight = question["evidence"]["weight"]
     assert f"{weight:.3f}" not in shown and f"{weight:.2f}" not in shown  # no number of the asked row, anywhere
     run(teacher.button(key="_q_reveal_class").click())
     run(student)
-    assert student.get("plotly_chart") and not any(HIDDEN[lang] in i.value for i in student.info)
+    assert charts_of(student) and not any(HIDDEN[lang] in i.value for i in student.info)
 
 
 def test_a_revealed_question_leaves_every_page_when_the_teacher_moves_on():

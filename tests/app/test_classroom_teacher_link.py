@@ -13,6 +13,7 @@ from services.lessons import LIBRARY, parse_lesson, shipped_file
 from services.rooms import shared_room_store
 from ui.class_role import ROLE_KEY
 
+from .charts import charts_of
 from .test_classroom import ATTENTION_PAGE, STEP_PAGE, run, session, start_class
 
 LESSON_PAGE = "pages/lesson.py"
@@ -39,12 +40,12 @@ def test_a_teachers_link_to_another_page_opens_that_page_and_the_class_follows()
     laptop = open_link(ATTENTION_PAGE, room=role.code, key=role.key, model="reverse", text=text)
     assert laptop.session_state[ROLE_KEY].is_teacher
     assert laptop.session_state["text"] == text and laptop.session_state["model"] == "reverse"
-    assert laptop.get("plotly_chart") and "wt_next" not in {b.key for b in laptop.button}  # the Attention page
+    assert charts_of(laptop) and "wt_next" not in {b.key for b in laptop.button}  # the Attention page
     state = shared_room_store().snapshot(role.code).state
     assert (state["page"], state["input"], state["model"]) == ("attention", text, "reverse")
     run(student)  # the student's follow tick reruns the app when the room moves: this is that run
     assert student.session_state["text"] == text and student.session_state["model"] == "reverse"
-    assert not steps_shown(student) and student.get("plotly_chart")  # the Attention page
+    assert not steps_shown(student) and charts_of(student)  # the Attention page
     run(teacher)  # the first tab, unchanged since, does not pull the class back to step 2
     assert shared_room_store().snapshot(role.code).state["page"] == "attention"
     run(teacher.button(key="wt_next").click())  # until the teacher changes something there: the last change wins

@@ -15,6 +15,7 @@ from model.analysis.attention import attention_layers
 from model.analysis.knockout import every_head, format_heads_off
 from ui.classroom.room_state import apply, collect
 
+from .charts import charts_of
 from .test_attention_page import WORDS as PAGE_WORDS
 from .test_attention_page import array, figures, open_page
 
@@ -40,9 +41,9 @@ WORDS = {
 def chart_names(at) -> dict[str, dict]:
     """toImageButtonOptions of every chart, by its figure's layout.meta role."""
     options = {}
-    for chart in at.get("plotly_chart"):
-        role = json.loads(chart.proto.spec)["layout"].get("meta")
-        options[role] = json.loads(chart.proto.config)["toImageButtonOptions"]
+    for chart in charts_of(at):
+        role = chart.spec["layout"].get("meta")
+        options[role] = chart.config["toImageButtonOptions"]
     return options
 
 
@@ -156,7 +157,7 @@ def test_the_sidebar_sets_every_charts_download_format(lang):
     assert picker.value == "png" and picker.options == ["PNG", "SVG"]
     picker.set_value("svg").run()
     assert {o["format"] for o in chart_names(at).values()} == {"svg"}
-    config = json.loads(at.get("plotly_chart")[0].proto.config)  # plotly's own words in the reader's language
+    config = charts_of(at)[0].config  # plotly's own words in the reader's language
     if lang == "zh":
         assert config["locale"] == "zh-CN"
         assert config["locales"]["zh-CN"]["dictionary"]["Download plot"] == "下载图表"
@@ -264,7 +265,7 @@ def test_the_answers_chart_of_a_question_is_named_after_its_head(lang):
     at.button(key="_q_ask_attention").click().run()
     at.button(key="_q_reveal").click().run()
     assert not at.exception
-    bars = [chart for chart in at.get("plotly_chart") if json.loads(chart.proto.spec)["data"][0]["type"] == "bar"]
-    options = json.loads(bars[0].proto.config)["toImageButtonOptions"]
+    bars = [chart for chart in charts_of(at) if chart.spec["data"][0]["type"] == "bar"]
+    options = bars[0].config["toImageButtonOptions"]
     assert len(bars) == 1 and options["filename"] == "answers_translate_attend_encoder_L1_H1"
     assert (options["width"], options["height"], options["scale"]) == (960, 540, 2)

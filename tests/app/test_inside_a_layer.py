@@ -4,13 +4,14 @@ reads in English and in Chinese."""
 from __future__ import annotations
 
 import base64
-import json
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from model import load_pretrained
+
+from .charts import charts_of
 
 TEXT = "the big red dog sees a small cat"
 
@@ -28,7 +29,7 @@ def decode(value) -> np.ndarray:
 
 def charts(at: AppTest) -> dict[str, dict]:
     """Plotly figure specs on the page by widget key (the end of the element id)."""
-    return {c.proto.id.rsplit("-", 1)[-1]: json.loads(c.proto.spec) for c in at.get("plotly_chart")}
+    return {c.id.rsplit("-", 1)[-1]: c.spec for c in charts_of(at)}
 
 
 def open_page(stack: str = "encoder", lang: str = "en") -> AppTest:
@@ -105,7 +106,7 @@ def test_empty_input_gets_a_hint():
     at.run()
     at.switch_page("pages/inside-a-layer.py").run()
     assert not at.exception
-    assert at.info and not at.get("plotly_chart")
+    assert at.info and not charts_of(at)
 
 
 def test_chinese_page_names_its_sections_and_sublayers():

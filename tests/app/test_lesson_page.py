@@ -24,6 +24,8 @@ from ui.lesson.views import RENDERS
 from views import SLIDE_PAGES, RnnView, build
 from viz.projector import MIN_FONT
 
+from .charts import charts_of
+
 PER_LESSON = build(RnnView).bottleneck_n  # a slide's inputs per length: the page's default
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -40,7 +42,7 @@ def open_lesson(lang: str, **params) -> AppTest:
 
 
 def chart_specs(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return [chart.spec for chart in charts_of(at)]
 
 
 def upload(at: AppTest, data: bytes, name: str = "lesson.json") -> None:
@@ -59,7 +61,7 @@ def test_every_shipped_slide_opens_without_error(lang):
         assert at.query_params.get("slide", "1") == str(n)  # the first slide is the view's default: not in the link
         assert at.header[0].value == inert_markdown(slide.title[lang])
         assert inert_markdown(slide.text[lang]) in [m.value for m in at.markdown]
-        drawn = len(at.get("plotly_chart")) + len(at.latex)
+        drawn = len(charts_of(at)) + len(at.latex)
         assert drawn >= 1, n
     assert at.button(key="lesson_next").disabled
 
@@ -243,7 +245,7 @@ def test_the_presenter_view_folds_the_pickers_and_sets_the_words_beside_the_live
     assert set(popovers(at)) == {f"3 / {len(SHIPPED.slides)}"}
 
     at = open_lesson(lang, slide="11", present="true")  # cross-attention: the words in one column, the view in another
-    words, view = column_of(at, at.header[0]), column_of(at, at.get("plotly_chart")[0])
+    words, view = column_of(at, at.header[0]), column_of(at, charts_of(at)[0].element)
     assert words is not None and view is not None and words is not view
     assert inert_markdown(SHIPPED.slides[10].text[lang]) in [m.value for m in words.markdown]
     focused = chart_specs(at)[0]

@@ -4,7 +4,6 @@ on MiniLM."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,8 @@ from streamlit.testing.v1 import AppTest
 from model import load_pretrained
 from model.analysis.atlas import ROLES, trace_atlas
 from ui.class_role import ROLE_KEY
+
+from .charts import charts_of
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "pages/attention.py"
@@ -42,7 +43,7 @@ def page(lang: str, **params) -> AppTest:
 
 
 def atlas_figure(at: AppTest) -> dict:
-    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    specs = [chart.spec for chart in charts_of(at)]
     return next(spec for spec in specs if spec["layout"].get("meta") == "head-atlas")
 
 
@@ -67,7 +68,7 @@ def test_the_atlas_of_a_toy_transformer_and_its_picker(lang):
     at.radio(key="atlas_head").set_value(3)
     run(at)
     assert at.session_state["kind"] == "cross" and at.session_state["layer"] == 1 and at.session_state["head"] == 3
-    focused = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    focused = [c.spec for c in charts_of(at)]
     title = next(s["layout"]["title"]["text"] for s in focused if s["layout"].get("meta") == "attention-head")
     assert title == f"{WORDS[lang]['layer'].format(n=2)} · {WORDS[lang]['head'].format(n=4)}"
 
@@ -113,6 +114,6 @@ def test_a_class_follows_a_teacher_on_minilm(lang):
     run(student)
     assert student.session_state["kind"] == "encoder"
     assert (student.session_state["layer"], student.session_state["head"]) == (0, 2)
-    specs = [json.loads(c.proto.spec) for c in student.get("plotly_chart")]
+    specs = [c.spec for c in charts_of(student)]
     title = next(s["layout"]["title"]["text"] for s in specs if s["layout"].get("meta") == "attention-head")
     assert title == f"{WORDS[lang]['layer'].format(n=1)} · {WORDS[lang]['head'].format(n=3)}"

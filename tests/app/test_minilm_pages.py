@@ -7,7 +7,6 @@ the install line."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +17,8 @@ import model.bert.package as minilm_package
 from model import load_pretrained, sinusoidal_table
 from model.analysis.positions import cosine_matrix, learned_positions, matrix_correlation
 from views.attention import SECOND_SENTENCE
+
+from .charts import charts_of
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
@@ -40,7 +41,7 @@ def minilm():
 
 def figures(at: AppTest) -> dict[str, dict]:
     """Every plotly figure on the page by its layout.meta role."""
-    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    specs = [chart.spec for chart in charts_of(at)]
     return {spec["layout"].get("meta"): spec for spec in specs}
 
 

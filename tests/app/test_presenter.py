@@ -5,7 +5,6 @@ their numbers; in English and in Chinese."""
 from __future__ import annotations
 
 import base64
-import json
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,8 @@ from model import load_pretrained
 from ui.i18n import translations
 from ui.presenter.style import BODY_SCALE
 from viz.projector import MIN_FONT, WHITE
+
+from .charts import charts_of
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
@@ -89,7 +90,7 @@ def presenter_css(at: AppTest) -> bool:
 
 
 def figures(at: AppTest) -> list[dict]:
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return [chart.spec for chart in charts_of(at)]
 
 
 def translated(lang: str, msgid: str) -> str:

@@ -16,6 +16,8 @@ from model import load_pretrained
 from model.io.archive import pack_archive
 from model.io.checkpoint import checkpoint_bytes
 
+from .charts import charts_of
+
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
@@ -106,7 +108,7 @@ def test_an_uploaded_rnn_works_on_the_rnn_page_and_gets_the_notice_elsewhere(lan
     at.selectbox(key="model").set_value("my-rnn").run()
     at.switch_page("pages/rnn-vs-transformer.py").run()
     assert not at.exception, [e.value for e in at.exception]
-    roles = {json.loads(c.proto.spec)["layout"]["meta"] for c in at.get("plotly_chart")}
+    roles = {c.spec["layout"]["meta"] for c in charts_of(at)}
     assert roles == {"rnn-alignment", "transformer-alignment"}  # paired with the shipped reverse Transformer
     at.switch_page("pages/inside-a-layer.py").run()
     assert not at.exception and [link.proto.page for link in at.get("page_link")] == ["rnn-vs-transformer"]
@@ -133,9 +135,9 @@ def test_an_rnn_on_a_task_with_no_shipped_rnn_is_paired_with_that_tasks_transfor
     at.switch_page("pages/rnn-vs-transformer.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert not at.info  # nothing is missing
-    roles = {json.loads(c.proto.spec)["layout"]["meta"] for c in at.get("plotly_chart")}
+    roles = {c.spec["layout"]["meta"] for c in charts_of(at)}
     assert roles == {"rnn-alignment", "transformer-alignment"}
     assert at.markdown[-1].value.endswith("`1` `2` `3`")  # the shipped sort Transformer sorts the input
     at.radio(key="rnn_part").set_value(2).run()
     assert not at.exception, [e.value for e in at.exception]
-    assert at.radio(key="rnn_step").value == 1 and at.get("plotly_chart")
+    assert at.radio(key="rnn_step").value == 1 and charts_of(at)

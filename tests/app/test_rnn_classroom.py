@@ -13,6 +13,7 @@ from ui.rnn.gradients import BIAS_KEY, LENGTH_KEY
 from ui.rnn.parts import PART_KEY
 from views import RnnView, fields
 
+from .charts import charts_of
 from .test_classroom import run, session, start_class
 
 RNN_PAGE = "pages/rnn-vs-transformer.py"
@@ -34,7 +35,7 @@ def test_a_student_follows_the_teacher_through_the_rnn_page(lang):
     student = session(lang, room=role.code)
     assert student.session_state[ROLE_KEY].code == role.code
     assert (student.session_state["model"], student.radio(key=PART_KEY).value) == ("translate-rnn", 2)
-    assert student.radio(key=STEP_KEY).value == 3 and student.get("plotly_chart")
+    assert student.radio(key=STEP_KEY).value == 3 and charts_of(student)
     run(teacher.radio(key=PART_KEY).set_value(1))
     run(teacher.toggle(key=MEAN_KEY).set_value(False))
     run(teacher.radio(key=HEAD_KEY).set_value(2))

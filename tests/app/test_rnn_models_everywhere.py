@@ -11,6 +11,8 @@ from streamlit.testing.v1 import AppTest
 from model import PRETRAINED
 from model.io.pretrained import PRETRAINED_ARCH
 
+from .charts import charts_of
+
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 RNN_MODELS = [name for name in PRETRAINED if PRETRAINED_ARCH[name] == "rnn"]
 TRANSFORMER_ONLY = ["pages/attention.py", "pages/step-by-step.py", "pages/positional-encoding.py",
@@ -48,7 +50,7 @@ def test_every_page_with_an_rnn_model(lang, model):
         if page == "pages/step-by-step.py":  # its ablation controls, drawn above the notice, link to head knockouts
             links = [(target, label) for target, label in links if target != "attention"]
         assert links == [("rnn-vs-transformer", words["link"])]
-        assert not at.get("plotly_chart") or page == "pages/positional-encoding.py"  # its sinusoidal table stays
+        assert not charts_of(at) or page == "pages/positional-encoding.py"  # its sinusoidal table stays
     at.switch_page("pages/step-by-step.py").run()
     at.button_group(key="source").set_value("example").run()  # the worked example needs no model: it stays
     assert not at.exception and at.latex

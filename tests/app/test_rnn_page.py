@@ -16,6 +16,7 @@ from model import load_pretrained
 from model.analysis.rnn import accuracy_by_length, decoder_step, gradient_through_time
 from viz.latex import number
 
+from .charts import charts_of
 from .test_attention_page import array, figures, numbered
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
@@ -132,7 +133,7 @@ def test_the_decoder_step_prints_decoder_step_and_numpy_numbers(lang):
     assert all(number(x) in line_with(at, "s_{3} =") for x in step["s"][:6])
     y_line = line_with(at, "y_{3} =")
     assert rf"\text{{{token}}}{words['chosen']}{number(step['probabilities'].max(), 3)}" in y_line
-    specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]  # a_3's bars, every step's weights, p_3
+    specs = [c.spec for c in charts_of(at)]  # a_3's bars, every step's weights, p_3
     assert len(specs) == 3
     np.testing.assert_allclose(specs[0]["data"][0]["y"], weights, atol=1e-6)
     np.testing.assert_allclose(np.asarray(specs[1]["data"][0]["z"], float), trace["rnn.attn.weights"][0], atol=1e-6)
@@ -155,7 +156,7 @@ def test_without_attention_every_step_reads_the_final_encoder_state(lang):
     final = load_pretrained("translate-rnn-noattn").run(SENTENCE)["rnn.enc.final"][0].numpy()
     line = line_with(at, "c_{2} = h_{")
     assert words["fixed"] in line and all(number(x) in line for x in final[:6])
-    assert len(at.get("plotly_chart")) == 1  # no attention figures, only the output probabilities
+    assert len(charts_of(at)) == 1  # no attention figures, only the output probabilities
 
 
 @pytest.mark.parametrize(("lang", "task"), [("en", "reverse"), ("zh", "translate")])
@@ -220,7 +221,7 @@ def test_gradients_figure_is_gradient_through_time(lang):
 def test_bad_input_gets_a_message_never_a_traceback(lang):
     words = WORDS[lang]
     at = open_page(lang=lang, model="translate-rnn", text="   ")
-    assert any(words["empty"] in info.value for info in at.info) and not at.get("plotly_chart")
+    assert any(words["empty"] in info.value for info in at.info) and not charts_of(at)
     at = open_page(lang=lang, model="translate-rnn", text="the zebra sees a cat", rnn_part="2")
     assert any(words["unknown"] in w.value for w in at.warning) and at.latex
     at = open_page(lang=lang, model="reverse-rnn", text=" ".join(["1"] * 70))

@@ -13,6 +13,8 @@ from services.lessons import FORMAT, parse_lesson
 from ui.i18n import translations
 from ui.walkthrough.export import CONVENTIONS_KEY, INFINITY_NOTE, VIEW_KEY, WALK_KEY, to_json
 
+from .charts import charts_of
+
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "pages/step-by-step.py"
 MODEL = "model"  # the source's id; a link may also carry its label in either language
@@ -326,7 +328,7 @@ def test_html_and_markdown_in_token_names_stay_plain_text():
     at.run()
     assert not at.error and not at.exception
     assert at.radio(key="query").proto.captions[0] == r"\<b\>x\</b\>\*y\*"  # Markdown-escaped caption
-    specs = [json.dumps(json.loads(c.proto.spec), ensure_ascii=False) for c in at.get("plotly_chart")]
+    specs = [json.dumps(c.spec, ensure_ascii=False) for c in charts_of(at)]
     assert any("&lt;b&gt;x&lt;/b&gt;*y*" in spec for spec in specs) and not any("<b>x</b>" in spec for spec in specs)
 
 

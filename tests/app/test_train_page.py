@@ -14,6 +14,7 @@ from services.rooms import shared_room_store
 from ui.class_role import ROLE_KEY
 from ui.training.panels import name_problem
 
+from .charts import charts_of
 from .training import figure, heatmap_z, open_train, set_run, start, texts, wait_for
 
 TRANSFORMER_KEYS = ("train_pos", "train_enc", "train_dec", "train_d", "train_heads", "train_norm")
@@ -203,7 +204,7 @@ def test_an_rnn_without_attention_says_so_instead_of_an_empty_figure(train_pool,
     assert not at.exception
     assert at.session_state["user_models"]["my-translate-rnn"].config.score == "none"
     assert any(i.startswith(sentence) for i in texts(at.info))
-    assert not [c for c in at.get("plotly_chart") if "train_timeline" in c.proto.id or "train_live" in c.proto.id]
+    assert not [c for c in charts_of(at) if "train_timeline" in c.id or "train_live" in c.id]
 
 
 def test_start_right_after_stop_keeps_the_stopped_runs_model(train_pool):

@@ -10,6 +10,7 @@ import signal
 
 import pytest
 
+from .charts import charts_of
 from .training import open_train, set_limits, set_run, start, texts, wait_for
 
 LONG = 20000  # steps: a run that goes on until it is stopped
@@ -59,7 +60,7 @@ def test_sessions_wait_in_line_see_their_place_and_may_leave_it(train_pool, lang
     second.run()
     third.run()
     assert place_shown(second, lang, 1) and place_shown(third, lang, 2), (texts(second.info), texts(third.info))
-    assert second.get("plotly_chart") == [] and not second.button(key="train_stop").disabled  # no curves yet
+    assert charts_of(second) == [] and not second.button(key="train_stop").disabled  # no curves yet
 
     second.button(key="train_stop").click().run()  # leaves the line: nothing was trained, so no model
     assert b.finished and b.view().status == "stopped" and b.result is None and b.worker_pid is None

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import base64
-import json
 import time
 from dataclasses import replace
 
 import numpy as np
 from streamlit.testing.v1 import AppTest
+
+from .charts import charts_of
 
 WAIT = 120.0  # seconds any one wait may take on a loaded 2-core machine (a new worker imports torch first)
 
@@ -36,7 +37,7 @@ def set_run(at: AppTest, task: str = "translate", steps: int = 10, arch: str = "
 
 
 def figure(at: AppTest, key: str) -> dict:
-    return next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.proto.id.endswith(key))
+    return next(c.spec for c in charts_of(at) if c.id.endswith(key))
 
 
 def heatmap_z(trace: dict) -> np.ndarray:

@@ -42,8 +42,8 @@ def model_output(session: StreamlitSession) -> list[str]:
 
 def heatmap_z(session: StreamlitSession, key: str) -> np.ndarray:
     """The z matrix of the plotly heatmap drawn with this chart key (plotly sends typed arrays as base64)."""
-    (chart,) = [c for c in session.elements("plotly_chart") if c.id.endswith(f"-{key}")]
-    z = json.loads(chart.spec)["data"][0]["z"]
+    (chart,) = [c for c in session.elements("bidi_component") if c.id.endswith(f"-{key}")]  # ui.in_place_chart
+    z = json.loads(chart.bytes)["figure"]["data"][0]["z"]
     shape = tuple(int(n) for n in str(z["shape"]).split(","))
     return np.frombuffer(base64.b64decode(z["bdata"]), dtype=np.dtype(z["dtype"]).newbyteorder("<")).reshape(shape)
 

@@ -3,6 +3,7 @@ frontend's known 404 probes under a subpage path."""
 
 from __future__ import annotations
 
+from attention_lab.chart import CHARTS
 from devtools.harness import runs, wait_settled
 
 # Reads every plotly chart on the page: its role (layout.meta), title, axis tick labels, first trace's size,
@@ -12,7 +13,7 @@ FIGURES_JS = """
   // a z sent as a base64 typed array stays {dtype, bdata, shape} in el.data
   const rows = (z) => (!z ? null : z.shape ? parseInt(String(z.shape).split(',')[0]) : z.length);
   const out = {};
-  for (const el of document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')) {
+  for (const el of document.querySelectorAll('CHARTS .js-plotly-plot')) {
     const layout = el.layout || {}, data = el.data || [];
     const last = data[data.length - 1] || {};
     out[layout.meta] = {
@@ -25,7 +26,7 @@ FIGURES_JS = """
   }
   return out;
 }
-"""
+""".replace("CHARTS", CHARTS)
 SUBPAGE_PROBES = ("/_stcore/health", "/_stcore/host-config")
 
 
@@ -48,16 +49,16 @@ def wait_for_figure(page, role: str, title: str | None = None, timeout_ms: int =
     this title). Fragment reruns can be so quick that the harness's rerun counter never sees them running, so
     these waits look at the chart itself."""
     page.wait_for_function(
-        """([role, title]) => {
+        """([chartSelector, role, title]) => {
              const app = document.querySelector('[data-testid="stApp"]');
              if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
              if (document.querySelector('[data-stale="true"]')) return false;
-             const charts = Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot'))
+             const charts = Array.from(document.querySelectorAll(`${chartSelector} .js-plotly-plot`))
                .filter((el) => el.layout && el.layout.meta === role);
              return charts.length > 0 && charts.every((el) => el.querySelector('svg.main-svg')
                && (title === null || el.layout.title.text === title));
            }""",
-        arg=[role, title], timeout=timeout_ms, polling=25,
+        arg=[CHARTS, role, title], timeout=timeout_ms, polling=25,
     )  # fmt: skip
 
 
@@ -79,7 +80,7 @@ TEXT_BOXES_JS = """
     .map((t) => ({text: t.textContent, box: box(t), size: parseFloat(getComputedStyle(t).fontSize)}));
   const cls = (t) => t.getAttribute('class') || '';
   const parent = (t) => (t.parentElement && t.parentElement.getAttribute('class')) || '';
-  return [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')].map((el) => ({
+  return [...document.querySelectorAll('CHARTS .js-plotly-plot')].map((el) => ({
     role: el.layout && el.layout.meta,
     frame: box(el.querySelector('.svg-container')),
     titles: words(el, (t) => /^gtitle/.test(cls(t))),
@@ -90,7 +91,7 @@ TEXT_BOXES_JS = """
     cells: words(el, (t) => parent(t) === 'heatmap-label'),
   }));
 }
-"""
+""".replace("CHARTS", CHARTS)
 
 
 def overlap(a, b, slack: float = 1.0) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from attention_lab.chart import CHARTS
 from devtools.classroom import ask_the_class, close_dialog, go_to, join, start_class
 from devtools.harness import exceptions_on, new_page
 from model import load_pretrained
@@ -60,7 +61,7 @@ def class_of_three(browser, app_url):
     go_to(teacher, "Attention", "Attention")
     for student, _ in students:
         student.wait_for_function("() => location.pathname.endsWith('/attention')", timeout=WAIT)
-        student.get_by_test_id("stPlotlyChart").first.wait_for(timeout=WAIT)
+        student.locator(CHARTS).first.wait_for(timeout=WAIT)
     return teacher, students, code, key
 
 
@@ -150,7 +151,7 @@ def test_a_question_from_ask_to_close_hides_its_answer_and_keeps_each_answer(bro
             words = WORDS[lang]
             student.get_by_text(words["asks"]).wait_for(timeout=WAIT)
             student.get_by_text(words["held"]).wait_for(timeout=WAIT)  # the page waits for the reveal
-            assert student.get_by_test_id("stPlotlyChart").count() == 0
+            assert student.locator(CHARTS).count() == 0
             shown = main_text(student)
             assert f"“{decoder[2]}”" in shown  # the question is about the decoder's query 2
             assert f"{row[best]:.3f}" not in shown and f"{row[best]:.2f}" not in shown
@@ -168,7 +169,7 @@ def test_a_question_from_ask_to_close_hides_its_answer_and_keeps_each_answer(bro
         teacher.get_by_text(f"The model's answer: {answer}").wait_for(timeout=WAIT)
         for (student, lang), verdict in zip(students, ("right", "wrong"), strict=True):
             student.locator(BOX).get_by_text(WORDS[lang][verdict]).wait_for(timeout=WAIT)
-            student.get_by_test_id("stPlotlyChart").nth(1).wait_for(timeout=WAIT)  # the page is back
+            student.locator(CHARTS).nth(1).wait_for(timeout=WAIT)  # the page is back
             assert "You did not answer" not in main_text(student) and "你没有作答" not in main_text(student)
 
         go_to(teacher, "Step by step", "Attention, step by step")  # moving on closes the revealed question

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from attention_lab.chart import CHARTS
 from devtools.harness import exceptions_on, open_page, runs, wait_settled
 from model import load_pretrained
 
@@ -25,11 +26,11 @@ def camera_download(page, role: str, title: str = "Download plot"):
     """Hover the chart drawn with this layout.meta role, click the modebar's camera button (its tooltip starts with
     `title`), return the download."""
     index = page.evaluate(
-        """(role) => Array.from(document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot'))
+        """([chartSelector, role]) => Array.from(document.querySelectorAll(`${chartSelector} .js-plotly-plot`))
              .findIndex((el) => el.layout && el.layout.meta === role)""",
-        role,
+        [CHARTS, role],
     )
-    chart = page.locator('[data-testid="stPlotlyChart"] .js-plotly-plot').nth(index)
+    chart = page.locator(f"{CHARTS} .js-plotly-plot").nth(index)
     chart.hover()
     with page.expect_download(timeout=60_000) as info:
         chart.locator(f'.modebar-btn[data-title^="{title}"]').click()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from attention_lab.chart import CHARTS
 from devtools.harness import exceptions_on, new_page, open_page
 
 pytestmark = pytest.mark.browser
@@ -26,10 +27,10 @@ SOURCE_JS = """() => {
   return {column: box(column), buttons};
 }"""
 CHART_BOTTOM_JS = """(role) => {
-  const el = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+  const el = [...document.querySelectorAll('CHARTS .js-plotly-plot')]
     .find((e) => e.layout && e.layout.meta === role);
   return el ? el.getBoundingClientRect().bottom : null;
-}"""
+}""".replace("CHARTS", CHARTS)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from attention_lab.chart import CHARTS
 from devtools.harness import exceptions_on, open_page, runs, wait_settled
 
 pytestmark = pytest.mark.browser
@@ -14,14 +15,14 @@ def test_inside_a_layer_draws_and_follows_edits(page, app_url):
     before = runs(page)
     page.locator('[data-testid="stSidebarNavLink"]:has(span[label="Inside a layer"])').click()
     wait_settled(page, before)
-    charts = page.locator('[data-testid="stPlotlyChart"]')
+    charts = page.locator(CHARTS)
     assert charts.count() == 4
     box = page.get_by_role("textbox", name="Input", exact=True)
     box.fill("a small cat sees the dog")
     before = runs(page)
     box.press("Enter")
     wait_settled(page, before)
-    ticks = page.locator('[data-testid="stPlotlyChart"]').first.locator(".xtick text").all_text_contents()
+    ticks = page.locator(CHARTS).first.locator(".xtick text").all_text_contents()
     assert ticks == ["a", "small", "cat", "sees", "the", "dog", "<eos>"]
     before = runs(page)
     page.get_by_text("Decoder (writes the output)").click()

@@ -9,6 +9,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from attention_lab.chart import CHARTS
 from devtools.harness import exceptions_on, new_page, open_page, runs, wait_settled
 from services.lessons import parse_lesson, shipped_file
 
@@ -42,7 +43,7 @@ def test_keys_step_the_slides_and_a_chinese_slide_renders(page, probes, app_url)
     press(page, "PageUp")
     assert slide_in_url(page) == "2"
     assert main.locator(".katex").count() > 0  # the step's formula, typeset
-    assert page.locator('[data-testid="stPlotlyChart"]').count() >= 1
+    assert page.locator(CHARTS).count() >= 1
     assert exceptions_on(page) == []
     assert real_console_errors(page, probes) == []
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from attention_lab.chart import CHARTS
 from devtools.harness import new_page, open_page
 
 pytestmark = pytest.mark.browser
@@ -33,10 +34,10 @@ BOXES_JS = """
   const shown = (el) => el.checkVisibility() && el.getBoundingClientRect().width > 0;
   return {
     modebars: [...document.querySelectorAll('.modebar')].filter(shown).map(box),
-    titles: [...document.querySelectorAll('[data-testid="stPlotlyChart"] .gtitle')].filter(shown).map(box),
+    titles: [...document.querySelectorAll('CHARTS .gtitle')].filter(shown).map(box),
   };
 }
-"""
+""".replace("CHARTS", CHARTS)
 
 
 def overlaps(a, b) -> bool:
@@ -71,7 +72,7 @@ def test_on_a_phone_a_tap_on_a_chart_leaves_its_title_readable(browser, app_url)
     try:
         for url in (f"{app_url}/step-by-step?lang=zh&source=model&step=5", f"{app_url}/attention?lang=zh"):
             open_page(page, url)
-            charts = page.get_by_test_id("stPlotlyChart")
+            charts = page.locator(CHARTS)
             charts.first.wait_for(timeout=30_000)
             for i in range(min(charts.count(), 3)):
                 chart = charts.nth(i)
@@ -88,12 +89,12 @@ def test_on_a_phone_a_tap_on_a_chart_leaves_its_title_readable(browser, app_url)
 # neighbour in the same row.
 WORDS_JS = """
 () => {
-  const titles = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .gtitle')].map((t) => {
+  const titles = [...document.querySelectorAll('CHARTS .gtitle')].map((t) => {
     const chart = t.ownerSVGElement.getBoundingClientRect(), box = t.getBoundingClientRect();
     return {text: t.textContent.slice(0, 40), over: Math.max(box.right - chart.right, chart.left - box.left)};
   });
   const touching = [];
-  for (const heatmap of document.querySelectorAll('[data-testid="stPlotlyChart"] g.hm')) {
+  for (const heatmap of document.querySelectorAll('CHARTS g.hm')) {
     const boxes = [...heatmap.querySelectorAll('g.heatmap-label text')].filter((t) => t.checkVisibility())
       .map((t) => ({box: t.getBoundingClientRect(), text: t.textContent})).filter((b) => b.box.width > 0);
     for (const a of boxes) for (const b of boxes) {
@@ -103,7 +104,7 @@ WORDS_JS = """
   }
   return {titles, touching};
 }
-"""
+""".replace("CHARTS", CHARTS)
 
 
 @pytest.mark.parametrize(("path", "lang"), [("/inside-a-layer", "zh"), ("/attention", "en"), ("/step-by-step", "zh")])
@@ -111,7 +112,7 @@ def test_on_a_phone_chart_titles_fit_and_cell_numbers_never_run_together(browser
     page = new_page(browser, PHONE)
     try:
         open_page(page, f"{app_url}{path}?lang={lang}")
-        page.get_by_test_id("stPlotlyChart").first.wait_for(timeout=30_000)
+        page.locator(CHARTS).first.wait_for(timeout=30_000)
         page.wait_for_timeout(500)  # the fitting script runs on the next animation frame after plotly draws
         words = page.evaluate(WORDS_JS)
         assert words["titles"], f"{path}: no chart title measured"

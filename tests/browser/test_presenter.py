@@ -4,6 +4,7 @@ focused head above the fold; the sidebar switch and Exit."""
 
 import pytest
 
+from attention_lab.chart import CHARTS
 from devtools.harness import exceptions_on, new_page, open_page, runs, wait_settled
 
 from .figures import real_console_errors
@@ -22,12 +23,12 @@ LAYOUT_JS = """
   const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect();
                         return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };
   const formula = document.querySelector('[data-testid="stMain"] .katex-display');
-  const chart = document.querySelector('.st-key-presenter_stage_figure [data-testid="stPlotlyChart"]');
+  const chart = document.querySelector('.st-key-presenter_stage_figure CHARTS');
   return {formula: box(formula), chart: box(chart),
           overflow: formula ? formula.scrollWidth - formula.clientWidth : null,
           collapsed: document.querySelector('[data-testid="stSidebar"]').getAttribute('data-collapsed')};
 }
-"""
+""".replace("CHARTS", CHARTS)
 FONT_JS = """
 (text) => {
   const p = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stMarkdown"] p')]
@@ -40,11 +41,11 @@ FITTED_JS = """
         return !!f && f.scrollWidth - f.clientWidth <= 2; }
 """
 CHART_JS = """
-(role) => { const el = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')]
+(role) => { const el = [...document.querySelectorAll('CHARTS .js-plotly-plot')]
               .find((e) => e.layout && e.layout.meta === role);
             if (!el || !el.querySelector('svg.main-svg')) return null;
             const r = el.getBoundingClientRect(); return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; }
-"""
+""".replace("CHARTS", CHARTS)
 
 
 def inside(box: dict, width: int, height: int) -> bool:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from attention_lab.chart import CHARTS
 from devtools.harness import exceptions_on, new_page, open_page, runs, server_pid, wait_settled
 from model import available_pretrained, load_pretrained
 from model.io.archive import load_archive, pack_archive
@@ -80,7 +81,7 @@ def test_train_to_completion_then_pick_it_on_another_page(page, app_url):
     expect(page.get_by_text(re.compile(r"^Done: all 30 steps"))).to_be_visible(timeout=30_000)
     expect(page.get_by_role("link", name="Open it on Attention")).to_be_visible(timeout=30_000)
     expect(page.get_by_text("Watch the attention form")).to_be_visible(timeout=30_000)
-    timeline = page.locator('[data-testid="stPlotlyChart"]').nth(2)
+    timeline = page.locator(CHARTS).nth(2)
     timeline.get_by_text("▶ Play").click()  # plotly's own animation: it plays in the browser, no rerun
     first, later = slider_moves(page, timeline)
     assert first and later and first != later, (first, later)
@@ -99,7 +100,7 @@ def test_train_to_completion_then_pick_it_on_another_page(page, app_url):
     assert exceptions_on(page) == []
     go(page, "Inside a layer")  # the choice follows to another page
     assert page.locator('[data-testid="stSidebar"]').get_by_text("1+1 layers").is_visible()
-    assert page.locator('[data-testid="stPlotlyChart"]').count() == 4
+    assert page.locator(CHARTS).count() == 4
     assert exceptions_on(page) == []
     assert page.console_errors == []
 
@@ -117,7 +118,7 @@ def test_chinese_train_page_timeline_plays_with_chinese_words(page, app_url):
     )
     expect(page.get_by_text(re.compile(r"^完成：共 30 步"))).to_be_visible(timeout=30_000)  # the bar full, how it ended
     expect(page.get_by_text("训练完成：共 30 步")).to_be_visible(timeout=30_000)
-    timeline = page.locator('[data-testid="stPlotlyChart"]').filter(has_text="▶ 播放")  # the one with a slider
+    timeline = page.locator(CHARTS).filter(has_text="▶ 播放")  # the one with a slider
     timeline.locator("text", has_text=re.compile(r"^第 30 步$")).wait_for(timeout=10_000)  # its value, painted
     timeline.get_by_text("▶ 播放").click()
     first, later = slider_moves(page, timeline, r"第 \d+ 步")
@@ -263,7 +264,7 @@ def test_an_rnn_run_shows_its_attention_and_lands_in_the_picker(page, app_url):
     page.wait_for_function(
         "document.querySelector('[data-testid=\"stApp\"]').getAttribute('data-test-script-state') === 'notRunning'"
     )
-    timeline = page.locator('[data-testid="stPlotlyChart"]').filter(has_text="▶ Play")  # the one with a slider
+    timeline = page.locator(CHARTS).filter(has_text="▶ Play")  # the one with a slider
     timeline.locator("text", has_text="Decoder · attention over the encoder states").wait_for(timeout=10_000)
     assert timeline.locator("g.heatmaplayer image").count() == 1  # the weights, painted
     assert "my-translate-rnn (yours)" in picker_options(page)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from attention_lab.chart import CHARTS
 from model import PRETRAINED, TASKS
 from model.tasks.segment import longest_match
 from model.teach.walkthrough import DEFAULT_TOKENS
@@ -15,7 +16,7 @@ VISIBLE_TEXT_JS = """
 () => {
   const skip = 'code, pre, .katex, .katex-display, .st-key-lang, .xtick, .ytick, [class*="tick"], input, '
     + 'textarea, header, [data-testid="stToolbar"], [data-testid="stStatusWidget"], '
-    + '[data-testid="stPlotlyChart"] .modebar, [data-testid="stIconMaterial"], [data-testid="stSkipToContent"]';
+    + 'CHARTS .modebar, [data-testid="stIconMaterial"], [data-testid="stSkipToContent"]';
   const app = document.querySelector('[data-testid="stApp"]');
   const parts = [];
   const walker = document.createTreeWalker(app, NodeFilter.SHOW_TEXT);
@@ -32,7 +33,7 @@ VISIBLE_TEXT_JS = """
   }
   return parts;
 }
-"""
+""".replace("CHARTS", CHARTS)
 
 # Words that stay English in Chinese: symbols, names and formats, kept short on purpose.
 SYMBOLS = {

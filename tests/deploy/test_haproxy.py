@@ -15,6 +15,7 @@ from contextlib import ExitStack
 import pytest
 from playwright.sync_api import expect
 
+from attention_lab.chart import CHARTS
 from devtools.classroom import close_dialog, go_to, join, start_class, wait_for_step
 from devtools.harness import exceptions_on, free_port, new_page, open_page, streamlit_server
 from devtools.redis_server import redis_server
@@ -93,7 +94,7 @@ def test_pages_load_each_tab_keeps_its_server_and_training_completes(browser, ba
         assert (first.path, first.server, first.cookie_state, first.cookie_action) == ("/?lang=en", server, "N", "I")
         assert page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').is_visible()
         go(page, "Attention")
-        assert page.locator('[data-testid="stPlotlyChart"] svg.main-svg').first.is_visible()
+        assert page.locator(f"{CHARTS} svg.main-svg").first.is_visible()
         train_tiny(page, steps=30)
         expect(page.get_by_text(re.compile(r"^Done: all 30 steps"))).to_be_visible(timeout=30_000)  # how it ended
         assert exceptions_on(page) == []

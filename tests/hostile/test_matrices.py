@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
+from tests.app.charts import charts_of
+
 from .apptest import Says, open_page, run
 
 MATRICES = ("X", "W_Q", "W_K", "W_V", "W_O")
@@ -94,7 +96,7 @@ def test_hostile_edit(case: MatrixCase, lang: str):
     assert after["tokens"] == before["tokens"]
     for m in MATRICES:
         np.testing.assert_array_equal(after[m], before[m], err_msg=m)
-    assert at.latex and at.get("plotly_chart"), "the step still shows its formulas and figures"
+    assert at.latex and charts_of(at), "the step still shows its formulas and figures"
     at.session_state[editor(at, "W_K")] = cells({1: {"2": "-0.5"}})  # the page still takes a good edit
     run(at)
     assert values_of(at)["W_K"][1, 1] == -0.5 and values_of(at)["W_Q"][0, 0] == 0.25

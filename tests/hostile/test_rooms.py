@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from services.rooms import RoomError, shared_room_store
+from tests.app.charts import charts_of
 from ui.class_role import ROLE_KEY
 
 from .apptest import Says, open_page, run
@@ -66,7 +67,7 @@ def test_a_student_beyond_the_rooms_student_limit(lang):
         errors = " ".join(e.value for e in at.error)
         assert ROOM_FULL[lang] in errors and str(joined) in errors, errors
         assert ROLE_KEY not in at.session_state and "room" not in at.query_params
-        assert at.session_state["layer"] == 1 and at.get("plotly_chart"), "the page works alone"
+        assert at.session_state["layer"] == 1 and charts_of(at), "the page works alone"
         assert store.snapshot(ticket.code).student_count == joined
     finally:
         store.close(ticket.code, ticket.key)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from tests.app.charts import charts_of
+
 from .apptest import Says, assert_page_drawn, assert_says, messages, open_page, run
 
 UNKNOWN = Says("Not in this model's vocabulary (read as <unk>):", "这些词不在模型的词表里（按 <unk> 处理）：")
@@ -80,4 +82,4 @@ def test_hostile_text(case: TextCase, lang: str):
     at.text_input(key=case.key).set_value(GOOD if case.key == "text" else "")
     run(at)  # a good input again: the page draws, and what was chosen before the bad input is still chosen
     assert (at.selectbox(key="layer").value, at.radio(key="head").value) == (1, 2)
-    assert at.get("plotly_chart") and not at.error and not re.search("Type a few tokens|请输入几个", messages(at))
+    assert charts_of(at) and not at.error and not re.search("Type a few tokens|请输入几个", messages(at))

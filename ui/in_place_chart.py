@@ -1,0 +1,84 @@
+"""A plotly chart redrawn in place: a Streamlit component (static/chart.js) that keeps its plot and calls Plotly.react
+with each run's figure.
+
+st.plotly_chart (Streamlit 1.67) hashes the figure into its element's id, so a changed figure arrives as a new
+element and the browser purges the old chart and draws a new one from scratch (docs/capacity.md, "One person's
+edit"). This component's id is its key alone, so an edit updates the chart the reader is looking at. The figure
+goes as the JSON bytes the shared figure was serialized to once (viz.memo.derived), for every follower alike.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import re
+
+import streamlit as st
+
+from .plotly_bundle import STREAMLIT_STATIC, plotly_chunk_path
+
+_LOG = logging.getLogger(__name__)
+COMPONENT = "attention_lab_chart"
+# The component's own script, sent with every chart, only imports the page's copy of static/chart.js (served with an
+# ETag by Streamlit's static file serving, so a browser fetches it once) and hands it plotly.js's URL. Every page's URL
+# is one segment under the server's base path, so a path resolved against the page's URL is right under any base path.
+LOADER_JS = """\
+export default async function (chart) {
+  const sent = (window.__labChartsSent = (window.__labChartsSent || 0) + 1);
+  const lab = await import(new URL("app/static/chart.js", document.baseURI));
+  return lab.drawChart(chart, new URL("PLOTLY_CHUNK", document.baseURI).href, sent);
+}
+"""  # (several lines: Streamlit reads a one-line string as a file's path)
+
+# Importing Streamlit makes its plotly template the default ("streamlit"), whose colours are placeholders
+# ("#000001"…) that Streamlit's chart replaces in the browser: with plotly's own colours for a chart not in
+# Streamlit's theme (PlotlyChart chunk, Streamlit 1.67). The in-place chart gets them replaced the same way, here.
+PLACEHOLDER_COLOURS = {
+    # categorical (colorway)
+    "#000001": "#636efa", "#000002": "#EF553B", "#000003": "#00cc96", "#000004": "#ab63fa", "#000005": "#FFA15A",
+    "#000006": "#19d3f3", "#000007": "#FF6692", "#000008": "#B6E880", "#000009": "#FF97FF", "#000010": "#FECB52",
+    # sequential colour scale
+    "#000011": "#0d0887", "#000012": "#46039f", "#000013": "#7201a8", "#000014": "#9c179e", "#000015": "#bd3786",
+    "#000016": "#d8576b", "#000017": "#ed7953", "#000018": "#fb9f3a", "#000019": "#fdca26", "#000020": "#f0f921",
+    # diverging colour scale
+    "#000021": "#8e0152", "#000022": "#c51b7d", "#000023": "#de77ae", "#000024": "#f1b6da", "#000025": "#fde0ef",
+    "#000026": "#e6f5d0", "#000027": "#b8e186", "#000028": "#7fbc41", "#000029": "#4d9221", "#000030": "#276419",
+    # increasing, decreasing, …, grid and line colours
+    "#000032": "#3D9970", "#000033": "#FF4136", "#000034": "#4499FF", "#000035": "#B2B5BE", "#000036": "#2a3f5f",
+    "#000037": "#2a3f5f", "#000038": "#EBF0F8", "#000039": "white", "#000040": "#C8D4E3",
+}  # fmt: skip
+_PLACEHOLDER = re.compile("|".join(PLACEHOLDER_COLOURS))
+
+
+def plotly_colours(figure_json: str) -> str:
+    """A figure's JSON with Streamlit's template placeholders replaced by plotly's colours."""
+    return _PLACEHOLDER.sub(lambda found: PLACEHOLDER_COLOURS[found.group()], figure_json)
+
+
+@functools.cache
+def _component():
+    """The component, made on its first use in a script run, or None if this Streamlit has no chart chunk to take
+    plotly.js from (ui.plotly_bundle)."""
+    chunk = plotly_chunk_path()
+    if chunk is None:
+        _LOG.warning("Charts are drawn by st.plotly_chart, not in place: no plotly.js chunk in %s", STREAMLIT_STATIC)
+        return None
+    loader = LOADER_JS.replace("PLOTLY_CHUNK", chunk)
+    return st.components.v2.component(COMPONENT, js=loader, isolate_styles=False)  # plotly styles the page
+
+
+def draw_in_place(figure_json: bytes, config: dict, key: str | None, where=None) -> bool:
+    """Draw the figure (plotly JSON bytes) with plotly's `config`, in `where` (a container) or here, and say so;
+    False if the component cannot be served here (the caller draws it otherwise). With a key, the next run's figure
+    for the same key redraws the same chart; without one, a changed figure is a new chart."""
+    mount = _component()
+    if mount is None:
+        return False
+    payload = b'{"config":' + json.dumps(config).encode() + b',"figure":' + figure_json + b"}"
+    if where is None:
+        mount(key=key, data=payload)
+    else:
+        with where:
+            mount(key=key, data=payload)
+    return True
