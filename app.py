@@ -1,14 +1,8 @@
 """Attention Lab entry point: page config, the language, navigation over pages/, the shared sidebar."""
-# ruff: noqa: E402  (the charts' code starts loading in the browser before the slow imports below: ui/early_charts.py)
 
 import sys
 
 import streamlit as st
-
-from ui.early_charts import load_charts_early
-
-load_charts_early()
-
 import torch
 
 from services.allocator import keep_freed_memory_once, release_when_quiet_once

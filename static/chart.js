@@ -4,12 +4,10 @@
 
 // plotly.js is the copy inside Streamlit's own chart chunk (the one st.plotly_chart loads; it sets window.Plotly
 // when it runs), served by Streamlit with its other bundles: cached for a year, never compressed per request. Its URL
-// comes from the server (ui/in_place_chart.py), which knows the chunk's hashed name. app.py imports this module and
-// calls loadPlotly with a run's first message (ui/early_charts.py), so the browser fetches and compiles it while the
-// server is still starting the page.
+// comes from the server (ui/in_place_chart.py), which knows the chunk's hashed name.
 let plotlyLoaded = null;
 
-export function loadPlotly(url) {
+function loadPlotly(url) {
   if (plotlyLoaded === null) {
     plotlyLoaded = window.Plotly
       ? Promise.resolve(window.Plotly)

@@ -17,7 +17,7 @@ KEYS_ONLY_PREFIX = "keys_only_"  # containers of buttons that exist only for the
 ALWAYS = f"""
 [class*="st-key-{KEYS_ONLY_PREFIX}"] {{ display: none; }}
 [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script:only-child) {{ display: none; }}
-"""  # the second: a script-only st.html (this one's, ui.phone's, ui.early_charts') leaves no gap in the sidebar
+"""  # the second: a script-only st.html (this one's, ui.phone's) leaves no gap in the sidebar
 
 PRESENTER = f"""
 [data-testid="stMainBlockContainer"] {{
