@@ -23,9 +23,7 @@ function loadPlotly(url) {
 }
 
 function decoded(data) {
-  if (typeof data === "string") return JSON.parse(data);
-  const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : data;
-  return JSON.parse(new TextDecoder().decode(bytes));
+  return JSON.parse(new TextDecoder().decode(data)); // the figure's JSON, sent as bytes
 }
 
 const charts = new WeakMap(); // the element Streamlit gives a chart → {box, plot, latest, drawn, frame, watcher}

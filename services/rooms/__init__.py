@@ -55,7 +55,7 @@ from services.rooms.errors import (
     TooManyRooms,
     WrongKey,
 )
-from services.rooms.factory import REDIS_URL_SETTING, open_room_store, shared_room_store
+from services.rooms.factory import open_room_store, shared_room_store
 from services.rooms.limits import RoomLimits
 from services.rooms.memory import MemoryRoomStore
 from services.rooms.mirror import RoomChange
@@ -71,7 +71,6 @@ from services.rooms.snapshot import (
 from services.rooms.store import RoomStore
 
 __all__ = [
-    "REDIS_URL_SETTING",
     "AnswerCounts",
     "AnswersClosed",
     "InvalidState",

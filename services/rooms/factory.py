@@ -10,8 +10,6 @@ from services.rooms.limits import RoomLimits
 from services.rooms.memory import MemoryRoomStore
 from services.rooms.store import RoomStore
 
-REDIS_URL_SETTING = REDIS_URL_ENV  # one name, attention_lab.command's
-
 _shared: RoomStore | None = None
 _shared_lock = threading.Lock()
 
@@ -22,7 +20,7 @@ def open_room_store(
     """A new store: RedisRoomStore on env's ATTENTION_LAB_REDIS_URL if set, else MemoryRoomStore.
     Limits default to RoomLimits.from_env(env). RoomUnavailable if Redis cannot be reached."""
     limits = limits or RoomLimits.from_env(env)
-    url = env.get(REDIS_URL_SETTING, "").strip()
+    url = env.get(REDIS_URL_ENV, "").strip()
     if url:
         from services.rooms.redis_store import RedisRoomStore  # only deployments with Redis import redis-py
 

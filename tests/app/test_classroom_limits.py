@@ -74,10 +74,10 @@ SEVERAL_WORDS = {"en": "A class this size follows faster", "zh": "这么大的�
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_join_dialog_of_a_large_class_on_one_server_suggests_several(lang, monkeypatch):
-    from services.rooms import REDIS_URL_SETTING
+    from attention_lab.command import REDIS_URL_ENV
     from ui.classroom.teacher import LARGE_CLASS, SHOW_JOIN_KEY
 
-    monkeypatch.delenv(REDIS_URL_SETTING, raising=False)
+    monkeypatch.delenv(REDIS_URL_ENV, raising=False)
     teacher, role = start_class(lang, STEP_PAGE)
     store = shared_room_store()
     for _ in range(LARGE_CLASS - 1):
@@ -90,7 +90,7 @@ def test_the_join_dialog_of_a_large_class_on_one_server_suggests_several(lang, m
     run(teacher)
     (hint,) = [c.value for c in teacher.caption if SEVERAL_WORDS[lang] in c.value]
     assert SEVERAL[lang] in hint and "bash scripts/app.sh" in hint
-    monkeypatch.setenv(REDIS_URL_SETTING, "redis://127.0.0.1:1/0")  # several servers already: no hint
+    monkeypatch.setenv(REDIS_URL_ENV, "redis://127.0.0.1:1/0")  # several servers already: no hint
     teacher.session_state[SHOW_JOIN_KEY] = True
     run(teacher)
     assert not any(SEVERAL_WORDS[lang] in c.value for c in teacher.caption)

@@ -18,9 +18,10 @@ from contextlib import suppress
 
 import streamlit as st
 
+from attention_lab.command import REDIS_URL_ENV
 from model.io.checkpoint import checkpoint_bytes
 from services.lessons import shipped_lessons
-from services.rooms import REDIS_URL_SETTING, InvalidState, RoomClosed, RoomError, RoomNotFound, RoomStore
+from services.rooms import InvalidState, RoomClosed, RoomError, RoomNotFound, RoomStore
 from services.rooms.schema import PAGE
 from views import LessonView
 
@@ -139,7 +140,7 @@ def _dialog_count(code: str) -> None:
         st.warning(explain(exc))
         return
     st.markdown(f"### {students_line(count)}")
-    if count >= LARGE_CLASS and not os.environ.get(REDIS_URL_SETTING):  # one server process holds this class
+    if count >= LARGE_CLASS and not os.environ.get(REDIS_URL_ENV):  # one server process holds this class
         st.caption(_(SEVERAL_SERVERS))
 
 
