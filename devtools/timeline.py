@@ -4,7 +4,8 @@ FILE.PID once a second ($ATTENTION_LAB_TIMELINE). With $ATTENTION_LAB_CPROFILE s
 cProfile, summed into FILE.PID.pstats (cProfile slows the runs several times: read its shares, not its times).
 
 Installed by `python -m devtools.count_runs` before Streamlit starts (bench/load/run.py follow --profile): it wraps
-RoomDocs.put, ScriptRunner._run_script and ScriptRunContext.enqueue; nothing in the app changes.
+RoomDocs.put, ScriptRunner._run_script, ScriptRunContext.enqueue and ui.classroom.fanout.replay (a student sent another
+student's run); nothing in the app changes.
 `python -m devtools.timeline FILE.PID` prints what docs/capacity.md quotes: the students' runs (each student's first,
 its join, left out) and the teacher's, in CPU time, wall time and messages.
 """
@@ -22,6 +23,7 @@ from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
 from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
 
 from services.rooms.mirror import RoomDocs
+from ui.classroom import fanout
 
 TIMELINE_ENV = "ATTENTION_LAB_TIMELINE"
 CPROFILE_ENV = "ATTENTION_LAB_CPROFILE"  # set: every script run is also profiled with cProfile (slower)
@@ -68,7 +70,16 @@ def install(path: str) -> None:
             note(event="run", session=self._session_id[:8], fragment=fragment, started=started,
                  cpu_ms=(time.thread_time() - cpu) * 1000, messages=sent.count)  # fmt: skip
 
+    original_replay = fanout.replay
+
+    def replay(session, key):
+        replayed = original_replay(session, key)
+        if replayed:
+            note(event="replay", session=session.id[:8])
+        return replayed
+
     RoomDocs.put, ScriptRunner._run_script, ScriptRunContext.enqueue = put, run_script, enqueue  # type: ignore[method-assign]
+    fanout.replay = replay
 
     profiled = f"{path}.{os.getpid()}.pstats"  # every script run's cProfile, summed ($ATTENTION_LAB_CPROFILE set)
 
@@ -131,6 +142,9 @@ def summarize(path: str) -> str:
             f"{who}: {len(chosen)} runs; CPU p50 {_quantile(cpu, 0.5):.1f} ms, p90 {_quantile(cpu, 0.9):.1f} ms; "
             f"wall p50 {_quantile(wall, 0.5):.1f} ms; messages p50 {_quantile(sent, 0.5):g}"
         )
+    replays = [e for e in events if e["event"] == "replay"]
+    if replays:
+        lines.append(f"students sent another student's run (ui/classroom/fanout.py): {len(replays)}")
     return "\n".join(lines)
 
 

@@ -5,10 +5,13 @@ class's bars, the URL): about half its CPU (docs/capacity.md §10), once per stu
 changes, so a following student's page is drawn inside one `st.fragment`; when the room moves, the server reruns only
 that fragment (ui.classroom.wake), which applies the teacher's view to this page and draws it again. Anything the
 fragment cannot show alone — the teacher went to another page, a question opened or was revealed, the class ended,
-the student changed a control — reruns the whole app, which does it as before (follow.py).
+the student changed a control — reruns the whole app, which does it as before (follow.py). The fragment's own run
+is recorded (fanout.py), so the students whose sessions were alike get it without running it.
 """
 
 from __future__ import annotations
+
+from contextlib import nullcontext
 
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
@@ -18,6 +21,7 @@ from services.rooms.schema import PAGE
 
 from ..class_role import ClassRole, current_role, room_store
 from ..navigation import run_page
+from .fanout import Recorder
 from .follow import apply_here, page_path
 from .following import FULL_RUN_KEY, go_exploring, remember_view, touched
 from .wake import release_wakes
@@ -38,17 +42,23 @@ def _follow_fragment(navigation: st.Page) -> None:
     do)."""
     own_run = not st.session_state.get(FULL_RUN_KEY, False)
     role = current_role()
-    if own_run and (role is None or not _caught_up(role, page_path(navigation))):
-        release_wakes()  # this student's place in the class's queue goes to the next one; the app's run follows
-        st.rerun(scope="app")
-    if role is not None:
-        role.follow_fragment = ThreadState.get().fragment_id or ""  # Streamlit 1.67: the running fragment's id
-    try:
-        run_page(navigation, again=own_run)
-    finally:
-        if own_run:
-            remember_view(page_path(navigation))
-            release_wakes()
+    recording = Recorder() if own_run and role is not None else nullcontext()
+    with recording as recorder, st.container():  # the page in a container of its own: fanout.py says why
+        if own_run and (role is None or not _caught_up(role, page_path(navigation))):
+            release_wakes()  # this student's place in the class's queue goes to the next one; the app's run follows
+            st.rerun(scope="app")
+        if role is not None:
+            role.follow_fragment = ThreadState.get().fragment_id or ""  # Streamlit 1.67: the running fragment's id
+        ended = False
+        try:
+            run_page(navigation, again=own_run)
+            ended = True
+        finally:
+            if own_run:
+                remember_view(page_path(navigation))
+                if ended and isinstance(recorder, Recorder) and role is not None and role.following:
+                    recorder.keep(role)  # before the next student's turn: they may take this run
+                release_wakes()
 
 
 def _caught_up(role: ClassRole, here: str) -> bool:

@@ -12,7 +12,9 @@ that run ends (release_wakes, at the end of app.py), so the teacher's page is no
 Then the server reruns FOLLOWERS_AT_ONCE students at a time, in the order the room told them, each next one when a
 run ends (or after SLOT_FOR seconds): N runs started at once share one GIL, convoy on it at every message they send
 (each a write to the event loop's pipe) and all end late together; one at a time, each run takes about its CPU time
-and the first students see the change first (docs/capacity.md measured both).
+and the first students see the change first (docs/capacity.md measured both). A following student whose session holds
+what another's held before its run of this version gets that recorded run instead, at once, with no run of its own
+(fanout.py): a class of N alike students costs one run of the page, not N.
 
 Streamlit 1.67 has no public call to rerun another session; this uses Runtime.get_app_session, the session's
 request_rerun (a ClientState built from this session's last run, with the widget values its session state holds)
@@ -34,6 +36,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from services.rooms import RoomChange, RoomError, RoomStore
 
 from ..class_role import ROLE_KEY, ClassRole
+from . import fanout
 
 FOLLOWERS_AT_ONCE = 1  # students' reruns the server runs at once
 SLOT_FOR = 1.5  # s after which a rerun that has not said it ended gives its place to the next student anyway
@@ -89,7 +92,7 @@ def _on_change(store: RoomStore, role: ClassRole, target: _Target, change: RoomC
     else:
         due = change.ended or change.question != role.question_seen
     if due:
-        _send(session, target)
+        _send(session, target, change)
     return True
 
 
@@ -98,6 +101,21 @@ def _role_of(session) -> object:
         return session.session_state[ROLE_KEY]
     except KeyError:
         return None
+
+
+def _replayed(session, target: _Target, change: RoomChange) -> bool:
+    """On the event loop: a following student whose page fragment another student's run of this version already
+    drew, from the same state, gets that run (fanout.py) instead of a run of their own."""
+    role = _role_of(session)
+    if not isinstance(role, ClassRole) or not role.following or change.ended or not role.follow_fragment:
+        return False
+    if not session.has_fragment(role.follow_fragment):
+        return False
+    key = fanout.RunKey(
+        role.code, change.version, tuple(change.question), role.follow_fragment, target.page_script_hash,
+        target.query_string, digest="",
+    )  # fmt: skip
+    return fanout.replay(session, key)
 
 
 def _rerun(session, target: _Target, tries: int = 3) -> None:
@@ -125,27 +143,27 @@ def _loop():
     return Runtime.instance()._get_async_objs().eventloop  # Streamlit's own loop: AppSession is not thread-safe
 
 
-def _send(session, target: _Target) -> None:
+def _send(session, target: _Target, change: RoomChange) -> None:
     """Queue a rerun on the event loop now, or at the end of the teacher's full run that caused it."""
     held = getattr(_held, "wakes", None)
     if held is not None:
         if not held:
             _loop().call_soon_threadsafe(_loop().call_later, HOLD_AT_MOST, _flush, held)
-        held.append((session, target))
+        held.append((session, target, change))
         return
-    _loop().call_soon_threadsafe(_queue.add, session, target)
+    _loop().call_soon_threadsafe(_queue.add, session, target, change)
 
 
 class _Queue:
     """The students waiting for their rerun, and those rerunning (at most FOLLOWERS_AT_ONCE); event loop only."""
 
     def __init__(self) -> None:
-        self._waiting: OrderedDict[str, tuple[object, _Target]] = OrderedDict()  # session id → (session, target)
+        self._waiting: OrderedDict[str, tuple[object, _Target, RoomChange]] = OrderedDict()  # session id → its wake
         self._running: dict[str, float] = {}  # session id → monotonic time its place expires
         self._timer: asyncio.TimerHandle | None = None
 
-    def add(self, session, target: _Target) -> None:
-        self._waiting[session.id] = (session, target)  # a student queued twice keeps one place, with the newest page
+    def add(self, session, target: _Target, change: RoomChange) -> None:
+        self._waiting[session.id] = (session, target, change)  # queued twice: one place, the newest page and change
         self._pump()
 
     def done(self, session_id: str) -> None:
@@ -157,7 +175,9 @@ class _Queue:
         for session_id in [s for s, until in self._running.items() if until <= now]:
             del self._running[session_id]
         while self._waiting and len(self._running) < FOLLOWERS_AT_ONCE:
-            session_id, (session, target) = self._waiting.popitem(last=False)
+            session_id, (session, target, change) = self._waiting.popitem(last=False)
+            if _replayed(session, target, change):
+                continue  # sent at once, no run: the next student's turn
             self._running[session_id] = now + SLOT_FOR
             _rerun(session, target)
         if self._running and self._timer is None:

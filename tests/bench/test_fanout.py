@@ -1,0 +1,134 @@
+"""A teacher's change runs a follower's page once for all the students whose sessions were alike, and the others get
+that run (ui/classroom/fanout.py): the same page, number for number, as a run of their own would draw.
+
+One real server (`python -m devtools.count_runs run app.py`, whose timeline notes each script run and each run sent
+from a recording) and bench/load's protocol client (no browser; tests/browser/test_classroom.py has the browsers).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from devtools.count_runs import COUNTS_ENV
+from devtools.harness import streamlit_process
+from devtools.load.classroom import PAGES, Room, change_view, next_step, open_page, start_class
+from devtools.load.protocol import ProtocolError, StreamlitSession
+from devtools.timeline import TIMELINE_ENV
+
+STEP, ATTENTION = PAGES["step-by-step"], PAGES["attention"]
+FOLLOW_TIMEOUT = 60.0  # s: generous for a loaded machine; nothing here is timed
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """(base URL, the timeline's file) of a server that notes its runs and replays."""
+    timeline = tmp_path_factory.mktemp("timeline") / "timeline"
+    env = {TIMELINE_ENV: str(timeline), COUNTS_ENV: str(timeline) + ".counts"}
+    with streamlit_process(120, env=env, module="devtools.count_runs") as (url, proc):
+        yield url, Path(f"{timeline}.{proc.pid}")
+
+
+def events(timeline: Path, since: float) -> list[dict]:
+    time.sleep(1.5)  # the timeline is written once a second
+    lines = timeline.read_text().splitlines() if timeline.exists() else []
+    return [e for e in map(json.loads, lines) if e["t"] >= since]
+
+
+def shows(session: StreamlitSession, page, view: str):
+    def shown(run) -> bool:
+        try:
+            return run.ok and page.shown(session) == view
+        except KeyError:
+            return False
+
+    return shown
+
+
+def page_drawn(session: StreamlitSession) -> dict:
+    """Every element and block on the session's page, as bytes, by where it is."""
+    with session._cond:
+        return {path: drawn.element.SerializeToString(deterministic=True) for path, drawn in session.drawn.items()}
+
+
+def exploring(session: StreamlitSession) -> bool:
+    return any(line.startswith("🧭 **Exploring on my own**") for line in session.markdown())
+
+
+def follow(teacher, students, room, change, page) -> float:
+    """The teacher's change; returns when it was sent, once every student shows it."""
+    sent = time.time()
+    started = time.monotonic()
+    change()
+    view = page.shown(teacher)
+    for student in students:
+        run = student.wait_for_run(shows(student, page, view), after=started, timeout=FOLLOW_TIMEOUT)
+        assert len(run.fragment_ids) == 1, "the student's whole app ran, not its page's fragment"
+    return sent
+
+
+def test_one_run_of_a_followers_page_reaches_every_student_alike_and_draws_what_their_own_would(server):
+    url, timeline = server
+    teacher, _ = open_page(url, STEP)
+    code, _ = start_class(teacher)
+    students = [open_page(url, STEP, f"room={code}")[0] for _ in range(4)]
+    try:
+        room = Room(code=code, page=STEP)
+        follow(teacher, students, room, lambda: next_step(teacher, room), STEP)  # the class settles into step 2
+        sent = follow(teacher, students, room, lambda: next_step(teacher, room), STEP)
+        assert STEP.shown(teacher) == "3"
+        noted = events(timeline, sent)
+        student_ids = {s.session_id[:8] for s in students}
+        runs = [e for e in noted if e["event"] == "run" and e["fragment"] and e["session"] in student_ids]
+        replays = [e for e in noted if e["event"] == "replay"]
+        assert len(runs) == 1 and len(replays) == 3, (runs, replays)  # without the fan-out: 4 runs, no replay
+        assert {e["session"] for e in runs + replays} == student_ids
+        pages = [page_drawn(s) for s in students]
+        assert all(p == pages[0] for p in pages[1:])  # element for element, byte for byte
+        formulas = [latex.body for latex in students[0].elements("latex")]
+        assert formulas == [latex.body for latex in teacher.elements("latex")]  # the teacher's step, number for number
+    finally:
+        for session in (*students, teacher):
+            session.close()
+
+
+def test_a_student_in_another_language_gets_a_run_of_their_own_and_a_replayed_student_still_explores(server):
+    url, timeline = server
+    teacher, _ = open_page(url, ATTENTION)
+    code, _ = start_class(teacher)
+    english = [open_page(url, ATTENTION, f"room={code}")[0] for _ in range(2)]
+    chinese = StreamlitSession(url, ATTENTION.path, f"room={code}&" + ATTENTION.query.replace("lang=en", "lang=zh"))
+    chinese.open()
+    students = [*english, chinese]
+    try:
+        room = Room(code=code, page=ATTENTION)
+        rng = random.Random(7)
+        follow(teacher, students, room, lambda: change_view(teacher, room, rng), ATTENTION)
+        sent = follow(teacher, students, room, lambda: change_view(teacher, room, rng), ATTENTION)
+        noted = events(timeline, sent)
+        assert [e["session"] for e in noted if e["event"] == "replay"] != []
+        assert chinese.session_id[:8] in {e["session"] for e in noted if e["event"] == "run" and e["fragment"]}
+        assert chinese.session_id[:8] not in {e["session"] for e in noted if e["event"] == "replay"}
+        assert "🎓 **正在跟随老师**" in chinese.markdown()
+        assert "🎓 **Following the teacher**" in english[0].markdown()
+        assert page_drawn(english[0]) == page_drawn(english[1])
+        assert chinese.value("text") == english[0].value("text") == teacher.value("text")
+
+        # A replayed student changes the input: they explore on their own, and the class goes on without them.
+        replayed_ids = {e["session"] for e in noted if e["event"] == "replay"}
+        replayed = next(s for s in english if s.session_id[:8] in replayed_ids)
+        typed = time.monotonic()
+        with pytest.raises(ProtocolError, match="status 2"):  # FINISHED_EARLY_FOR_RERUN: the page's run hands over
+            replayed.rerun({"text": "1 2 3"})  # to the app's, which draws the bar saying so (page_fragment.py)
+        replayed.wait_for_run(lambda run: run.ok and exploring(replayed), after=typed, timeout=FOLLOW_TIMEOUT)
+        others = [s for s in students if s is not replayed]
+        sent = follow(teacher, others, room, lambda: change_view(teacher, room, rng), ATTENTION)
+        assert replayed.value("text") == "1 2 3"
+        assert not [e for e in events(timeline, sent) if e.get("session") == replayed.session_id[:8]]  # exploring
+    finally:
+        for session in (*students, teacher):
+            session.close()

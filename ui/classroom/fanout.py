@@ -1,0 +1,296 @@
+"""One following student's page run, sent to every student it would have been the same for.
+
+A following student's page is a pure function of their session state and the room's version: when the teacher
+moves on, N students whose sessions hold the same state would each rerun the page fragment and each send the same
+messages (docs/capacity.md §11: ~10–20 ms of the script's CPU per student, one after another under the GIL). So the
+first of them runs for real, and its run is recorded: the messages it sent, and what it changed in its session state.
+Every next student of the class whose session state is the same as that one's was before its run (same view, same
+language, same presenter choice, same folds: compared value by value, `StateSnapshot`) gets that run instead of a
+run of their own: the same messages, framed as a fragment run of their session (its own run id), and the same changes
+to their session state, so their next own run starts where a run would have left them. A student whose state differs
+in anything (another language, an open fold, a model of their own) runs for real, as before, and may start a
+recording of their own for the students like them.
+
+Streamlit 1.67 has no API for this. It uses what an AppSession does when its script runner reports a run
+(AppSession._handle_scriptrunner_event_on_event_loop: new_session, the run's messages, script_finished, the running
+status), on the session's event loop, and only for a session that is not running a script.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import enum
+import hashlib
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.runtime.app_session import AppSessionState
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+from streamlit.runtime.scriptrunner_utils.run_descriptor import RunDescriptor
+
+from ..class_role import ROLE_KEY, ClassRole
+
+KEPT = 32  # recordings kept per process (a room's versions × its students' languages and choices)
+ROLE_STATE = (  # the fields of a student's ClassRole a page run reads or writes (the others are who they are)
+    "code", "following", "applied_version", "question_seen", "page_hash", "follow_fragment", "touched",
+    "followed_page", "followed_view", "stale_values",
+)  # fmt: skip
+_OBJECT = "obj"  # the tag of a value compared by identity (a model, a trace): equal only when it is the same object
+
+
+@dataclass(frozen=True)
+class StateSnapshot:
+    """A session's state at one moment: a digest of every value (for comparing two sessions) and the values."""
+
+    digest: str
+    values: dict  # user key → (canonical form, value)
+    role: dict  # ClassRole field (ROLE_STATE, stale_until) → value
+
+    @classmethod
+    def of(cls, session_state) -> StateSnapshot:
+        """Snapshot a SessionState (or the script's SafeSessionState). The role's stale window is compared as
+        open or shut: its end is a moment, not a setting."""
+        values = {}
+        role_fields: dict = {}
+        for key, value in session_state.filtered_state.items():
+            if key == ROLE_KEY and isinstance(value, ClassRole):
+                role_fields = {name: copy.deepcopy(getattr(value, name)) for name in ROLE_STATE}
+                role_fields["stale_until"] = value.stale_until
+                continue
+            values[key] = (_canonical(value), value)
+        open_window = role_fields.get("stale_until", 0.0) >= time.monotonic()
+        described = repr(
+            (
+                sorted((k, v[0]) for k, v in values.items()),
+                _canonical({k: v for k, v in role_fields.items() if k != "stale_until"}),
+                open_window,
+                ROLE_KEY in role_fields,
+            )
+        )
+        return cls(hashlib.blake2b(described.encode(), digest_size=16).hexdigest(), values, role_fields)
+
+
+@dataclass(frozen=True)
+class Recording:
+    """A following student's page run: the messages it sent and what it changed in its session state."""
+
+    messages: tuple[ForwardMsg, ...]
+    changed: dict  # user key → its value after the run
+    removed: tuple[str, ...]
+    role: dict  # ClassRole field → its value after the run
+
+
+@dataclass(frozen=True)
+class RunKey:
+    """Which run a recording stands for: the room's version on one page's fragment, from one state before it."""
+
+    code: str
+    version: int
+    question: tuple
+    fragment_id: str
+    page_script_hash: str
+    query_string: str
+    digest: str
+
+
+class _Recordings:
+    """The process's recent recordings, by RunKey (bounded; thread-safe: written by script threads)."""
+
+    def __init__(self, kept: int = KEPT) -> None:
+        self._kept = kept
+        self._lock = threading.Lock()
+        self._by_key: OrderedDict[RunKey, Recording] = OrderedDict()
+
+    def put(self, key: RunKey, recording: Recording) -> None:
+        with self._lock:
+            self._by_key[key] = recording
+            self._by_key.move_to_end(key)
+            while len(self._by_key) > self._kept:
+                self._by_key.popitem(last=False)
+
+    def get(self, key: RunKey) -> Recording | None:
+        with self._lock:
+            return self._by_key.get(key)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._by_key.clear()
+
+
+recordings = _Recordings()
+
+
+class Recorder:
+    """In a following student's page run: the state before it and the messages it sends, kept as a Recording if the
+    run ends normally (`keep`). Restores the run's message path whatever happens."""
+
+    def __init__(self) -> None:
+        self._ctx = get_script_run_ctx()
+        self._messages: list[ForwardMsg] = []
+        self._before = StateSnapshot.of(self._ctx.session_state) if self._ctx is not None else None
+        self._query_string = self._ctx.query_string if self._ctx is not None else ""  # the run may change the URL
+        self._original: Callable | None = None
+
+    def __enter__(self) -> Recorder:
+        ctx = self._ctx
+        if ctx is not None:
+            original = ctx.enqueue  # a bound method; the instance attribute below shadows it for this run only
+
+            def enqueue(msg: ForwardMsg) -> None:
+                original(msg)  # gives the message its hash (and sends a reference if this browser has it cached)
+                kept = ForwardMsg()
+                kept.CopyFrom(msg)  # the whole message: another browser may not hold it
+                self._messages.append(kept)
+
+            self._original = original
+            ctx.enqueue = enqueue  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        if self._ctx is not None and self._original is not None:
+            del self._ctx.enqueue  # back to the class's method
+
+    def keep(self, role: ClassRole) -> None:
+        """The run ended normally: keep it for the students whose state was the same as this one's before it."""
+        ctx, before = self._ctx, self._before
+        if ctx is None or before is None or not before.role:
+            return
+        after = StateSnapshot.of(ctx.session_state)
+        state = ctx.session_state._state  # the SessionState inside the script's SafeSessionState
+        changed = {
+            key: value for key, (canonical, value) in after.values.items()
+            if before.values.get(key, (None,))[0] != canonical and _set_by_run(state, key)
+        }  # fmt: skip
+        if _triggers(state, changed):
+            return  # a button's value: Streamlit forbids setting it through session state
+        fragment_ids = tuple(ctx.fragment_ids_this_run or ())
+        outer = _fragment_container(self._messages)
+        if len(fragment_ids) != 1 or outer is None:
+            return
+        key = RunKey(role.code, role.applied_version, tuple(role.question_seen), fragment_ids[0],
+                     ctx.page_script_hash, self._query_string, before.digest)  # fmt: skip
+        removed = tuple(k for k in before.values if k not in after.values)
+        recordings.put(
+            key, Recording((outer, *self._messages), {k: _copied(v) for k, v in changed.items()}, removed, after.role)
+        )
+
+
+def _fragment_container(messages: list[ForwardMsg]) -> ForwardMsg | None:
+    """The message of the container Streamlit draws a fragment's run in, made from the page's own first container.
+
+    Streamlit sends that container before the fragment's code runs, so a recording does not hold it; a browser sent
+    a recorded run without it would keep the container of an earlier run, in which it then clears nothing stale. The
+    page's first element is a plain `st.container()` too (page_fragment.py), the same block one level down: its
+    message, moved up one level, is the one Streamlit sent."""
+    if not messages or messages[0].delta.WhichOneof("type") != "add_block":
+        return None
+    inner = messages[0]
+    path = tuple(inner.metadata.delta_path)
+    if not path or path[-1] != 0:
+        return None
+    outer = ForwardMsg()
+    outer.CopyFrom(inner)
+    outer.metadata.delta_path[:] = path[:-1]
+    return outer
+
+
+def replay(session, key: RunKey) -> bool:
+    """On the server's event loop: send `session` the recorded run for `key` (its digest left empty: this session's
+    state now fills it in) as a run of its own, and make the same changes to its state. False (nothing done) when the
+    session is running a script, or no run was recorded from the state it holds."""
+    if session._scriptrunner is not None or session._state != AppSessionState.APP_NOT_RUNNING:
+        return False
+    state = session.session_state
+    role = state.filtered_state.get(ROLE_KEY)
+    if not isinstance(role, ClassRole):
+        return False
+    key = dataclasses.replace(key, digest=StateSnapshot.of(state).digest)
+    recording = recordings.get(key)
+    if recording is None:
+        return False
+    for name, value in recording.changed.items():
+        state[name] = _copied(value)
+    for name in recording.removed:
+        if name in state:
+            del state[name]
+    for name, value in recording.role.items():
+        setattr(role, name, copy.deepcopy(value))
+    _send_run(session, key, recording.messages)
+    return True
+
+
+def _send_run(session, key: RunKey, messages: tuple[ForwardMsg, ...]) -> None:
+    """What AppSession sends for a fragment run its script runner made: the start, the messages, the end."""
+    run = RunDescriptor.create([key.fragment_id])
+    session._state = AppSessionState.APP_IS_RUNNING
+    session._clear_queue([key.fragment_id])
+    session._enqueue_forward_msg(session._create_new_session_message(key.page_script_hash, run))
+    session._enqueue_forward_msg(session._create_session_status_changed_message())
+    for message in messages:
+        sent = ForwardMsg()
+        sent.CopyFrom(message)  # the browser queue may merge or reorder what it holds: each session its own copy
+        session._enqueue_forward_msg(sent)
+    session._state = AppSessionState.APP_NOT_RUNNING
+    session._enqueue_forward_msg(
+        session._create_script_finished_message(ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY, run)
+    )
+    session._enqueue_forward_msg(session._create_session_status_changed_message())
+
+
+def _canonical(value: object) -> object:
+    """A value as nested tuples of plain values, comparable across sessions; other objects by identity."""
+    if value is None or isinstance(value, bool | int | float | str | bytes):
+        return (type(value).__name__, value)
+    if isinstance(value, enum.Enum):
+        return (type(value).__qualname__, value.value)
+    if isinstance(value, list | tuple):
+        return (type(value).__name__, tuple(_canonical(item) for item in value))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted(((_canonical(k), _canonical(v)) for k, v in value.items()), key=repr)))
+    if isinstance(value, set | frozenset):
+        return ("set", tuple(sorted((_canonical(item) for item in value), key=repr)))
+    if isinstance(value, np.ndarray):  # the walkthrough's own matrices: by content
+        return ("ndarray", str(value.dtype), value.shape, hashlib.blake2b(value.tobytes(), digest_size=16).digest())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type) and type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
+        return (type(value).__qualname__, _canonical(dataclasses.asdict(value)))
+    return (_OBJECT, type(value).__qualname__, id(value))
+
+
+def _copied(value: object) -> object:
+    """A copy of a value's containers (a session may change them in place), sharing the objects they hold: the models
+    and traces in a session's state come from the process's caches (ui/trace_cache.py), so a run from the same state
+    would have put the very same objects there."""
+    if isinstance(value, dict):  # a dict or an OrderedDict (ui/trace_cache.py's)
+        return type(value)((key, _copied(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    if isinstance(value, set):
+        return {_copied(item) for item in value}
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    return value  # immutable (tuples of such, numbers, strings) or shared
+
+
+def _set_by_run(state, key: str) -> bool:
+    """Whether the run itself set this key (the page's code, not a widget drawn for the first time): a key of no
+    widget, or one the run assigned (the room's view applied). A widget's own value reaches the other session's
+    browser in the run's messages, and its session at its next run of its own."""
+    return state._key_id_mapper.get_id_from_key(key, None) is None or key in state._new_session_state
+
+
+def _triggers(state, keys) -> bool:
+    """Whether any of these keys is a button's (a value Streamlit forbids setting through session state)."""
+    for key in keys:
+        widget_id = state._key_id_mapper.get_id_from_key(key, None)
+        if widget_id is None:
+            continue
+        metadata = state._new_widget_state.widget_metadata.get(widget_id)
+        if metadata is not None and "trigger" in metadata.value_type:
+            return True
+    return False
