@@ -10,7 +10,7 @@ import numpy as np
 from streamlit.runtime.state.session_state import SessionState
 
 from ui.class_role import ROLE_KEY, ClassRole
-from ui.classroom.fanout import KEPT, Recording, RunKey, StateSnapshot, _copied, _Recordings
+from ui.classroom.fanout import KEPT, Recording, RunKey, StateSnapshot, _copied, _Recordings, _snapshot
 
 
 def session(**values) -> SessionState:
@@ -85,3 +85,10 @@ def test_the_process_keeps_its_most_recent_recordings_only():
         kept.put(key, Recording((), {}, (), {}))
     assert kept.get(keys[0]) is None and kept.get(keys[4]) is None
     assert all(kept.get(key) is not None for key in keys[5:])
+
+
+def test_a_value_that_cannot_be_described_leaves_the_student_to_run_for_real():
+    loop: list = []
+    loop.append(loop)  # a list that holds itself
+    assert _snapshot(session(loop=loop)) is None
+    assert _snapshot(session(step=2)) is not None

@@ -22,20 +22,25 @@ import copy
 import dataclasses
 import enum
 import hashlib
+import logging
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from streamlit.runtime.app_session import AppSessionState
+from streamlit.runtime.app_session import AppSessionState, _set_run_identity
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 from streamlit.runtime.scriptrunner_utils.run_descriptor import RunDescriptor
+from streamlit.runtime.state.common import is_element_id, is_keyed_element_id
+from streamlit.runtime.state.session_state import _is_internal_key
 
 from ..class_role import ROLE_KEY, ClassRole
 
+_LOG = logging.getLogger(__name__)
 KEPT = 32  # recordings kept per process (a room's versions × its students' languages and choices)
 ROLE_STATE = (  # the fields of a student's ClassRole a page run reads or writes (the others are who they are)
     "code", "following", "applied_version", "question_seen", "page_hash", "follow_fragment", "touched",
@@ -49,7 +54,7 @@ class StateSnapshot:
     """A session's state at one moment: a digest of every value (for comparing two sessions) and the values."""
 
     digest: str
-    values: dict  # user key → (canonical form, value)
+    values: dict  # user key → (its canonical text, the value)
     role: dict  # ClassRole field (ROLE_STATE, stale_until) → value
 
     @classmethod
@@ -57,23 +62,20 @@ class StateSnapshot:
         """Snapshot a SessionState (or the script's SafeSessionState). The role's stale window is compared as
         open or shut: its end is a moment, not a setting."""
         values = {}
-        role_fields: dict = {}
-        for key, value in session_state.filtered_state.items():
+        role: ClassRole | None = None
+        for key, value in _items(session_state):
             if key == ROLE_KEY and isinstance(value, ClassRole):
-                role_fields = {name: copy.deepcopy(getattr(value, name)) for name in ROLE_STATE}
-                role_fields["stale_until"] = value.stale_until
-                continue
-            values[key] = (_canonical(value), value)
-        open_window = role_fields.get("stale_until", 0.0) >= time.monotonic()
-        described = repr(
-            (
-                sorted((k, v[0]) for k, v in values.items()),
-                _canonical({k: v for k, v in role_fields.items() if k != "stale_until"}),
-                open_window,
-                ROLE_KEY in role_fields,
-            )
-        )
-        return cls(hashlib.blake2b(described.encode(), digest_size=16).hexdigest(), values, role_fields)
+                role = value
+            else:
+                values[key] = (_canonical(value), value)
+        role_fields = {name: getattr(role, name) for name in ROLE_STATE} if role is not None else {}
+        open_window = role is not None and role.stale_until >= time.monotonic()
+        described = [f"{key}={canonical}" for key, (canonical, _) in sorted(values.items())]
+        described += [_canonical(role_fields), str(open_window), str(role is not None)]
+        digest = hashlib.blake2b("\n".join(described).encode(), digest_size=16).hexdigest()
+        if role is not None:  # kept as they are now (a run goes on changing the role's dicts in place)
+            role_fields = {**copy.deepcopy(role_fields), "stale_until": role.stale_until}
+        return cls(digest, values, role_fields)
 
 
 @dataclass(frozen=True)
@@ -133,7 +135,7 @@ class Recorder:
     def __init__(self) -> None:
         self._ctx = get_script_run_ctx()
         self._messages: list[ForwardMsg] = []
-        self._before = StateSnapshot.of(self._ctx.session_state) if self._ctx is not None else None
+        self._before = _snapshot(self._ctx.session_state) if self._ctx is not None else None
         self._query_string = self._ctx.query_string if self._ctx is not None else ""  # the run may change the URL
         self._original: Callable | None = None
 
@@ -161,7 +163,9 @@ class Recorder:
         ctx, before = self._ctx, self._before
         if ctx is None or before is None or not before.role:
             return
-        after = StateSnapshot.of(ctx.session_state)
+        after = _snapshot(ctx.session_state)
+        if after is None:
+            return
         state = ctx.session_state._state  # the SessionState inside the script's SafeSessionState
         changed = {
             key: value for key, (canonical, value) in after.values.items()
@@ -203,15 +207,15 @@ def _fragment_container(messages: list[ForwardMsg]) -> ForwardMsg | None:
 def replay(session, key: RunKey) -> bool:
     """On the server's event loop: send `session` the recorded run for `key` (its digest left empty: this session's
     state now fills it in) as a run of its own, and make the same changes to its state. False (nothing done) when the
-    session is running a script, or no run was recorded from the state it holds."""
+    session is running a script, or no run was recorded from the state it holds: the caller runs it then."""
     if session._scriptrunner is not None or session._state != AppSessionState.APP_NOT_RUNNING:
         return False
     state = session.session_state
-    role = state.filtered_state.get(ROLE_KEY)
-    if not isinstance(role, ClassRole):
+    role = dict(_items(state)).get(ROLE_KEY)
+    before = _snapshot(state)
+    if not isinstance(role, ClassRole) or before is None:
         return False
-    key = dataclasses.replace(key, digest=StateSnapshot.of(state).digest)
-    recording = recordings.get(key)
+    recording = recordings.get(dataclasses.replace(key, digest=before.digest))
     if recording is None:
         return False
     for name, value in recording.changed.items():
@@ -230,7 +234,7 @@ def _send_run(session, key: RunKey, messages: tuple[ForwardMsg, ...]) -> None:
     run = RunDescriptor.create([key.fragment_id])
     session._state = AppSessionState.APP_IS_RUNNING
     session._clear_queue([key.fragment_id])
-    session._enqueue_forward_msg(session._create_new_session_message(key.page_script_hash, run))
+    session._enqueue_forward_msg(_start_message(session, key.page_script_hash, run))
     session._enqueue_forward_msg(session._create_session_status_changed_message())
     for message in messages:
         sent = ForwardMsg()
@@ -243,23 +247,72 @@ def _send_run(session, key: RunKey, messages: tuple[ForwardMsg, ...]) -> None:
     session._enqueue_forward_msg(session._create_session_status_changed_message())
 
 
-def _canonical(value: object) -> object:
-    """A value as nested tuples of plain values, comparable across sessions; other objects by identity."""
-    if value is None or isinstance(value, bool | int | float | str | bytes):
-        return (type(value).__name__, value)
+def _snapshot(session_state) -> StateSnapshot | None:
+    """The state's snapshot, or None if a value cannot be read or described (then the session runs for real)."""
+    try:
+        return StateSnapshot.of(session_state)
+    except Exception:  # a value nested too deep, a widget's state Streamlit cannot read back: no shortcut, no harm
+        _LOG.warning("A student's state could not be compared; their page runs for real", exc_info=True)
+        return None
+
+
+_starts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # session → (what its start names, the message)
+
+
+def _start_message(session, page_script_hash: str, run: RunDescriptor) -> ForwardMsg:
+    """The new_session message that starts a run: made once per session (its config, theme and environment fill
+    half a replay's time on the event loop otherwise), again when its page or its pages' names change (another
+    language), with this run's identity."""
+    pages = session._pages_manager.get_pages()
+    names = (page_script_hash, repr(sorted(pages.items())))
+    kept = _starts.get(session)
+    if kept is None or kept[0] != names:
+        kept = (names, session._create_new_session_message(page_script_hash, run, pages))
+        _starts[session] = kept
+    start = ForwardMsg()
+    start.CopyFrom(kept[1])
+    start.metadata.ClearField("run")
+    _set_run_identity(start, run)
+    return start
+
+
+def _items(session_state):
+    """(user key, value) of what a session's state holds, as SessionState.filtered_state lists them but without its
+    presenters (which wrap a component's value in a new object on every read, a third of a replay's time)."""
+    state = getattr(session_state, "_state", session_state)  # the script's SafeSessionState wraps a SessionState
+    key_of = state._key_id_mapper.id_key_mapping
+    for key in state._keys():
+        if _is_internal_key(key):
+            continue
+        if not is_element_id(key):
+            yield key, state._getitem(state._get_widget_id(key), key)
+        elif is_keyed_element_id(key) and key in key_of:
+            yield key_of[key], state._getitem(key, key_of[key])
+
+
+_PLAIN = (str, int, float, bool, bytes, type(None))
+
+
+def _canonical(value: object) -> str:
+    """A value written out as text comparable across sessions: plain values and containers by content (dicts and
+    sets in sorted order, each type named: 3, 3.0 and True differ), arrays by content, frozen dataclasses by their
+    fields, other objects by identity (equal only when both sessions hold the very same one: a model, a trace)."""
+    if type(value) in _PLAIN:
+        return f"{type(value).__name__}:{value!r}"
     if isinstance(value, enum.Enum):
-        return (type(value).__qualname__, value.value)
+        return f"{type(value).__qualname__}:{value.value!r}"
     if isinstance(value, list | tuple):
-        return (type(value).__name__, tuple(_canonical(item) for item in value))
+        return f"{type(value).__name__}[{','.join(map(_canonical, value))}]"
     if isinstance(value, dict):
-        return ("dict", tuple(sorted(((_canonical(k), _canonical(v)) for k, v in value.items()), key=repr)))
+        return "dict{" + ",".join(sorted(f"{_canonical(k)}={_canonical(v)}" for k, v in value.items())) + "}"
     if isinstance(value, set | frozenset):
-        return ("set", tuple(sorted((_canonical(item) for item in value), key=repr)))
-    if isinstance(value, np.ndarray):  # the walkthrough's own matrices: by content
-        return ("ndarray", str(value.dtype), value.shape, hashlib.blake2b(value.tobytes(), digest_size=16).digest())
+        return "set{" + ",".join(sorted(map(_canonical, value))) + "}"
+    if isinstance(value, np.ndarray):  # the walkthrough's own matrices
+        return f"ndarray:{value.dtype}:{value.shape}:{hashlib.blake2b(value.tobytes(), digest_size=16).hexdigest()}"
     if dataclasses.is_dataclass(value) and not isinstance(value, type) and type(value).__dataclass_params__.frozen:  # type: ignore[attr-defined]
-        return (type(value).__qualname__, _canonical(dataclasses.asdict(value)))
-    return (_OBJECT, type(value).__qualname__, id(value))
+        fields = ",".join(f"{f.name}={_canonical(getattr(value, f.name))}" for f in dataclasses.fields(value))
+        return f"{type(value).__qualname__}({fields})"
+    return f"{_OBJECT}:{type(value).__qualname__}:{id(value)}"
 
 
 def _copied(value: object) -> object:
