@@ -84,7 +84,7 @@ def test_the_join_dialog_of_a_large_class_on_one_server_suggests_several(lang, m
         store.join(role.code)
     teacher.session_state[SHOW_JOIN_KEY] = True
     run(teacher)
-    assert not any(SEVERAL_WORDS[lang] in c.value for c in teacher.caption)  # 59: one server is enough
+    assert not any(SEVERAL_WORDS[lang] in c.value for c in teacher.caption)  # one fewer: one server is enough
     store.join(role.code)
     teacher.session_state[SHOW_JOIN_KEY] = True
     run(teacher)
