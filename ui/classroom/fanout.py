@@ -27,7 +27,6 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -55,7 +54,7 @@ class StateSnapshot:
 
     digest: str
     values: dict  # user key → (its canonical text, the value)
-    role: dict  # ClassRole field (ROLE_STATE, stale_until) → value
+    role: ClassRole | None  # the session's own (compared by its ROLE_STATE fields, not as an object)
 
     @classmethod
     def of(cls, session_state) -> StateSnapshot:
@@ -73,9 +72,7 @@ class StateSnapshot:
         described = [f"{key}={canonical}" for key, (canonical, _) in sorted(values.items())]
         described += [_canonical(role_fields), str(open_window), str(role is not None)]
         digest = hashlib.blake2b("\n".join(described).encode(), digest_size=16).hexdigest()
-        if role is not None:  # kept as they are now (a run goes on changing the role's dicts in place)
-            role_fields = {**copy.deepcopy(role_fields), "stale_until": role.stale_until}
-        return cls(digest, values, role_fields)
+        return cls(digest, values, role)
 
 
 @dataclass(frozen=True)
@@ -85,7 +82,7 @@ class Recording:
     messages: tuple[ForwardMsg, ...]
     changed: dict  # user key → its value after the run
     removed: tuple[str, ...]
-    role: dict  # ClassRole field → its value after the run
+    role: dict  # ClassRole field (ROLE_STATE, stale_until) → its value after the run
 
 
 @dataclass(frozen=True)
@@ -120,10 +117,6 @@ class _Recordings:
         with self._lock:
             return self._by_key.get(key)
 
-    def clear(self) -> None:
-        with self._lock:
-            self._by_key.clear()
-
 
 recordings = _Recordings()
 
@@ -137,7 +130,6 @@ class Recorder:
         self._messages: list[ForwardMsg] = []
         self._before = _snapshot(self._ctx.session_state) if self._ctx is not None else None
         self._query_string = self._ctx.query_string if self._ctx is not None else ""  # the run may change the URL
-        self._original: Callable | None = None
 
     def __enter__(self) -> Recorder:
         ctx = self._ctx
@@ -150,21 +142,20 @@ class Recorder:
                 kept.CopyFrom(msg)  # the whole message: another browser may not hold it
                 self._messages.append(kept)
 
-            self._original = original
             ctx.enqueue = enqueue  # type: ignore[method-assign]
         return self
 
     def __exit__(self, *exc_info) -> None:
-        if self._ctx is not None and self._original is not None:
+        if self._ctx is not None:
             del self._ctx.enqueue  # back to the class's method
 
     def keep(self, role: ClassRole) -> None:
         """The run ended normally: keep it for the students whose state was the same as this one's before it."""
         ctx, before = self._ctx, self._before
-        if ctx is None or before is None or not before.role:
+        if ctx is None or before is None or before.role is None:
             return
         after = _snapshot(ctx.session_state)
-        if after is None:
+        if after is None or after.role is None:
             return
         state = ctx.session_state._state  # the SessionState inside the script's SafeSessionState
         changed = {
@@ -180,9 +171,8 @@ class Recorder:
         key = RunKey(role.code, role.applied_version, tuple(role.question_seen), fragment_ids[0],
                      ctx.page_script_hash, self._query_string, before.digest)  # fmt: skip
         removed = tuple(k for k in before.values if k not in after.values)
-        recordings.put(
-            key, Recording((outer, *self._messages), {k: _copied(v) for k, v in changed.items()}, removed, after.role)
-        )
+        copied = {name: _copied(value) for name, value in changed.items()}
+        recordings.put(key, Recording((outer, *self._messages), copied, removed, _role_state(role)))
 
 
 def _fragment_container(messages: list[ForwardMsg]) -> ForwardMsg | None:
@@ -211,10 +201,10 @@ def replay(session, key: RunKey) -> bool:
     if session._scriptrunner is not None or session._state != AppSessionState.APP_NOT_RUNNING:
         return False
     state = session.session_state
-    role = dict(_items(state)).get(ROLE_KEY)
     before = _snapshot(state)
-    if not isinstance(role, ClassRole) or before is None:
+    if before is None or before.role is None:
         return False
+    role = before.role
     recording = recordings.get(dataclasses.replace(key, digest=before.digest))
     if recording is None:
         return False
@@ -257,6 +247,11 @@ def _snapshot(session_state) -> StateSnapshot | None:
 
 
 _starts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # session → (what its start names, the message)
+
+
+def _role_state(role: ClassRole) -> dict:
+    """The fields of a role a run reads or writes, as they are now (a run goes on changing its dicts in place)."""
+    return {**copy.deepcopy({name: getattr(role, name) for name in ROLE_STATE}), "stale_until": role.stale_until}
 
 
 def _start_message(session, page_script_hash: str, run: RunDescriptor) -> ForwardMsg:

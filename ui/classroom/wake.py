@@ -103,17 +103,22 @@ def _role_of(session) -> object:
         return None
 
 
+def _follow_fragment(session) -> str:
+    """The page fragment a following student's session still holds (page_fragment.py), or "" (none: the whole app)."""
+    role = _role_of(session)
+    fragment = role.follow_fragment if isinstance(role, ClassRole) and role.following else ""
+    return fragment if fragment and session.has_fragment(fragment) else ""
+
+
 def _replayed(session, target: _Target, change: RoomChange) -> bool:
     """On the event loop: a following student whose page fragment another student's run of this version already
     drew, from the same state, gets that run (fanout.py) instead of a run of their own."""
-    role = _role_of(session)
-    if not isinstance(role, ClassRole) or not role.following or change.ended or not role.follow_fragment:
-        return False
-    if not session.has_fragment(role.follow_fragment):
+    fragment = _follow_fragment(session)
+    if change.ended or not fragment:
         return False
     key = fanout.RunKey(
-        role.code, change.version, tuple(change.question), role.follow_fragment, target.page_script_hash,
-        target.query_string, digest="",
+        change.code, change.version, tuple(change.question), fragment, target.page_script_hash, target.query_string,
+        digest="",
     )  # fmt: skip
     return fanout.replay(session, key)
 
@@ -125,9 +130,8 @@ def _rerun(session, target: _Target, tries: int = 3) -> None:
     state = ClientState()
     state.page_script_hash = target.page_script_hash
     state.query_string = target.query_string
-    role = _role_of(session)
-    fragment = role.follow_fragment if isinstance(role, ClassRole) and role.following else ""
-    if fragment and session.has_fragment(fragment):
+    fragment = _follow_fragment(session)
+    if fragment:
         state.fragment_id = fragment
     try:
         widgets = session.session_state.get_widget_states()
