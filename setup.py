@@ -12,6 +12,7 @@ APP_FILES = (
     "pages/*.py",
     ".streamlit/config.toml",
     "static/chart.js",
+    "static/chart_theme.json",
     "locales/*/LC_MESSAGES/*.po",
     "lessons/*.json",
     "bench/results/*.json",

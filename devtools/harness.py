@@ -213,9 +213,10 @@ def chromium():
             browser.close()
 
 
-def new_page(browser, viewport=(1400, 1000)):
-    """A page in a fresh context with the rerun observer installed and console errors collected."""
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+def new_page(browser, viewport=(1400, 1000), color_scheme: str = "light"):
+    """A page in a fresh context with the rerun observer installed and console errors collected; `color_scheme` is
+    the one the browser prefers ("dark": Streamlit follows it)."""
+    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, color_scheme=color_scheme)
     context.add_init_script(OBSERVER_JS)
     page = context.new_page()
     page.console_errors = []

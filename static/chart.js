@@ -26,6 +26,57 @@ function decoded(data) {
   return JSON.parse(new TextDecoder().decode(data)); // the figure's JSON, sent as bytes
 }
 
+// Streamlit's chart theme (a figure sent with theme "streamlit"), as Streamlit's own chart applies it in the browser:
+// static/chart_theme.json holds, per colour scheme, the colours of the template's placeholders and the themed default
+// template, read from Streamlit's chart by devtools/chart_theme.py. The server sends such a figure without its
+// template (it is Streamlit's default one); the scheme is the one whose background this chart's element has.
+let themesLoaded = null;
+
+function loadThemes() {
+  if (themesLoaded === null) {
+    themesLoaded = fetch(new URL("app/static/chart_theme.json", document.baseURI)).then((response) => {
+      if (!response.ok) throw new Error(`chart_theme.json: HTTP ${response.status}`);
+      return response.json();
+    });
+    themesLoaded.catch(() => {
+      themesLoaded = null;
+    });
+  }
+  return themesLoaded;
+}
+
+function schemeOf(themes, element) {
+  const background = getComputedStyle(element).getPropertyValue("--st-background-color").trim().toLowerCase();
+  return themes.schemes.find((scheme) => scheme.background.toLowerCase() === background) || themes.schemes[0];
+}
+
+const PLACEHOLDER = /#0000[0-9]{2}/g;
+
+function themed(figure, scheme) {
+  const text = JSON.stringify(figure).replace(PLACEHOLDER, (found) => scheme.colours[found] || found);
+  const out = JSON.parse(text);
+  const layout = (out.layout = out.layout || {});
+  layout.template = structuredClone(scheme.template);
+  if (layout.font && layout.font.color !== undefined) {
+    // as Streamlit's chart: a figure with its own font colour keeps it in sankey and icicle text
+    for (const type of ["icicle", "sankey"]) {
+      for (const trace of layout.template.data[type] || []) {
+        if (trace.textfont) delete trace.textfont.color;
+      }
+    }
+  }
+  if (layout.title !== undefined && layout.title !== null) {
+    const title = typeof layout.title === "string" ? { text: layout.title } : layout.title;
+    layout.title = { ...title, text: `<b>${typeof title.text === "string" ? title.text : ""}</b>` };
+  }
+  return out;
+}
+
+function figureToDraw({ figure, theme }, parentElement) {
+  if (theme !== "streamlit") return Promise.resolve(figure);
+  return loadThemes().then((themes) => themed(figure, schemeOf(themes, parentElement)));
+}
+
 const charts = new WeakMap(); // the element Streamlit gives a chart → {box, plot, latest, drawn, frame, watcher}
 
 function chartIn(parentElement) {
@@ -56,11 +107,11 @@ export function drawChart({ data, parentElement }, plotlyUrl, sent) {
   const chart = chartIn(parentElement);
   if (sent > chart.latest) {
     chart.latest = sent;
-    const { figure, config } = decoded(data);
-    loadPlotly(plotlyUrl)
-      .then((Plotly) => {
-        if (sent !== chart.latest) return null; // a newer figure came while plotly.js loaded
-        return Plotly.react(chart.plot, { ...figure, config }).then(() => {
+    const payload = decoded(data);
+    Promise.all([loadPlotly(plotlyUrl), figureToDraw(payload, parentElement)])
+      .then(([Plotly, figure]) => {
+        if (sent !== chart.latest) return null; // a newer figure came while plotly.js (or the theme) loaded
+        return Plotly.react(chart.plot, { ...figure, config: payload.config }).then(() => {
           chart.drawn = true;
         });
       })

@@ -25,7 +25,7 @@ from viz.memo import derived, dict_figure
 from viz.projector import projector_layout
 
 from .i18n import N_, _, current_language
-from .in_place_chart import draw_in_place, plotly_colours
+from .in_place_chart import STREAMLIT_THEME, draw_in_place, plotly_colours, streamlit_theme_json
 from .models import selected_model_name
 from .presenter.state import presenting
 from .widths import PAGE_WIDTH, page_share
@@ -109,6 +109,10 @@ def show_chart(
     if theme is None:  # drawn in place, from JSON made once for every follower
         figure_json = derived(fig, "json", lambda f: plotly_colours(plotly.io.to_json(f, validate=False)).encode())
         if draw_in_place(figure_json, chart_config(name), key, where):
+            return
+    elif theme == STREAMLIT_THEME:  # the same, themed in the browser as Streamlit's chart does
+        themed_json = derived(fig, "streamlit-json", streamlit_theme_json)
+        if themed_json is not None and draw_in_place(themed_json, chart_config(name), key, where, theme):
             return
     drawn = dict_figure(derived(fig, "dict", lambda f: f.to_dict()))  # its dict made once for every follower
     (where or st).plotly_chart(drawn, key=key, width="stretch", config=chart_config(name), theme=theme)

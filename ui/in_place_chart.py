@@ -14,7 +14,10 @@ import json
 import logging
 import re
 
+import plotly.graph_objects as go
+import plotly.io
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from .plotly_bundle import STREAMLIT_STATIC, plotly_chunk_path
 
@@ -68,14 +71,51 @@ def _component():
     return st.components.v2.component(COMPONENT, js=loader, isolate_styles=False)  # plotly styles the page
 
 
-def draw_in_place(figure_json: bytes, config: dict, key: str | None, where=None) -> bool:
+STREAMLIT_THEME = "streamlit"  # a figure chart.js themes as Streamlit's chart does (static/chart_theme.json)
+
+
+@functools.cache
+def _default_template() -> dict | None:
+    """The template every figure gets by default once Streamlit is imported ("streamlit", placeholder colours), as
+    JSON: the one static/chart_theme.json holds themed; None if another default was set."""
+    if plotly.io.templates.default != "streamlit":
+        return None
+    return json.loads(plotly.io.to_json(go.Figure(), validate=False))["layout"]["template"]
+
+
+def streamlit_theme_json(figure: go.Figure) -> bytes | None:
+    """The figure's JSON for chart.js to draw in Streamlit's theme: without its template, which is Streamlit's default
+    one (chart.js puts in the themed copy for the reader's colour scheme); None for a figure with another template,
+    which only Streamlit's own chart can theme."""
+    spec = json.loads(plotly.io.to_json(figure, validate=False))
+    layout = spec.setdefault("layout", {})
+    if layout.pop("template", None) != _default_template() or _default_template() is None:
+        return None
+    return json.dumps(spec, separators=(",", ":")).encode()
+
+
+def unused_key(prefix: str) -> str:
+    """prefix + the first number no element of this run has taken as its key: charts drawn in a varying number and
+    order (a walkthrough step's) keep their keys from run to run, first chart to first chart, so each is redrawn in
+    place."""
+    ctx = get_script_run_ctx()
+    taken = ctx.shared.widget_user_keys_this_run if ctx is not None else ()
+    number = 0
+    while f"{prefix}{number}" in taken:
+        number += 1
+    return f"{prefix}{number}"
+
+
+def draw_in_place(figure_json: bytes, config: dict, key: str | None, where=None, theme: str | None = None) -> bool:
     """Draw the figure (plotly JSON bytes) with plotly's `config`, in `where` (a container) or here, and say so;
     False if the component cannot be served here (the caller draws it otherwise). With a key, the next run's figure
-    for the same key redraws the same chart; without one, a changed figure is a new chart."""
+    for the same key redraws the same chart; without one, a changed figure is a new chart. `theme` STREAMLIT_THEME:
+    the figure is streamlit_theme_json's, drawn in Streamlit's theme."""
     mount = _component()
     if mount is None:
         return False
-    payload = b'{"config":' + json.dumps(config).encode() + b',"figure":' + figure_json + b"}"
+    themed = b'"theme":"' + theme.encode() + b'",' if theme == STREAMLIT_THEME else b""
+    payload = b'{"config":' + json.dumps(config).encode() + b"," + themed + b'"figure":' + figure_json + b"}"
     if where is None:
         mount(key=key, data=payload)
     else:

@@ -4,6 +4,7 @@ as window.Plotly when it runs; and the server serves it where the component's lo
 
 from __future__ import annotations
 
+import json
 import urllib.request
 
 import pytest
@@ -21,12 +22,15 @@ def test_there_is_one_chart_chunk_and_it_holds_plotly_js_that_sets_window_plotly
 
 
 @pytest.mark.slow
-def test_the_server_serves_the_chunk_and_chart_js_to_the_browser():
+def test_the_server_serves_the_chunk_chart_js_and_the_chart_theme_to_the_browser():
+    scripts = (plotly_chunk_path(), "app/static/chart.js")
     with streamlit_server(timeout=120) as url:
-        served = {path: fetched(f"{url}/{path}") for path in (plotly_chunk_path(), "app/static/chart.js")}
-    assert all(kind in {"application/javascript", "text/javascript"} for kind, _ in served.values()), served.keys()
+        served = {path: fetched(f"{url}/{path}") for path in (*scripts, "app/static/chart_theme.json")}
+    assert all(served[path][0] in {"application/javascript", "text/javascript"} for path in scripts), served.keys()
     chart_js = served["app/static/chart.js"][1]
     assert b"export function drawChart" in chart_js and b"Plotly.react" in chart_js
+    themes = json.loads(served["app/static/chart_theme.json"][1])
+    assert [scheme["name"] for scheme in themes["schemes"]] == ["light", "dark"]
 
 
 def fetched(url: str) -> tuple[str, bytes]:

@@ -16,6 +16,7 @@ from viz.latex import text as tex_text
 
 from ..charts import chart_name, show_chart
 from ..i18n import _
+from ..in_place_chart import unused_key
 from ..presenter import presenting, slot, stage_columns
 from .state import EXAMPLE, STEPS, Walk, md_plain
 
@@ -61,7 +62,7 @@ def chart(figure, walk: Walk, what: str, head: int | None = -1, where: str = "fi
         name = chart_name("step-by-step", *block, what, head=head, model=walk.notes.get("model", ""))
     height = PRESENT_HEIGHT if where == "figure" else None
     with slot(where):
-        show_chart(figure, None, name=name, theme="streamlit", present_height=height)
+        show_chart(figure, unused_key("walk_chart_"), name=name, theme="streamlit", present_height=height)
 
 
 def sym(name: str, walk: Walk) -> str:

@@ -1,0 +1,133 @@
+"""A figure in Streamlit's theme drawn in place (static/chart.js with static/chart_theme.json) is the figure Streamlit's
+own chart draws: the same layout and traces handed to plotly.js, and the same pixels, in a light and a dark browser.
+Streamlit's st.plotly_chart(theme="streamlit") is the reference, drawn beside it in the same page."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from attention_lab.paths import APP_ROOT
+from devtools.harness import new_page, streamlit_process
+
+pytestmark = pytest.mark.browser
+
+ANTI_ALIASING = 32  # of 255: the largest difference in a channel allowed between the two charts' pixels
+FIGURES = ("heatmap", "bars", "two_panels")  # the walkthrough's kinds of figure
+# Each figure twice: in place (the lab's chart) and by Streamlit's chart, one under the other at the same width.
+PROBE_APP = textwrap.dedent(
+    """
+    import numpy as np
+    import streamlit as st
+
+    from model.teach.walkthrough import scaling_demo, softmax_steps
+    from ui.charts import CHART_CONFIG
+    from ui.in_place_chart import STREAMLIT_THEME, draw_in_place, streamlit_theme_json
+    from viz import walkthrough as fig
+
+    scores = np.array([[1.0, -0.5, 2.0], [0.3, 0.1, -1.2], [2.5, 0.0, 0.4]])
+    masked = np.array([False, False, True])
+    steps = softmax_steps(np.where(masked, -np.inf, scores[0]))
+    figures = {
+        "heatmap": fig.matrix_heatmap(scores, ["the", "cat", "sat"], ["1", "2", "3"], "Scores", highlight_row=1),
+        "bars": fig.softmax_bars(steps.weights, masked, ["the", "cat", "sat"], "Row 1", "weight", "masked"),
+        "two_panels": fig.scaling_demo_figure(
+            scaling_demo(n_samples=50), ("std", "largest"), "d_k", ("a", "b", "c"), 16
+        ),
+    }
+    for name, figure in figures.items():
+        assert draw_in_place(streamlit_theme_json(figure), CHART_CONFIG, f"lab_{name}", theme=STREAMLIT_THEME)
+        st.plotly_chart(figure, theme="streamlit", key=f"st_{name}", config=CHART_CONFIG)
+    """
+)
+# Per chart kind, what plotly.js was handed: the lab's charts in page order, then Streamlit's.
+HANDED_JS = """() => {
+  const handed = (el) => ({layout: el.layout, data: el.data});
+  const plots = (selector) => Array.from(document.querySelectorAll(selector + ' .js-plotly-plot'));
+  return {
+    lab: plots('[data-testid="labChart"]').map(handed),
+    streamlit: plots('[data-testid="stPlotlyChart"]').map(handed),
+  };
+}"""
+DRAWN_JS = """(n) => document.querySelectorAll('[data-testid="labChart"] svg.main-svg').length >= n &&
+  document.querySelectorAll('[data-testid="stPlotlyChart"] svg.main-svg').length >= n"""
+
+
+@pytest.fixture(scope="module")
+def probe_url():
+    """A server of the probe app, with the lab's static/ (chart.js, chart_theme.json) beside it."""
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "app.py").write_text(PROBE_APP)
+        os.symlink(APP_ROOT / "static", Path(folder) / "static")
+        with streamlit_process(options=("--server.enableStaticServing", "true"), root=Path(folder)) as (url, _):
+            yield url
+
+
+def comparable(handed: dict) -> dict:
+    """What Streamlit's chart sets that a chart drawn at its container's width does not (its width and height) left
+    out, as is plotly's autosize, which a chart without them gets; the title's bold, which Streamlit's chart applies
+    twice (<b><b>…</b></b>, drawn alike), once."""
+    layout = {key: value for key, value in handed["layout"].items() if key not in ("width", "height", "autosize")}
+    if "title" in layout:
+        text = re.sub(r"^(<b>)+(.*?)(</b>)+$", r"<b>\2</b>", layout["title"]["text"])
+        layout["title"] = {**layout["title"], "text": text}
+    return _rounded({"layout": layout, "data": handed["data"]})
+
+
+def _rounded(value):
+    """Numbers to 6 decimals: the axis ranges plotly computes and writes back differ in the 8th between a chart given
+    a width and one that measures its own."""
+    if isinstance(value, float):
+        return round(value, 6)
+    if isinstance(value, dict):
+        return {key: _rounded(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_rounded(item) for item in value]
+    return value
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_figure_drawn_in_place_in_streamlits_theme_is_the_one_streamlits_chart_draws(browser, probe_url, scheme):
+    page = new_page(browser, color_scheme=scheme)
+    try:
+        page.goto(probe_url)
+        page.wait_for_function(DRAWN_JS, arg=len(FIGURES), timeout=60_000)
+        page.mouse.move(1, 1)  # no modebar shown on either chart
+        page.wait_for_timeout(500)
+        handed = page.evaluate(HANDED_JS)
+        assert len(handed["lab"]) == len(handed["streamlit"]) == len(FIGURES)
+        for name, lab, streamlit in zip(FIGURES, handed["lab"], handed["streamlit"], strict=True):
+            assert comparable(lab) == comparable(streamlit), name
+            assert "#0000" not in str(lab), f"{name}: a placeholder colour left"
+        background = handed["lab"][0]["layout"]["template"]["layout"]["paper_bgcolor"].lower()
+        assert background == ("#ffffff" if scheme == "light" else "#171614")  # the scheme the reader's browser asked
+        labs = page.locator('[data-testid="labChart"]')
+        streamlits = page.locator('[data-testid="stPlotlyChart"]')
+        for i, name in enumerate(FIGURES):
+            ours = _shot(labs.nth(i), page)
+            theirs = _shot(streamlits.nth(i), page)
+            assert ours.size == theirs.size, name
+            # the same pixels, but for anti-aliasing where a line's ends fall a fraction of a pixel apart (the axis
+            # range differs in its 8th decimal); a wrong colour or font differs by far more than this anywhere
+            worst = max(high for _low, high in ImageChops.difference(ours, theirs).getextrema())
+            assert worst <= ANTI_ALIASING, f"{name}: pixels differ by up to {worst} of 255 ({scheme})"
+    finally:
+        page.context.close()
+
+
+def _shot(locator, page) -> Image.Image:
+    locator.scroll_into_view_if_needed()
+    page.mouse.move(1, 1)
+    page.wait_for_timeout(300)
+    path = Path(tempfile.mkstemp(suffix=".png")[1])
+    try:
+        locator.screenshot(path=path, animations="disabled")
+        return Image.open(path).convert("RGB")
+    finally:
+        path.unlink()
