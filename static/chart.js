@@ -30,6 +30,7 @@ function decoded(data) {
 // static/chart_theme.json holds, per colour scheme, the colours of the template's placeholders and the themed default
 // template, read from Streamlit's chart by devtools/chart_theme.py. The server sends such a figure without its
 // template (it is Streamlit's default one); the scheme is the one whose background this chart's element has.
+// Streamlit hands a component its data again when its theme changes (light ↔ dark), so a chart is themed anew then.
 let themesLoaded = null;
 
 function loadThemes() {

@@ -4,6 +4,7 @@ Streamlit's st.plotly_chart(theme="streamlit") is the reference, drawn beside it
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import tempfile
@@ -131,3 +132,43 @@ def _shot(locator, page) -> Image.Image:
         return Image.open(path).convert("RGB")
     finally:
         path.unlink()
+
+
+def test_when_the_reader_switches_to_a_dark_scheme_the_charts_are_drawn_as_a_page_opened_dark_draws_them(
+    browser, probe_url
+):
+    """Streamlit hands every component its data again when its theme changes, and chart.js themes the figure anew
+    for the scheme now in force. (Streamlit's own chart, switched live, keeps the trace colours it was first given,
+    its colour placeholders gone by then, under a dark layout: the reference here is a page opened dark.)"""
+    opened_dark = new_page(browser, color_scheme="dark")
+    page = new_page(browser, color_scheme="light")
+    try:
+        opened_dark.goto(probe_url)
+        opened_dark.wait_for_function(DRAWN_JS, arg=len(FIGURES), timeout=60_000)
+        reference = [comparable(lab) for lab in opened_dark.evaluate(HANDED_JS)["lab"]]
+        page.goto(probe_url)
+        page.wait_for_function(DRAWN_JS, arg=len(FIGURES), timeout=60_000)
+        assert _backgrounds(page) == {"lab": ["#ffffff"] * len(FIGURES), "streamlit": ["#ffffff"] * len(FIGURES)}
+        page.emulate_media(color_scheme="dark")  # the operating system went dark: Streamlit's theme follows
+        dark = {"lab": ["#171614"] * len(FIGURES), "streamlit": ["#171614"] * len(FIGURES)}
+        wanted = json.dumps(dark, separators=(",", ":"))  # as JSON.stringify writes it
+        page.wait_for_function(f"(wanted) => JSON.stringify(({BACKGROUNDS_JS})()) === wanted", arg=wanted)
+        assert [comparable(lab) for lab in page.evaluate(HANDED_JS)["lab"]] == reference
+    finally:
+        page.context.close()
+        opened_dark.context.close()
+
+
+# The paper colour of every chart's figure as plotly.js has it, the lab's and Streamlit's.
+BACKGROUNDS_JS = """() => {
+  const paper = (el) => ((el.layout.template || {}).layout || {}).paper_bgcolor.toLowerCase();
+  const plots = (selector) => Array.from(document.querySelectorAll(selector + ' .js-plotly-plot'));
+  return {
+    lab: plots('[data-testid="labChart"]').map(paper),
+    streamlit: plots('[data-testid="stPlotlyChart"]').map(paper),
+  };
+}"""
+
+
+def _backgrounds(page) -> dict:
+    return page.evaluate(BACKGROUNDS_JS)
