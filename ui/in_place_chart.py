@@ -94,6 +94,15 @@ def streamlit_theme_json(figure: go.Figure) -> bytes | None:
     return json.dumps(spec, separators=(",", ":")).encode()
 
 
+CHART_KEY_PREFIX = "lab_chart:"  # a chart's key in the component's own: its widget state is not the page's
+
+
+def is_chart_key(user_key: str) -> bool:
+    """Whether a session-state key is an in-place chart's (whose widget state is not the page's: ui.classroom.fanout
+    leaves it out when comparing two students' states)."""
+    return user_key.startswith(CHART_KEY_PREFIX)
+
+
 def unused_key(prefix: str) -> str:
     """prefix + the first number no element of this run has taken as its key: charts drawn in a varying number and
     order (a walkthrough step's) keep their keys from run to run, first chart to first chart, so each is redrawn in
@@ -101,7 +110,7 @@ def unused_key(prefix: str) -> str:
     ctx = get_script_run_ctx()
     taken = ctx.shared.widget_user_keys_this_run if ctx is not None else ()
     number = 0
-    while f"{prefix}{number}" in taken:
+    while f"{CHART_KEY_PREFIX}{prefix}{number}" in taken:
         number += 1
     return f"{prefix}{number}"
 
@@ -116,9 +125,10 @@ def draw_in_place(figure_json: bytes, config: dict, key: str | None, where=None,
         return False
     themed = b'"theme":"' + theme.encode() + b'",' if theme == STREAMLIT_THEME else b""
     payload = b'{"config":' + json.dumps(config).encode() + b"," + themed + b'"figure":' + figure_json + b"}"
+    own_key = None if key is None else CHART_KEY_PREFIX + key
     if where is None:
-        mount(key=key, data=payload)
+        mount(key=own_key, data=payload)
     else:
         with where:
-            mount(key=key, data=payload)
+            mount(key=own_key, data=payload)
     return True

@@ -38,6 +38,7 @@ from streamlit.runtime.state.common import is_element_id, is_keyed_element_id
 from streamlit.runtime.state.session_state import _is_internal_key
 
 from ..class_role import ROLE_KEY, ClassRole
+from ..in_place_chart import is_chart_key
 
 _LOG = logging.getLogger(__name__)
 KEPT = 32  # recordings kept per process (a room's versions × its students' languages and choices)
@@ -277,8 +278,8 @@ def _items(session_state):
     state = getattr(session_state, "_state", session_state)  # the script's SafeSessionState wraps a SessionState
     key_of = state._key_id_mapper.id_key_mapping
     for key in state._keys():
-        if _is_internal_key(key):
-            continue
+        if _is_internal_key(key) or is_chart_key(key_of.get(key, key)):
+            continue  # Streamlit's own, or a chart's: a replay draws the chart, and its widget state is no one's
         if not is_element_id(key):
             yield key, state._getitem(state._get_widget_id(key), key)
         elif is_keyed_element_id(key) and key in key_of:
