@@ -17,6 +17,7 @@ import re
 import plotly.graph_objects as go
 import plotly.io
 import streamlit as st
+from streamlit.elements.lib.utils import user_key_from_element_id
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from .plotly_bundle import STREAMLIT_STATIC, plotly_chunk_path
@@ -101,6 +102,12 @@ def is_chart_key(user_key: str) -> bool:
     """Whether a session-state key is an in-place chart's (whose widget state is not the page's: ui.classroom.fanout
     leaves it out when comparing two students' states)."""
     return user_key.startswith(CHART_KEY_PREFIX)
+
+
+def chart_key(element_id: str) -> str | None:
+    """The key a chart was drawn under (show_chart's), from its element's id; None for a chart drawn without one."""
+    user_key = user_key_from_element_id(element_id)
+    return user_key.removeprefix(CHART_KEY_PREFIX) if user_key else None
 
 
 def unused_key(prefix: str) -> str:

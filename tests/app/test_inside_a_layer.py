@@ -29,7 +29,7 @@ def decode(value) -> np.ndarray:
 
 def charts(at: AppTest) -> dict[str, dict]:
     """Plotly figure specs on the page by widget key (the end of the element id)."""
-    return {c.id.rsplit("-", 1)[-1]: c.spec for c in charts_of(at)}
+    return {c.key: c.spec for c in charts_of(at)}
 
 
 def open_page(stack: str = "encoder", lang: str = "en") -> AppTest:

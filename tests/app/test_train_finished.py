@@ -32,7 +32,7 @@ def test_the_bar_completes_when_the_goal_is_reached_early_and_says_so():
 
 
 def kinds_in_order(at) -> list[str]:
-    """The main area's elements in the order they are drawn, by kind (progress, success, plotly_chart, …)."""
+    """The main area's elements in the order they are drawn, by kind (progress, success, bidi_component: a chart, …)."""
     found: list[str] = []
 
     def walk(node):
@@ -60,7 +60,7 @@ def test_the_result_sits_at_the_top_with_a_link_to_attention(train_pool, lang, d
     assert bar.value == 100 and bar.text.startswith(done)
     assert "train_stop" not in [b.key for b in at.button]  # no greyed Stop beside a finished run
     order = kinds_in_order(at)
-    assert order.index("progress") < order.index("success") < order.index("plotly_chart")
+    assert order.index("progress") < order.index("success") < order.index("bidi_component")  # the curves, in place
     links = [e.proto for e in at.get("page_link") if e.proto.label == link]
     assert len(links) == 1 and links[0].page == "attention"
     assert "model=my-translate" in links[0].query_string

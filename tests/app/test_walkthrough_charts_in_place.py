@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 
 from attention_lab.paths import APP_ROOT
-from ui.in_place_chart import STREAMLIT_THEME, streamlit_theme_json, unused_key
+from ui.in_place_chart import STREAMLIT_THEME, chart_key, streamlit_theme_json, unused_key
 from viz import walkthrough as walk_figures
 
 from .test_step_by_step import MODEL, click, open_page
@@ -36,7 +36,7 @@ def test_every_step_sends_its_figures_in_streamlits_theme_without_the_template_u
             assert "template" not in payload["figure"]["layout"]
             assert payload["figure"]["data"], "a figure with its traces"
         ids = [element_id for element_id, _ in drawn]
-        assert all(element_id.endswith(f"walk_chart_{n}") for n, element_id in enumerate(ids)), ids
+        assert [chart_key(element_id) for element_id in ids] == [f"walk_chart_{n}" for n in range(len(ids))], ids
         if first_ids is not None:
             assert ids[0] == first_ids[0]  # the first chart of every step is the same chart, redrawn
         first_ids = ids

@@ -37,7 +37,7 @@ def set_run(at: AppTest, task: str = "translate", steps: int = 10, arch: str = "
 
 
 def figure(at: AppTest, key: str) -> dict:
-    return next(c.spec for c in charts_of(at) if c.id.endswith(key))
+    return next(c.spec for c in charts_of(at) if c.key == key)
 
 
 def heatmap_z(trace: dict) -> np.ndarray:
