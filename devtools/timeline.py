@@ -4,8 +4,9 @@ FILE.PID once a second ($ATTENTION_LAB_TIMELINE). With $ATTENTION_LAB_CPROFILE s
 cProfile, summed into FILE.PID.pstats (cProfile slows the runs several times: read its shares, not its times).
 
 Installed by `python -m devtools.count_runs` before Streamlit starts (bench/load/run.py follow --profile): it wraps
-RoomDocs.put, ScriptRunner._run_script, ScriptRunContext.enqueue and ui.classroom.fanout.replay (a student sent another
-student's run); nothing in the app changes.
+RoomDocs.put, ScriptRunner._run_script, ScriptRunContext.enqueue, ui.classroom.fanout.replay (a student sent another
+student's run) and Runtime._send_message (when a run's script_finished left for its browser); nothing in the app
+changes.
 `python -m devtools.timeline FILE.PID` prints what docs/capacity.md quotes: the students' runs (each student's first,
 its join, left out) and the teacher's, in CPU time, wall time and messages.
 """
@@ -19,6 +20,7 @@ import pstats
 import threading
 import time
 
+from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
 from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
 
@@ -78,7 +80,15 @@ def install(path: str) -> None:
             note(event="replay", session=session.id[:8])
         return replayed
 
+    original_send = Runtime._send_message
+
+    def send_message(self, session_info, msg):
+        original_send(self, session_info, msg)
+        if msg.HasField("script_finished"):
+            note(event="finished sent", session=session_info.session.id[:8])
+
     RoomDocs.put, ScriptRunner._run_script, ScriptRunContext.enqueue = put, run_script, enqueue  # type: ignore[method-assign]
+    Runtime._send_message = send_message  # type: ignore[method-assign]
     fanout.replay = replay
 
     profiled = f"{path}.{os.getpid()}.pstats"  # every script run's cProfile, summed ($ATTENTION_LAB_CPROFILE set)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -71,13 +72,23 @@ def follow(teacher, students, room, change, page) -> float:
     return sent
 
 
+@contextmanager
+def a_class(url: str, page, students: int):
+    """(teacher, students, room): a teacher who started a class on `page`, and that many students following; all
+    closed afterwards."""
+    teacher, _ = open_page(url, page)
+    code, _ = start_class(teacher)
+    followers = [open_page(url, page, f"room={code}")[0] for _ in range(students)]
+    try:
+        yield teacher, followers, Room(code=code, page=page)
+    finally:
+        for session in (*followers, teacher):
+            session.close()
+
+
 def test_one_run_of_a_followers_page_reaches_every_student_alike_and_draws_what_their_own_would(server):
     url, timeline = server
-    teacher, _ = open_page(url, STEP)
-    code, _ = start_class(teacher)
-    students = [open_page(url, STEP, f"room={code}")[0] for _ in range(4)]
-    try:
-        room = Room(code=code, page=STEP)
+    with a_class(url, STEP, 4) as (teacher, students, room):
         follow(teacher, students, room, lambda: next_step(teacher, room), STEP)  # the class settles into step 2
         sent = follow(teacher, students, room, lambda: next_step(teacher, room), STEP)
         assert STEP.shown(teacher) == "3"
@@ -91,9 +102,6 @@ def test_one_run_of_a_followers_page_reaches_every_student_alike_and_draws_what_
         assert all(p == pages[0] for p in pages[1:])  # element for element, byte for byte
         formulas = [latex.body for latex in students[0].elements("latex")]
         assert formulas == [latex.body for latex in teacher.elements("latex")]  # the teacher's step, number for number
-    finally:
-        for session in (*students, teacher):
-            session.close()
 
 
 def test_a_student_in_another_language_gets_a_run_of_their_own_and_a_replayed_student_still_explores(server):
@@ -132,3 +140,24 @@ def test_a_student_in_another_language_gets_a_run_of_their_own_and_a_replayed_st
     finally:
         for session in (*students, teacher):
             session.close()
+
+
+def test_no_student_is_sent_a_change_before_the_teacher_has_been_sent_its_whole_page(server):
+    """Students are woken only once the teacher's session has settled: its run over and every message of it sent
+    (ui/classroom/wake.py _after_teacher). Streamlit sends in cycles, session by session, so students' runs and replays
+    started first made the teacher's own script_finished wait for a cycle of the class's messages. Read off the
+    server's timeline, one clock: each student's run or replay of a change starts after the teacher's script_finished
+    was sent."""
+    url, timeline = server
+    with a_class(url, ATTENTION, 4) as (teacher, students, room):
+        rng = random.Random(11)
+        follow(teacher, students, room, lambda: change_view(teacher, room, rng), ATTENTION)  # settle into the class
+        for _ in range(3):
+            sent = follow(teacher, students, room, lambda: change_view(teacher, room, rng), ATTENTION)
+            noted = events(timeline, sent)
+            teacher_id, student_ids = teacher.session_id[:8], {s.session_id[:8] for s in students}
+            finished = [e["t"] for e in noted if e["event"] == "finished sent" and e["session"] == teacher_id]
+            starts = [e.get("started", e["t"]) for e in noted if e["event"] in ("run", "replay")
+                      and e["session"] in student_ids]  # fmt: skip
+            assert finished and len(starts) >= len(students), (finished, starts)
+            assert min(starts) > finished[0], "a student was sent the change before the teacher's page had been sent"

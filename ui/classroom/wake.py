@@ -8,7 +8,8 @@ Streamlit, on its event loop, to rerun that session, as Streamlit reruns a sessi
 that is not following wakes only when the question changes (it shows the question while exploring).
 
 A teacher's own run publishes in the middle of drawing its page (the sidebar comes first): the wakes wait until
-that run ends (release_wakes, at the end of app.py), so the teacher's page is not drawn while N students rerun.
+that run ends (release_wakes, at the end of app.py) and every message of it has been sent to the teacher's browser,
+so the teacher's page is neither drawn nor sent while N students rerun.
 Then the server reruns FOLLOWERS_AT_ONCE students at a time, in the order the room told them, each next one when a
 run ends (or after SLOT_FOR seconds): N runs started at once share one GIL, convoy on it at every message they send
 (each a write to the event loop's pipe) and all end late together; one at a time, each run takes about its CPU time
@@ -43,6 +44,7 @@ SLOT_FOR = 1.5  # s after which a rerun that has not said it ended gives its pla
 HEARTBEAT_EVERY = 10.0  # s between heartbeats of the watched students (the room counts a student for 30 s after each)
 _held = threading.local()  # a teacher's full run: the wakes its publish caused, sent when the run ends
 HOLD_AT_MOST = 2.0  # s: wakes held by a run that never reached its end (an exception before it) are sent anyway
+TEACHER_FIRST_AT_MOST = 0.5  # s the released wakes wait at most for the teacher's page to have been sent
 
 
 @dataclass(frozen=True)
@@ -208,13 +210,32 @@ def hold_wakes() -> None:
 
 
 def release_wakes() -> None:
-    """The end of a full run (app.py): send the wakes it held; a student's run gives its place to the next one."""
+    """The end of a full run (app.py): send the wakes it held, once the run's own page has reached its browser
+    (_after_teacher); a student's run gives its place to the next one."""
     wakes, _held.wakes = getattr(_held, "wakes", None), None
-    if wakes:
-        _loop().call_soon_threadsafe(_flush, wakes)
     ctx = get_script_run_ctx()
+    if wakes:
+        session_id = ctx.session_id if ctx is not None else ""
+        asyncio.run_coroutine_threadsafe(_after_teacher(session_id, wakes), _loop())
     if ctx is not None and Runtime.exists():
         _loop().call_soon_threadsafe(_queue.done, ctx.session_id)
+
+
+async def _after_teacher(session_id: str, wakes: list) -> None:
+    """On the event loop: queue the held wakes once the teacher's session has settled (its run over and every message
+    of it sent: Streamlit's AppSession.wait_until_settled), or after TEACHER_FIRST_AT_MOST. Streamlit sends in cycles,
+    session by session, a loop tick after every message; students' replays queued before the teacher's script_finished
+    was sent made it wait for a whole cycle of the class's messages (docs/capacity.md, "The teacher first")."""
+    try:
+        session = Runtime.instance().get_app_session(session_id) if session_id and Runtime.exists() else None
+        if session is not None:
+            session.track_settling()  # from now on: a session already tracked keeps its state
+            async with asyncio.timeout(TEACHER_FIRST_AT_MOST):
+                await session.wait_until_settled()
+    except TimeoutError:
+        pass  # a teacher's next run began meanwhile: their students wait no longer
+    finally:
+        _flush(wakes)  # whatever happened above: the students are never left behind
 
 
 class _Heartbeats:
