@@ -73,12 +73,16 @@ def follow(teacher, students, room, change, page) -> float:
 
 
 @contextmanager
-def a_class(url: str, page, students: int):
-    """(teacher, students, room): a teacher who started a class on `page`, and that many students following; all
-    closed afterwards."""
+def a_class(url: str, page, languages: tuple[str, ...]):
+    """(teacher, students, room): a teacher who started a class on `page` in English, and a student following in each
+    of `languages`; all closed afterwards."""
     teacher, _ = open_page(url, page)
     code, _ = start_class(teacher)
-    followers = [open_page(url, page, f"room={code}")[0] for _ in range(students)]
+    followers = []
+    for lang in languages:
+        query = f"room={code}&" + page.query.replace("lang=en", f"lang={lang}")
+        followers.append(StreamlitSession(url, page.path, query, timeout=120.0))  # as open_page
+        followers[-1].open()
     try:
         yield teacher, followers, Room(code=code, page=page)
     finally:
@@ -88,7 +92,7 @@ def a_class(url: str, page, students: int):
 
 def test_one_run_of_a_followers_page_reaches_every_student_alike_and_draws_what_their_own_would(server):
     url, timeline = server
-    with a_class(url, STEP, 4) as (teacher, students, room):
+    with a_class(url, STEP, ("en",) * 4) as (teacher, students, room):
         follow(teacher, students, room, lambda: next_step(teacher, room), STEP)  # the class settles into step 2
         sent = follow(teacher, students, room, lambda: next_step(teacher, room), STEP)
         assert STEP.shown(teacher) == "3"
@@ -106,14 +110,8 @@ def test_one_run_of_a_followers_page_reaches_every_student_alike_and_draws_what_
 
 def test_a_student_in_another_language_gets_a_run_of_their_own_and_a_replayed_student_still_explores(server):
     url, timeline = server
-    teacher, _ = open_page(url, ATTENTION)
-    code, _ = start_class(teacher)
-    english = [open_page(url, ATTENTION, f"room={code}")[0] for _ in range(2)]
-    chinese = StreamlitSession(url, ATTENTION.path, f"room={code}&" + ATTENTION.query.replace("lang=en", "lang=zh"))
-    chinese.open()
-    students = [*english, chinese]
-    try:
-        room = Room(code=code, page=ATTENTION)
+    with a_class(url, ATTENTION, ("en", "en", "zh")) as (teacher, students, room):
+        english, chinese = students[:2], students[2]
         rng = random.Random(7)
         follow(teacher, students, room, lambda: change_view(teacher, room, rng), ATTENTION)
         sent = follow(teacher, students, room, lambda: change_view(teacher, room, rng), ATTENTION)
@@ -137,9 +135,6 @@ def test_a_student_in_another_language_gets_a_run_of_their_own_and_a_replayed_st
         sent = follow(teacher, others, room, lambda: change_view(teacher, room, rng), ATTENTION)
         assert replayed.value("text") == "1 2 3"
         assert not [e for e in events(timeline, sent) if e.get("session") == replayed.session_id[:8]]  # exploring
-    finally:
-        for session in (*students, teacher):
-            session.close()
 
 
 def test_no_student_is_sent_a_change_before_the_teacher_has_been_sent_its_whole_page(server):
@@ -149,7 +144,7 @@ def test_no_student_is_sent_a_change_before_the_teacher_has_been_sent_its_whole_
     server's timeline, one clock: each student's run or replay of a change starts after the teacher's script_finished
     was sent."""
     url, timeline = server
-    with a_class(url, ATTENTION, 4) as (teacher, students, room):
+    with a_class(url, ATTENTION, ("en",) * 4) as (teacher, students, room):
         rng = random.Random(11)
         follow(teacher, students, room, lambda: change_view(teacher, room, rng), ATTENTION)  # settle into the class
         for _ in range(3):
