@@ -63,7 +63,7 @@ def catalog_problems(locale: str) -> list[str]:
     problems = [f"not extracted (run scripts/i18n.py extract): {m!r}" for m in new]
     problems += [f"obsolete (no longer in the code): {m!r}" for m in sorted(set(in_catalog) - in_code, key=str)]
     for key, message in sorted(in_catalog.items(), key=lambda item: str(item[0])):
-        strings = message.string if isinstance(message.string, (tuple, list)) else (message.string,)
+        strings = message.string if isinstance(message.string, (tuple, list)) else (message.string or "",)
         ids = message.id if isinstance(message.id, (tuple, list)) else (message.id,)
         if message.fuzzy or not all(strings):
             problems.append(f"untranslated or fuzzy: {key!r}")

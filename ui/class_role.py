@@ -132,6 +132,6 @@ def run_page_hash() -> str:
 def switch_to(role: ClassRole, script: str) -> None:
     """st.switch_page, keeping the room (and the teacher's key) and the language in the URL."""
     params = {ROOM_PARAM: role.code, LANG_KEY: current_language()}
-    if role.is_teacher:
+    if role.key is not None:  # a teacher (is_teacher)
         params[KEY_PARAM] = role.key
     st.switch_page(script, query_params=params)

@@ -76,7 +76,7 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations(current_language()).ngettext(singular, plural, n)
 
 
-def explain(exc: Exception) -> str:
+def explain(exc: BaseException) -> str:
     """An error's message in this session's language: translated from its template when it has one, and so is an
     error it names as a parameter ("config.json has an invalid model config: {error}")."""
     template = getattr(exc, "template", None)

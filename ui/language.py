@@ -49,13 +49,14 @@ def language_switch() -> str:
     lang = st.sidebar.segmented_control(
         "English / 中文",
         list(LANGUAGES),
-        format_func=LANGUAGES.get,
+        format_func=LANGUAGES.__getitem__,
         required=True,
         key=LANG_KEY,
         on_change=_carry_choices_over,
         label_visibility="collapsed",
         width="stretch",
     )
+    assert lang is not None  # required, and its key holds a language (set above): the switch is never empty
     if st.query_params.get(LANG_KEY) != lang:
         st.query_params[LANG_KEY] = lang
     return lang

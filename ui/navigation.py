@@ -62,7 +62,7 @@ def run_page(page: st.Page, *, again: bool = False) -> None:
     own run draws the page its app's run drew (Streamlit lets st.navigation's page run once per run of app.py; in
     a fragment's run app.py does not run, so the page's once is this fragment's)."""
     if again:
-        page._can_be_called = True  # type: ignore[attr-defined]  # Streamlit 1.67's flag for that once
+        page._can_be_called = True  # Streamlit 1.67's flag for that once
     st.session_state[ENTRY_KEY] = True
     try:
         page.run()

@@ -45,6 +45,7 @@ def room_model(name: str) -> LoadedModel | None:
     if name not in listing:
         return None
     role = current_role()
+    assert role is not None  # _listing() names models only for a session in a room
     try:
         return _load(role.code, name, listing[name])
     except RoomError as exc:

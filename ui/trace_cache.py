@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 import streamlit as st
 
-from model import NO_ABLATION, Ablation, AnyLoaded, InputError, LoadedEncoder, Trace
+from model import NO_ABLATION, Ablation, AnyLoaded, InputError, LoadedEncoder, LoadedModel, Trace
 from services.shared_cache import SharedCache
 
 from .i18n import _, explain
@@ -37,7 +37,7 @@ SHARED_TRACES: SharedCache[Trace] = SharedCache(SHARED_ENTRIES, SHARED_BYTES, tr
 
 def is_shared(loaded: AnyLoaded) -> bool:
     """A shipped model as the server's cache holds it, or a class room's model: every session may reuse its traces."""
-    if is_marked_shared(loaded):
+    if isinstance(loaded, LoadedModel) and is_marked_shared(loaded):  # only a room's models are marked: never MiniLM
         return True
     return loaded.name in shipped_names() and shared_model(loaded.name).model is loaded.model
 
@@ -57,7 +57,9 @@ def cached_run(
     """loaded.run(...) remembered per (model, input, target, ablation) for this session, or None after a
     friendly message for empty or unusable input; over-long input and target are cut with a notice."""
     text = fit_to_limit(loaded, text) if text.strip() and not isinstance(loaded, LoadedEncoder) else text
-    target = fit_to_limit(loaded, target, "target") if target and target.strip() else ""
+    target = target if target and target.strip() else ""
+    if target and not isinstance(loaded, LoadedEncoder):  # MiniLM has no decoder: its run() refuses any target
+        target = fit_to_limit(loaded, target, "target")
     cache: OrderedDict = st.session_state.setdefault(CACHE_KEY, OrderedDict())
     key = (loaded.model, text, target, ablation)  # the model object itself: a retrained model is a new key
     if key in cache:

@@ -5,6 +5,7 @@ gradients through time for the plain RNN, the GRU and the LSTM. Pure PyTorch/Num
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
 import torch
@@ -18,7 +19,21 @@ from ..runner import LoadedModel
 from ..trace import Trace
 
 
-def decoder_step(trace: Trace, t: int, batch: int = 0) -> dict[str, np.ndarray | int | None]:
+class DecoderStep(TypedDict):
+    """One decoder step's numbers (decoder_step); scores, masked and weights are None for a model without attention."""
+
+    s_prev: np.ndarray  # (d_dec,)
+    scores: np.ndarray | None  # (S,)
+    masked: np.ndarray | None  # (S,)
+    weights: np.ndarray | None  # (S,)
+    context: np.ndarray  # (d_enc,)
+    s: np.ndarray  # (d_dec,)
+    logits: np.ndarray  # (V,)
+    probabilities: np.ndarray  # (V,)
+    output_id: int
+
+
+def decoder_step(trace: Trace, t: int, batch: int = 0) -> DecoderStep:
     """Everything decoder step t (0-based) of an RNN trace computed, as float64 arrays:
 
     s_prev (d_dec,) the state the scores read; scores, masked, weights (S,); context (d_enc,) = c_t;
@@ -39,7 +54,7 @@ def decoder_step(trace: Trace, t: int, batch: int = 0) -> dict[str, np.ndarray |
         return row(name) if name in trace else None
 
     logits, context = row(LOGITS), attention("context")
-    out: dict[str, np.ndarray | int | None] = {
+    out: DecoderStep = {
         "s_prev": row(RNN_DEC_S_PREV),
         "scores": attention("scores"),
         "masked": attention("masked"),

@@ -7,7 +7,7 @@ float64 NumPy so the page can print them; nothing here knows about Streamlit.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple, overload
 
 import numpy as np
 import torch
@@ -104,6 +104,12 @@ def select_head(full: dict[str, np.ndarray], head: int) -> dict[str, np.ndarray]
     return view
 
 
+@overload
+def build_mask(
+    kind: Literal["causal", "padding", "custom"], n_queries: int, n_keys: int, n_padding: int = 1, custom=None
+) -> np.ndarray: ...
+@overload
+def build_mask(kind: str, n_queries: int, n_keys: int, n_padding: int = 1, custom=None) -> np.ndarray | None: ...
 def build_mask(kind: str, n_queries: int, n_keys: int, n_padding: int = 1, custom=None) -> np.ndarray | None:
     """bool (Lq, Lk), True = may attend: none → None, causal, padding (the last n_padding keys are
     padding), or a user's custom grid."""

@@ -80,6 +80,7 @@ def atlas_section(loaded: AnyLoaded, trace: Trace) -> None:
             _("Averaged over"), list(ATLAS_LABELS), required=True, key="atlas_over",
             format_func=shown_as({k: _(label) for k, label in ATLAS_LABELS.items()}),
         )  # fmt: skip
+        assert over is not None  # required=True, and ui.state.settle gave the key the view's value before any draw
         if over == "input":
             atlas = trace_atlas(trace)
         else:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import SupportsInt, cast, overload
 
 import numpy as np
 import streamlit as st
@@ -49,13 +50,13 @@ from .thumbnails import overview_title, thumbnails
 # The link (views.AttentionView): ?kind=encoder|decoder|cross, ?layer= and ?head= counted from 1, ?token=,
 # ?summaries=true, ?more=entropy|peak|mean|rollout, ?off= (ui.state writes it; a link written with a label in
 # either language still opens the same view).
-KINDS = KIND_LABELS
+KINDS = {kind.value: label for kind, label in KIND_LABELS.items()}  # kind id → msgid: the page's kinds are ids
 KIND_HELP = N_(
     "Encoder self-attention: each source token looks at every source token. "
     "Decoder masked self-attention: each output position looks only at earlier outputs. "
     "Cross-attention: each output position looks at the source."
 )
-AXES = {  # kind → (query axis title, key axis title)
+AXES: dict[str, tuple[str, str]] = {  # kind id → (query axis title, key axis title)
     AttentionKind.ENCODER: (N_("Query: source token"), N_("Key: source token")),
     AttentionKind.DECODER: (N_("Query: decoder input"), N_("Key: decoder input")),
     AttentionKind.CROSS: (N_("Query: decoder input"), N_("Key: source token")),
@@ -71,7 +72,12 @@ PICKERS = ("layer", "head", "token")  # the focused head's pickers: their widget
 Panel = Callable[[], None]  # the question panel, drawn under the focused head
 
 
+@overload
+def hover_names(query: str, key: str, /) -> tuple[str, str]: ...
+@overload
+def hover_names(query: str, key: str, value: str, /) -> tuple[str, str, str]: ...
 def hover_names(*names: str) -> tuple[str, ...]:
+    """The names translated: the two axis titles, or the three words of a heatmap's hover (query, key, value)."""
     return tuple(_(n) for n in names)
 
 
@@ -178,8 +184,9 @@ def sharpest_defaults(weights) -> tuple[int, int]:
     """The view's default layer and head (None in the view, computed here before their pickers): the sharpest head of
     the kind shown, by the model's own mean row entropy (model.analysis.attention.sharpest_head), and within a layer
     the link or the user chose, that layer's sharpest head. A layer or head the user, a link or a class chose stays."""
-    layer = int(computed_default("layer", lambda: sharpest_head(weights)[0]))
-    head = int(computed_default("head", lambda: sharpest_head(weights, layer)[1]))
+    # computed_default is typed `object`; these keys hold a layer or head index (an int, maybe a NumPy one)
+    layer = int(cast(SupportsInt, computed_default("layer", lambda: sharpest_head(weights)[0])))
+    head = int(cast(SupportsInt, computed_default("head", lambda: sharpest_head(weights, layer)[1])))
     return layer, head
 
 

@@ -178,6 +178,13 @@ def _hidden() -> bool:
     return role is not None and not role.is_teacher
 
 
+def _key(role: ClassRole) -> str:
+    """The room's key: a class's side of the panel (and the question bar) is drawn for its teacher only (_hidden,
+    follow.follow_room), whose role holds it."""
+    assert role.key is not None, "not the teacher's role"
+    return role.key
+
+
 def _panel(view: QuestionView) -> None:
     role = current_role()
     question = st.session_state.get(QUESTION_KEY)
@@ -202,10 +209,10 @@ def _ask_controls(view: QuestionView, role: ClassRole | None) -> dict | None:
     kinds = {k: _(KIND_NAMES[k]) for k in QUESTION_KINDS if k != NEXT or view.logits is not None}
     kind = st.radio(_("Question"), list(kinds), format_func=kinds.get, key=KIND_KEY)  # labels translated now
     if kind == NEXT:
-        positions = list(range(len(view.decoder_tokens or [])))
+        decoder_tokens = view.decoder_tokens or []
         pick = st.selectbox(
-            _("Decoder position"), positions, key=f"_q_position_{view.where}",
-            format_func=lambda t: token_label(t, view.decoder_tokens[t]),
+            _("Decoder position"), list(range(len(decoder_tokens))), key=f"_q_position_{view.where}",
+            format_func=lambda t: token_label(t, decoder_tokens[t]),
             help=_("The model reads the decoder input up to this position and scores the token that comes next."),
         )  # fmt: skip
     else:
@@ -231,7 +238,7 @@ def _ask_controls(view: QuestionView, role: ClassRole | None) -> dict | None:
     }  # fmt: skip
     if role is not None:
         try:
-            room_store().ask(role.code, role.key, {k: question[k] for k in ("id", "kind", "options", "context")})
+            room_store().ask(role.code, _key(role), {k: question[k] for k in ("id", "kind", "options", "context")})
         except RoomError as exc:
             st.error(explain(exc))
             return None
@@ -243,6 +250,8 @@ def _build(view: QuestionView, kind: str, pick: int) -> ModelQuestion | None:
     """The question about the chosen row (or decoder position), with its true answer and its context."""
     where = {"attention": view.attention, "layer": view.layer, "head": view.head, "number_from": view.number_from}
     if kind == NEXT:
+        if view.logits is None or view.vocabulary is None or view.decoder_tokens is None:
+            raise QuestionError(QuestionError.EMPTY)  # an encoder-only model writes no tokens (_outputs)
         asked = next_token_question(view.logits, pick, view.vocabulary)
         return replace(asked, context={**asked.context, "token": view.decoder_tokens[pick]})
     if kind == ATTEND:
@@ -282,7 +291,7 @@ def _class_question(question: dict, role: ClassRole) -> None:
     if question["revealed"]:
         _class_reveal(question, role)
         return
-    _live_counts(question, role.code, role.key)
+    _live_counts(question, role.code, _key(role))
     reveal_col, close_col = st.columns(2)
     reveal_col.button(
         _("Reveal"), type="primary", on_click=_reveal_to_class, args=(question, role), width="stretch",
@@ -309,7 +318,7 @@ def _live_counts(question: dict, code: str, key: str) -> None:
 
 def _reveal_to_class(question: dict, role: ClassRole) -> None:
     try:
-        room_store().reveal(role.code, role.key, question["answer"], question["id"])
+        room_store().reveal(role.code, _key(role), question["answer"], question["id"])
     except RoomError as exc:
         notice_error(exc)
         return
@@ -318,13 +327,13 @@ def _reveal_to_class(question: dict, role: ClassRole) -> None:
 
 def _clear_class_question(role: ClassRole, ask_another: bool = False) -> None:
     with suppress(RoomError):  # the class has ended or moved on: nothing is left to close
-        room_store().clear_question(role.code, role.key)
+        room_store().clear_question(role.code, _key(role))
     (_ask_another if ask_another else _close)()
 
 
 def _class_reveal(question: dict, role: ClassRole) -> None:
     try:
-        counts = room_store().answer_counts(role.code, role.key)
+        counts = room_store().answer_counts(role.code, _key(role))
     except RoomError as exc:
         st.warning(explain(exc))
         counts = None

@@ -119,7 +119,7 @@ def _keep_in_url(role: ClassRole) -> None:
     """The room (and, for the teacher, the key) stay in the URL across page changes, so a reload resumes."""
     if st.query_params.get(ROOM_PARAM) != role.code:
         st.query_params[ROOM_PARAM] = role.code
-    if role.is_teacher and st.query_params.get(KEY_PARAM) != role.key:
+    if role.key is not None and st.query_params.get(KEY_PARAM) != role.key:  # a teacher (ClassRole.is_teacher)
         st.query_params[KEY_PARAM] = role.key
     elif not role.is_teacher and KEY_PARAM in st.query_params:
         del st.query_params[KEY_PARAM]

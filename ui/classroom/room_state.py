@@ -30,7 +30,8 @@ def apply(state: Mapping, session: MutableMapping, models: Collection[str]) -> l
 
     A state the view cannot hold changes nothing; a model this session cannot use is skipped, so the picker
     keeps its choice."""
-    cls = view_class(state.get(PAGE)) if isinstance(state.get(PAGE), str) else None
+    page = state.get(PAGE)
+    cls = view_class(page) if isinstance(page, str) else None
     if cls is None:
         return []
     try:

@@ -23,10 +23,17 @@ LEFT = N_("You left class {code}; this page now works on its own.")
 QUESTION_BOX = "class_question"  # the key of the question's box (the page scrolls to it when the question moves)
 
 
+def _student_id(role: ClassRole) -> str:
+    """The id the room knows this student by: this module's functions run for a student's role only, which gets it
+    when it joins (follow._from_url)."""
+    assert role.student_id is not None, "not a student's role"
+    return role.student_id
+
+
 def _leave(role: ClassRole) -> None:
     with suppress(RoomError):  # leaving a class that has gone is not an error
         forget_room(room_store(), role)
-        room_store().leave(role.code, role.student_id)
+        room_store().leave(role.code, _student_id(role))
     end_class(role)
     set_notice(LEFT, "info", code=role.code)
 
@@ -52,7 +59,7 @@ def _send_answer(role: ClassRole, question_id: str, key: str) -> None:
     if choice is None:
         return
     try:
-        room_store().answer(role.code, role.student_id, question_id, int(choice))
+        room_store().answer(role.code, _student_id(role), question_id, int(choice))
     except RoomError as exc:
         notice_error(exc)
 
@@ -60,7 +67,7 @@ def _send_answer(role: ClassRole, question_id: str, key: str) -> None:
 def _my_answer(role: ClassRole, question_id: str) -> int | None:
     """This student's answer as the room holds it (None when unanswered, or the room cannot be read)."""
     try:
-        return room_store().my_answer(role.code, role.student_id, question_id)
+        return room_store().my_answer(role.code, _student_id(role), question_id)
     except RoomError:
         return None
 

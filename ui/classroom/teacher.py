@@ -67,9 +67,16 @@ def start_class() -> None:
     st.session_state[SHOW_JOIN_KEY] = True
 
 
+def _key(role: ClassRole) -> str:
+    """The room's key a teacher's calls to the room need: this module's functions run for a teacher's role only
+    (ClassRole.is_teacher: it holds the key)."""
+    assert role.key is not None, "not the teacher's role"
+    return role.key
+
+
 def _end(role: ClassRole) -> None:
     with suppress(RoomError):  # already gone: the class is over either way
-        room_store().close(role.code, role.key)
+        room_store().close(role.code, _key(role))
     end_class(role)
     set_notice(ENDED_BY_YOU, "info", code=role.code)
 
@@ -157,7 +164,7 @@ def publish_tick(page: str) -> None:
         _share_models(store, role)
         view = _view(role, page, full_run)
         if view == role.published:  # unchanged here: keep the room alive, and leave it to another tab of ours
-            store.teacher_heartbeat(role.code, role.key)
+            store.teacher_heartbeat(role.code, _key(role))
         else:
             _share_lesson(store, role, view)
             role.refused = publish_view(store, role, view)
@@ -193,14 +200,14 @@ def _view(role: ClassRole, page: str, full_run: bool) -> dict:
 def publish_view(store: RoomStore, role: ClassRole, state: dict) -> list[InvalidState]:
     """Publish the view `state`; a setting the room refuses (too long, say) is left out, and its error returned,
     so the rest of the view still reaches the class."""
-    state = copy.deepcopy(state)
+    state, key = copy.deepcopy(state), _key(role)
     refused: list[InvalidState] = []
     while True:
         try:
-            store.publish(role.code, role.key, state)
+            store.publish(role.code, key, state)
             return refused
         except InvalidState as exc:
-            culprit = _culprit(state, exc, role.key)
+            culprit = _culprit(state, exc, key)
             if culprit is None:
                 raise
             refused.append(exc)
@@ -234,7 +241,7 @@ def _share_lesson(store: RoomStore, role: ClassRole, view: dict) -> None:
         return
     role.shared_lessons.add(lesson_id)  # tried once per lesson, whatever the outcome
     try:
-        store.share_lesson(role.code, role.key, lesson_id, lesson_bytes(lesson_id, lesson))
+        store.share_lesson(role.code, _key(role), lesson_id, lesson_bytes(lesson_id, lesson))
     except (RoomClosed, RoomNotFound):
         raise
     except RoomError as exc:
@@ -252,7 +259,7 @@ def _share_models(store: RoomStore, role: ClassRole) -> None:
         role.shared[name] = loaded.model  # tried once per model object, whatever the outcome
         role.shared_errors.pop(name, None)
         try:
-            store.share_model(role.code, role.key, name, *checkpoint_bytes(loaded))
+            store.share_model(role.code, _key(role), name, *checkpoint_bytes(loaded))
         except (RoomClosed, RoomNotFound):
             raise
         except RoomError as exc:

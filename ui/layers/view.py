@@ -40,7 +40,9 @@ PAGE = InsideLayerView.PAGE  # also the first word of every chart's file name
 
 
 def sublayer_label(name: str) -> str:
-    _stack, layer, sublayer = parse_sublayer_name(name)
+    parsed = parse_sublayer_name(name)
+    assert parsed is not None, name  # a LayerAnalysis's sublayers are sublayer names
+    _stack, layer, sublayer = parsed
     return _(KIND_NAMES[sublayer]).format(n=layer + 1)
 
 
@@ -55,7 +57,7 @@ def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
     return stack_analysis(trace, stack, norm)
 
 
-def model_stacks(trace: Trace) -> list[str]:
+def model_stacks(trace: Trace) -> list[Stack]:
     """The stacks with layers in `trace`; a stack chosen before that this model lacks gives way to the encoder."""
     stacks = [s for s in STACKS if ffn_name(Stack(s), 0, "norm") in trace]
     if st.session_state.get("layer_stack") not in stacks:

@@ -20,7 +20,7 @@ from ..widths import chart_share
 from .add import my_lesson_id
 from .files import files_panel
 from .links import open_button
-from .state import LESSON_KEY, SLIDE_KEY, current, find_lesson, own_lessons
+from .state import LESSON_KEY, SLIDE_KEY, current, own_lessons
 from .text import inert_markdown
 from .views import live_view
 
@@ -33,11 +33,11 @@ def words(texts: dict[str, str], lang: str) -> str:
     return in_language(texts, lang)[0]
 
 
-def lesson_picker(lesson_id: str, lang: str) -> None:
+def lesson_picker(lesson_id: str, picked: Lesson, lang: str) -> None:
     """The shipped lessons, then this session's own (uploaded, built), and the one a class shows, by title."""
     lessons: dict[str, Lesson] = dict(shipped_lessons()) | own_lessons()
     if lesson_id not in lessons:  # a class's lesson kept on this server
-        lessons[lesson_id] = find_lesson(lesson_id)
+        lessons[lesson_id] = picked
     labels = {}
     for key, lesson in lessons.items():
         title = words(lesson.title, lang)
@@ -70,10 +70,12 @@ def slide_stepper(lesson: Lesson, lang: str, bar=None, fold=None) -> int:
         _("◀ Previous"), _("Next ▶"), _("Previous slide (Page Up or ←)"), _("Next slide (Page Down or →)")
     )
     slides = range(1, len(lesson.slides) + 1)
-    return step_buttons(
+    slide_no = step_buttons(
         SLIDE_KEY, slides, labels, button_key="lesson", where=bar, fold=fold, arrows_always=True,
         middle=lambda: slide_picker(lesson, lang),
     )  # fmt: skip
+    assert slide_no is not None  # step_buttons returns middle()'s value, and middle is given
+    return slide_no
 
 
 def slide_words(slide, lang: str) -> None:
@@ -93,27 +95,27 @@ def render(view: LessonView, *, slide: bool = False) -> None:
         )
     if presenting() or folding():  # folding: a following student sees the teacher's slide first
         with controls(bar, f"{slide_no} / {len(lesson.slides)}") as folded:
-            lesson_picker(lesson_id, lang)
+            lesson_picker(lesson_id, lesson, lang)
             slide_no = slide_stepper(lesson, lang, bar, folded)
             if not folding():
                 files_panel(lesson_id, lesson)
     else:
         pick_col, files_col = st.columns([3, 2], vertical_alignment="bottom")
         with pick_col:
-            lesson_picker(lesson_id, lang)
+            lesson_picker(lesson_id, lesson, lang)
         slide_no = slide_stepper(lesson, lang)
         with files_col, st.popover(_("Download, upload"), width="stretch"):
             files_panel(lesson_id, lesson)
-    slide = lesson.slides[slide_no - 1]
+    shown = lesson.slides[slide_no - 1]
     sync_url(LessonView.PAGE)  # the slide the stepper moved to, before the slide's view draws
     with st.container(border=True):
         if presenting():
             words_col, view_col = st.columns([1, 2], gap="medium")
             with words_col:
-                slide_words(slide, lang)
+                slide_words(shown, lang)
             with view_col, chart_share(VIEW_SHARE[True]):
-                live_view(slide)
+                live_view(shown)
         else:
-            slide_words(slide, lang)
+            slide_words(shown, lang)
             with chart_share(VIEW_SHARE[False]):
-                live_view(slide)
+                live_view(shown)

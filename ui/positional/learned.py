@@ -48,9 +48,10 @@ def learned_section(loaded: LoadedEncoder) -> None:
             )  # fmt: skip
             show_chart(fig, f"position_cosine_{name}", name=chart_name(PAGE, name, "position-cosine"))
     distance = list(range(MAX_DISTANCE))
+    learned_k, sinusoid_k = (similarity_by_distance(m)[:MAX_DISTANCE].tolist() for m in (learned, sinusoid))
     fig = line_figure(
-        [Series(_("learned (MiniLM)"), distance, similarity_by_distance(learned)[:MAX_DISTANCE], "#d62728"),
-         Series(_("sinusoidal"), distance, similarity_by_distance(sinusoid)[:MAX_DISTANCE], "#1f77b4", dash="dash")],
+        [Series(_("learned (MiniLM)"), distance, learned_k, "#d62728"),
+         Series(_("sinusoidal"), distance, sinusoid_k, "#1f77b4", dash="dash")],
         title=_("How alike are two positions k apart? (mean cosine similarity)"), x_title=_("Distance k"),
         y_title=_("Mean cosine similarity"), height=380, role="position-distance",
     )  # fmt: skip

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import LoadedEncoder
+from model import LoadedEncoder, RNNConfig
 from views import PositionalView
 
 from ..attention.page import slide_input
@@ -13,7 +13,7 @@ from ..i18n import _
 from ..inputs import fit_to_limit, source_text
 from ..models import get_model
 from ..presenter import controls, page_header, presenting
-from ..rnn.notice import is_transformer, transformer_only
+from ..rnn.notice import transformer_only
 from ..tokens import source_tokens
 from ..trace_cache import cached_run
 from ..trace_download import trace_downloads
@@ -39,7 +39,8 @@ def render(view: PositionalView, *, slide: bool = False) -> None:
     )
     loaded = get_model(view.common.model)
     st.header(_("The sinusoidal table"))
-    width = loaded.config.d_model if is_transformer(loaded) else USUAL_WIDTH
+    config = loaded.config
+    width = USUAL_WIDTH if isinstance(config, RNNConfig) else config.d_model
     sinusoidal_lab(min(256, max(8, width // 8 * 8)))  # the slider moves in steps of 8
     st.header(_("The encoding this model adds"))
     if not transformer_only(loaded):

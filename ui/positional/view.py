@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import Ablation, AnyLoaded, LoadedModel, Trace, sinusoidal_curve, sinusoidal_table
+from model import Ablation, AnyLoaded, LoadedModel, RNNConfig, Trace, sinusoidal_curve, sinusoidal_table
 from model.analysis.attention import attention_layers, attention_tokens, head_mean, position_similarity
 from model.naming import AttentionKind, Side, pos_name
-from views import PositionalView
+from views import PositionalView, Whole
 from views.base import by_name
 from viz.matrix import SIGNED_SCALE, matrix_figure
 from viz.positional import curves_figure, encoding_figure
@@ -29,8 +29,17 @@ from ..widths import chart_share
 NO_POSITIONS = Ablation(positional=False)
 RUNS = {"with": N_("With positions"), "without": N_("Without positions")}  # figure role suffix → heading
 keep_on_language_switch("dims")
-D_MODEL, LENGTH = (by_name(PositionalView)[name].control.spec for name in ("d_model", "length"))
 PAGE = PositionalView.PAGE  # also the first word of every chart's file name
+
+
+def _whole(name: str) -> Whole:
+    """The bounds views.PositionalView declares for its whole-number control `name` (the sliders')."""
+    spec = by_name(PositionalView)[name].control.spec
+    assert isinstance(spec, Whole), name
+    return spec
+
+
+D_MODEL, LENGTH = _whole("d_model"), _whole("length")
 
 
 def dimension_name(d: int) -> str:
@@ -89,13 +98,15 @@ def pe_table_chart(d_model: int, length: int):
 
 def model_encoding(loaded: AnyLoaded, trace: Trace) -> None:
     """The encoding the loaded model actually added to this input (trace `src.pos`)."""
-    if loaded.config.positional == "none":
+    config = loaded.config
+    assert not isinstance(config, RNNConfig), loaded.name  # the page asks transformer_only; a lesson names no RNN
+    if config.positional == "none":
         st.info(_("This model adds no positional encoding: it sees its input as a bag of tokens."))
         return
     fig = encoding_figure(
         trace.numpy(pos_name(Side.SRC)),
         title=_("The {kind} positional encoding this model adds to each input token").format(
-            kind=_(POSITIONAL_NAMES[loaded.config.positional])
+            kind=_(POSITIONAL_NAMES[config.positional])
         ),
         position_title=_("Input token"), dimension_title=_("Dimension"), position_labels=numbered(trace.tokens("src")),
         height=max(260, 90 + 26 * len(trace.tokens("src"))), role="model-pe",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -79,14 +79,14 @@ def step_buttons(
         prev_box, mid_box, next_box = row, fold if fold is not None else row, row
     else:
         prev_box, mid_box, next_box = st.columns([2, 5, 2], vertical_alignment="center")
-    common = {"on_click": _move, "width": "content" if present else "stretch"}
-    prev_box.button(SHORT[0] if present else labels.previous, args=(key, options, -1), disabled=first,
-                    key=f"{button_key}_prev", shortcut=clicker[0], help=labels.previous_help, **common)  # fmt: skip
+    width: Literal["content", "stretch"] = "content" if present else "stretch"
+    prev_box.button(SHORT[0] if present else labels.previous, on_click=_move, args=(key, options, -1), disabled=first,
+                    key=f"{button_key}_prev", shortcut=clicker[0], help=labels.previous_help, width=width)  # fmt: skip
     if not present:
         with mid_box:
             value = middle() if middle else None
-    next_box.button(SHORT[1] if present else labels.next, args=(key, options, 1), disabled=last,
-                    key=f"{button_key}_next", shortcut=clicker[1], help=labels.next_help, **common)  # fmt: skip
+    next_box.button(SHORT[1] if present else labels.next, on_click=_move, args=(key, options, 1), disabled=last,
+                    key=f"{button_key}_next", shortcut=clicker[1], help=labels.next_help, width=width)  # fmt: skip
     if present or arrows_always:
         hidden = next_box.container(key=f"{KEYS_ONLY_PREFIX}{button_key}")
         for (arrow, symbol), delta, off in ((ARROWS[0], -1, first), (ARROWS[1], 1, last)):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Literal
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
@@ -81,11 +82,12 @@ def controls(
         if folding():  # one button; its widgets still hold the view (a change there means exploring on one's own)
             name = label or _("This page's settings")
             key = fold_key(name)
-            on_change = "rerun" if lazy else "ignore"
+            on_change: Literal["rerun", "ignore"] = "rerun" if lazy else "ignore"
             with host.popover(name, icon=CONTROLS_ICON, key=key, on_change=on_change) as box, noting(key, holds):
                 yield box
             return
-        with host.container() as box:
+        box = host.container()
+        with box:  # `with container as x` binds None (DeltaGenerator.__enter__): the page gets the container itself
             yield box
         return
     if where is None:
@@ -154,11 +156,11 @@ class Column:
         self._column, self._share = column, share
         self._entered: list = []
 
-    def __enter__(self) -> DeltaGenerator:
+    def __enter__(self) -> None:  # as a DeltaGenerator's: `with column:` binds nothing
         share = chart_share(self._share)
         self._entered.append(share)
         share.__enter__()
-        return self._column.__enter__()
+        self._column.__enter__()
 
     def __exit__(self, *exc) -> None:
         self._column.__exit__(*exc)

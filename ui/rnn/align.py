@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import LoadedModel, Trace
+from model import LoadedModel, ModelConfig, Trace
 from model.analysis.attention import attention_maps, head_mean
 from model.naming import RNN_ATTN, AttentionKind, Side, attention_name
 from viz.attention import head_figure
@@ -52,7 +52,9 @@ def alignment_section(pair: Pair, text: str) -> None:
 
 def transformer_controls(model: LoadedModel) -> tuple[int, int | None]:
     """Which decoder layer's cross-attention, and one head or (None) the mean over the heads."""
-    layers, heads = range(model.config.n_decoder_layers), range(model.config.n_heads)
+    config = model.config
+    assert isinstance(config, ModelConfig), config.arch  # the pair's Transformer (pairs.Pair.transformer)
+    layers, heads = range(config.n_decoder_layers), range(config.n_heads)
     keep_in(LAYER_KEY, layers, layers[-1])
     keep_in(HEAD_KEY, heads, 0)
     if st.session_state.get(LAYER_KEY) is None:  # the view's default: the last decoder layer

@@ -13,7 +13,7 @@ from viz.curves import Series, line_figure
 
 from ..charts import show_chart
 from ..i18n import N_, _
-from ..models import shared_model
+from .pairs import shipped_toy
 from .parts import keep_in
 
 TASK_KEY, PER_LENGTH_KEY = "bottleneck_task", "bottleneck_n"
@@ -33,7 +33,7 @@ def bottleneck_tasks() -> list[str]:
 @st.cache_data(show_spinner=False, max_entries=64)
 def measured(name: str, per_length: int) -> dict[int, float]:
     """accuracy_by_length of a shipped model, once per server for each (model, inputs per length)."""
-    return accuracy_by_length(shared_model(name), list(LENGTHS), per_length=per_length)
+    return accuracy_by_length(shipped_toy(name), list(LENGTHS), per_length=per_length)
 
 
 def bottleneck_section() -> None:
@@ -55,7 +55,7 @@ def bottleneck_view(task: str, per_length: int, explain: bool = True) -> None:
     if explain:
         say_what_it_shows(task)
     names = [(task + suffix, suffix) for suffix in FAMILIES if task + suffix in PRETRAINED_ARCH]
-    models = {name: shared_model(name) for name, _suffix in names}  # loaded first (with their own spinner)
+    models = {name: shipped_toy(name) for name, _suffix in names}  # loaded first (with their own spinner)
     with st.spinner(_("Measuring exact match at every length (once, then kept for everyone; about a minute)…")):
         curves = {name: measured(name, int(per_length)) for name, _suffix in names}
     series = []

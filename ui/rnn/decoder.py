@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from model import LoadedModel, Trace
-from model.analysis.rnn import decoder_step
+from model import LoadedModel, RNNConfig, Trace
+from model.analysis.rnn import DecoderStep, decoder_step
 from model.naming import RNN_DEC_S, RNN_ENC_H, AttentionKind, attention_name
 from model.teach.walkthrough import softmax_steps
 from viz import rnn_latex as rtex
@@ -40,6 +40,13 @@ def chart(figure, model: LoadedModel, what: str, t: int) -> None:
     )
 
 
+def rnn_config(model: LoadedModel) -> RNNConfig:
+    """The config of the model this part steps through: always the pair's RNN (pairs.Pair.rnn)."""
+    config = model.config
+    assert isinstance(config, RNNConfig), config.arch
+    return config
+
+
 def decoder_section(model: LoadedModel | None, text: str) -> None:
     if model is None:
         return  # pairs.describe has said which models to pick
@@ -58,7 +65,9 @@ def decoder_section(model: LoadedModel | None, text: str) -> None:
         _("Next step (Page Down, or a presenter clicker's forward button)"),
     )  # fmt: skip
     options = list(range(1, n_steps + 1))
-    t = step_buttons(STEP_KEY, options, labels, button_key="rnn", middle=lambda: step_picker(written)) - 1
+    chosen = step_buttons(STEP_KEY, options, labels, button_key="rnn", middle=lambda: step_picker(written))
+    assert chosen is not None  # step_buttons returns middle()'s value, and middle is given
+    t = chosen - 1
     step, token = steps[t], written[t]
     with st.container(border=True):
         st.subheader(
@@ -83,8 +92,8 @@ def step_picker(written: list[str]) -> int:
     return int(chosen)
 
 
-def state_part(model: LoadedModel, trace: Trace, t: int, step: dict) -> None:
-    cell = _(CELL_NAMES[model.config.cell])
+def state_part(model: LoadedModel, trace: Trace, t: int, step: DecoderStep) -> None:
+    cell = _(CELL_NAMES[rnn_config(model).cell])
     st.markdown(_("**1 · The state it starts from**"))
     if t == 0:
         say(
@@ -104,7 +113,7 @@ def state_part(model: LoadedModel, trace: Trace, t: int, step: dict) -> None:
         st.latex(rtex.previous_state(t + 1, step["s_prev"], SIZE))
 
 
-def attention_part(model: LoadedModel, trace: Trace, t: int, step: dict, written: list[str]) -> None:
+def attention_part(model: LoadedModel, trace: Trace, t: int, step: DecoderStep, written: list[str]) -> None:
     keys = trace.tokens("src")
     st.markdown(_("**2 · A score for every encoder state**"))
     say(
@@ -113,7 +122,7 @@ def attention_part(model: LoadedModel, trace: Trace, t: int, step: dict, written
             "how useful input token i looks for writing the next word."
         ).format(prev=t)
     )
-    for line in rtex.score_lines(model.config.score, t + 1, step["scores"], keys):
+    for line in rtex.score_lines(rnn_config(model).score, t + 1, step["scores"], keys):
         st.latex(line)
     st.markdown(_("**3 · Softmax: the attention weights**"))
     say(
@@ -148,7 +157,7 @@ def attention_part(model: LoadedModel, trace: Trace, t: int, step: dict, written
     st.latex(tex.contribution_sum(t, step["weights"], states, keys, step["context"], notation=tex.RNN))
 
 
-def fixed_context_part(t: int, step: dict) -> None:
+def fixed_context_part(t: int, step: DecoderStep) -> None:
     st.markdown(_("**2 · The context: one fixed vector**"))
     say(
         _(
@@ -159,7 +168,7 @@ def fixed_context_part(t: int, step: dict) -> None:
     st.latex(rtex.fixed_context(t + 1, step["context"], _("the same at every step"), SIZE))
 
 
-def output_part(model: LoadedModel, t: int, step: dict, token: str, vocab: list[str]) -> None:
+def output_part(model: LoadedModel, t: int, step: DecoderStep, token: str, vocab: list[str]) -> None:
     number = 5 if step["weights"] is not None else 3
     st.markdown(_("**{n} · The new state and the word it writes**").format(n=number))
     say(
@@ -167,7 +176,7 @@ def output_part(model: LoadedModel, t: int, step: dict, token: str, vocab: list[
         _("A linear layer over [s_t ; c_t] and a softmax give a probability for every word; the decoder writes the "
           "most likely one and feeds it back in at the next step."),
     )  # fmt: skip
-    st.latex(rtex.state_update(model.config.cell, t + 1, step["s"], SIZE))
+    st.latex(rtex.state_update(rnn_config(model).cell, t + 1, step["s"], SIZE))
     probabilities = step["probabilities"]
     chosen = _("{token} with probability {p}")
     for line in rtex.output_lines(t + 1, token, float(probabilities[step["output_id"]]), chosen):

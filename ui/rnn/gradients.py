@@ -7,7 +7,7 @@ import streamlit as st
 
 from model.analysis.rnn import gradient_through_time
 from model.rnn.cells import CELL_TYPES
-from views import RnnView
+from views import Number, RnnView, Whole
 from views.base import by_name
 from viz.curves import Series, line_figure
 
@@ -17,9 +17,18 @@ from ..models import CELL_NAMES
 from ..state import sync_url
 
 LENGTH_KEY, BIAS_KEY = "grad_length", "grad_bias"
-LENGTH, BIAS = (by_name(RnnView)[key].control.spec for key in (LENGTH_KEY, BIAS_KEY))
 STYLES = {"rnn": ("#d62728", "solid", "circle"), "gru": ("#2ca02c", "solid", "diamond"),
           "lstm": ("#9467bd", "dash", "square")}  # fmt: skip
+
+
+def _specs() -> tuple[Whole, Number]:
+    """The bounds views.rnn.RnnView declares for the sequence length (a whole number) and the gate bias."""
+    length, bias = (by_name(RnnView)[key].control.spec for key in (LENGTH_KEY, BIAS_KEY))
+    assert isinstance(length, Whole) and isinstance(bias, Number)
+    return length, bias
+
+
+LENGTH, BIAS = _specs()
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

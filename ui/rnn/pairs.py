@@ -33,10 +33,17 @@ def shipped_name(task: str, arch: str) -> str | None:
     return name if PRETRAINED_ARCH.get(name) == arch else None
 
 
+def shipped_toy(name: str) -> LoadedModel:
+    """shared_model(name) for the name of a shipped Transformer or RNN (never MiniLM, which is an encoder)."""
+    loaded = shared_model(name)
+    assert isinstance(loaded, LoadedModel), name
+    return loaded
+
+
 def pair_for(loaded: LoadedModel) -> Pair:
     other = "transformer" if loaded.config.arch == "rnn" else "rnn"
     name = shipped_name(loaded.task.name, other)
-    partner = shared_model(name) if name is not None else None
+    partner = shipped_toy(name) if name is not None else None
     if other == "transformer":
         return Pair(loaded, loaded, partner)
     return Pair(loaded, partner, loaded)

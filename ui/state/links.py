@@ -21,6 +21,7 @@ from views import (
     LinkProblem,
     PageView,
     ViewError,
+    Whole,
     build,
     fields,
     from_params,
@@ -152,6 +153,7 @@ def fit(page: str, highs: dict[str, int]) -> None:
         if given_page != page or control.url not in given:
             continue
         spec = control.spec
+        assert isinstance(spec, Whole), name  # every caller's `highs` names whole-number controls
         error = ViewError(ViewError.NOT_WHOLE, field=control.url, low=spec.shown(spec.low),
                           high=spec.shown(highs[name]))  # fmt: skip
         st.warning(_note(LinkProblem(control.url, given.pop(control.url), error)), icon="⚠️")

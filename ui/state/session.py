@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, MutableMapping
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 import streamlit as st
+from streamlit.runtime.state import SessionStateProxy
 
 from views import PageView, ViewError, build, fields, values
 from views.validate import check_value
 
 V = TypeVar("V", bound=PageView)
+# Where a view's keys are held: st.session_state (keyed by str or int, so no Mapping[str, Any]) or a plain mapping
+# (a room's state, a test's dict).
+Keys: TypeAlias = Mapping[str, Any] | SessionStateProxy
+MutableKeys: TypeAlias = MutableMapping[str, Any] | SessionStateProxy
 
 
 def _plain(value: object) -> object:
@@ -43,7 +48,7 @@ def computed_default(key: str, compute) -> object:
     return session[key]
 
 
-def read(cls: type[V], session: Mapping[str, Any]) -> V:
+def read(cls: type[V], session: Keys) -> V:
     """The view the session's keys hold: each value the control can take, its default where it cannot or is unset
     (or holds the default the page computed for it: `implicit`)."""
     settings = {}
@@ -61,7 +66,7 @@ def read(cls: type[V], session: Mapping[str, Any]) -> V:
     return build(cls, settings)
 
 
-def write(view: PageView, session: MutableMapping[str, Any], names: set[str] | None = None) -> list[str]:
+def write(view: PageView, session: MutableKeys, names: set[str] | None = None) -> list[str]:
     """Put `view`'s values (those named in `names`, else all) into the session's keys, before any widget is drawn;
     None (a default computed by the page) removes the key. Returns the keys that changed."""
     changed = []
@@ -81,7 +86,7 @@ def write(view: PageView, session: MutableMapping[str, Any], names: set[str] | N
     return changed
 
 
-def defaults(cls: type[PageView], session: MutableMapping[str, Any], last: Mapping[str, Any] | None = None) -> None:
+def defaults(cls: type[PageView], session: MutableKeys, last: Mapping[str, Any] | None = None) -> None:
     """Give each unset key the value `last` holds for its control (the page as this session last showed it: a
     widget's key is dropped while another page is open), else the control's default (a widget then needs no
     default of its own); None stays unset."""
@@ -92,7 +97,7 @@ def defaults(cls: type[PageView], session: MutableMapping[str, Any], last: Mappi
             session[f.control.key] = value
 
 
-def reassert(cls: type[PageView], session: MutableMapping[str, Any], skip: Collection[str] = ()) -> None:
+def reassert(cls: type[PageView], session: MutableKeys, skip: Collection[str] = ()) -> None:
     """Set every key of the view to the value it holds, through the Session State API: a widget drawn under
     another id than on the last run (the same control on another page) then starts from it, not from its own
     default."""

@@ -41,7 +41,9 @@ SNAP_KEY, SNAP_JOB_KEY = "snap_index", "_snap_job"  # the snapshot shown, and th
 
 def _kind(name: str) -> tuple[AttentionKind, int]:
     """'decoder.1.cross_attn' → (CROSS, 1); 'rnn.attn' → (RNN, 0)."""
-    return parse_attention_name(name)
+    parsed = parse_attention_name(name)
+    assert parsed is not None, name  # the names are the probe's, which records attention blocks only
+    return parsed
 
 
 def attention_label(name: str) -> str:

@@ -77,6 +77,7 @@ def pretrained_line(loaded: AnyLoaded) -> None:
 def untrained(name: str) -> LoadedModel:
     """The shipped model's architecture with fresh random weights (seeded): what training starts from."""
     loaded = get_model(name)
+    assert isinstance(loaded, LoadedModel), name  # a toy model's name: render_slide shows MiniLM's line instead
     torch.manual_seed(UNTRAINED_SEED)
     return LoadedModel(build_model(loaded.config), loaded.task, name=f"{name}-untrained")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Collection
 from dataclasses import replace
 
 import streamlit as st
@@ -54,7 +55,7 @@ def stop_training_if_left(page_url_path: str) -> None:
         job.stop(N_("the page was left"))
 
 
-def name_problem(name: str, taken: set[str] | list[str] = ()) -> str | None:
+def name_problem(name: str, taken: Collection[str] = ()) -> str | None:
     """Why a model name cannot be used, in the reader's language; None when it can."""
     name = name.strip()
     if not name:
@@ -111,7 +112,7 @@ def _session_alive():
 
 def stop_button(job: JobHandle | None) -> None:
     running = job is not None and job.running
-    if st.button(_("■ Stop"), disabled=not running, key="train_stop") and running:
+    if st.button(_("■ Stop"), disabled=not running, key="train_stop") and running and job is not None:
         job.stop(N_("stopped by you"))
         job.join(2.0)
 
@@ -228,14 +229,17 @@ def keep_model(job: JobHandle) -> bool:
 
 def register(job: JobHandle) -> None:
     """Put the trained model in this session's model list under a fresh name."""
+    result = job.result
+    assert result is not None  # keep_model registers only a job that handed its model back
     name = unique_name(job.name) if job.name in user_models() else job.name
-    add_user_model(name, replace(job.result.loaded, name=name))
+    add_user_model(name, replace(result.loaded, name=name))
     job.registered_as = name
 
 
 def _rename(job: JobHandle) -> None:
     """Form callback (runs before the script, so the sidebar selection may still be changed)."""
     old, new = job.registered_as, st.session_state.get(_name_key(job), "").strip()
+    assert old is not None  # result_panel draws the rename form only for a registered model
     if new == old:
         return
     problem = name_problem(new, set(user_models()))

@@ -164,7 +164,7 @@ def example_inputs() -> dict:
 def mask_controls(tokens: list[str], mask_on: bool) -> np.ndarray | None:
     """Mask kind (and the custom grid): bool (L, L), True = may attend, or None for no mask."""
     kind = st.selectbox(
-        _("Mask"), list(MASK_LABELS), format_func=translated_labels(MASK_LABELS).get, key=MASK_KIND_KEY,
+        _("Mask"), list(MASK_LABELS), format_func=translated_labels(MASK_LABELS).__getitem__, key=MASK_KIND_KEY,
         help=_("Causal: each token sees only itself and the tokens before it (no peeking ahead). "
                "Padding: the last token is treated as padding and hidden from every query. "
                "Custom: tick the cells you allow."),

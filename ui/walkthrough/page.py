@@ -3,6 +3,7 @@ the step a lesson slide shows, on the worked example or one block of a model, wi
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from model.naming import AttentionKind
@@ -21,7 +22,7 @@ from ..rnn.notice import transformer_only
 from . import state as nav
 from .example import N_HEADS, default_values, example_inputs, example_walk, mask_controls
 from .export import export_section
-from .model import model_controls, model_walk
+from .model import model_controls, model_walk, transformer
 from .show import example_mask_note, model_mask_note, show_step
 from .state import EXAMPLE, Ablations, Walk, md_plain
 
@@ -78,7 +79,7 @@ def _from_controls(view: StepByStepView) -> tuple[Walk, int, str] | None:
         if not transformer_only(loaded):
             return None
         text, kind, layer = model_controls(loaded)
-        n_heads = loaded.config.n_heads
+        n_heads = transformer(loaded).config.n_heads
     head = nav.head_picker(head_col, n_heads)
     if source == EXAMPLE:
         with mask_col:
@@ -116,18 +117,19 @@ def _walk_of(view: StepByStepView, values: dict) -> tuple[Walk, str] | None:
     ablations = ablations_of(view)
     if view.source == EXAMPLE:
         n = len(values["tokens"])
-        custom = grid_cells(view.custom_mask) if view.custom_mask else None
+        custom: list[list[bool]] | np.ndarray | None = grid_cells(view.custom_mask) if view.custom_mask else None
         if view.mask == "custom" and (custom is None or len(custom) != n):
             custom = build_mask("causal", n, n)  # no grid, or one for another number of tokens
         mask = build_mask(view.mask, n, n, n_padding=1, custom=custom) if ablations.mask else None
         walk = example_walk(ablations, within(view.head, N_HEADS), mask, values)
         return walk, example_mask_note(view.mask, ablations.mask)
     loaded = get_model(view.common.model)
-    kinds = list(kinds_of(loaded.model))
+    walked = transformer(loaded)
+    kinds = list(kinds_of(walked))
     kind = AttentionKind.parse(view.kind)
     kind = kind if kind in kinds else kinds[0]  # a slide's kind this model lacks (cross-attention on MiniLM)
-    layer = within(view.layer, n_layers(loaded.model, kind))
-    head = within(view.head, loaded.config.n_heads)
+    layer = within(view.layer, n_layers(walked, kind))
+    head = within(view.head, walked.config.n_heads)
     model = model_walk(loaded, slide_input(view, loaded), kind, layer, head, ablations)
     return None if model is None else (model, model_mask_note())
 

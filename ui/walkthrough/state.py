@@ -15,7 +15,7 @@ import streamlit as st
 
 from model import Trace
 from model.teach.walkthrough import select_head
-from views import StepByStepView, key_of
+from views import Number, StepByStepView, key_of
 from views.base import by_name
 from views.walkthrough import SOURCE_LABELS
 
@@ -42,7 +42,16 @@ STEP_KEY, SOURCE_KEY, QUERY_KEY, HEAD_KEY, MASK_KIND_KEY = (
 )
 MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|$~<>:")
 PAGE = StepByStepView.PAGE
-TEMPERATURE = by_name(StepByStepView)["wt_temperature"].control.spec
+
+
+def _number(name: str) -> Number:
+    """The spec of the view's control `name`, one views.walkthrough declares a Number (its slider's range)."""
+    spec = by_name(StepByStepView)[name].control.spec
+    assert isinstance(spec, Number), name
+    return spec
+
+
+TEMPERATURE = _number("wt_temperature")
 
 
 @dataclass
@@ -118,19 +127,23 @@ def step_buttons(middle: Callable[[], int], bar=None, fold=None) -> int:
         _("Previous step (Page Up, or a presenter clicker's back button)"),
         _("Next step (Page Down, or a presenter clicker's forward button)"),
     )  # fmt: skip
-    return presenter_steps(STEP_KEY, list(STEPS), labels, button_key="wt", where=bar, middle=middle, fold=fold)
+    query = presenter_steps(STEP_KEY, list(STEPS), labels, button_key="wt", where=bar, middle=middle, fold=fold)
+    assert query is not None  # presenter_steps returns middle()'s value, and middle is given
+    return query
 
 
 def source_picker() -> str:
     """EXAMPLE or MODEL, bound to ?source= (the shown label; see the module docstring)."""
-    return st.segmented_control(
+    source = st.segmented_control(
         _("Numbers from"),
         list(SOURCE_LABELS),
-        format_func=translated_labels(SOURCE_LABELS).get,
+        format_func=translated_labels(SOURCE_LABELS).__getitem__,
         key=SOURCE_KEY,
         required=True,
         help=_("A small example you can edit, or one attention block of the model chosen in the sidebar."),
     )
+    assert source is not None  # ui.state.settle gave the key the view's default; required=True keeps a choice
+    return source
 
 
 def head_picker(container, n_heads: int) -> int:
@@ -138,7 +151,7 @@ def head_picker(container, n_heads: int) -> int:
     heads = list(range(n_heads))
     fit(PAGE, {"wt_head": n_heads - 1})
     labels = {h: _("head {n}").format(n=h + 1) for h in heads}  # translated now (see links.translated_labels)
-    return container.selectbox(_("Head"), heads, format_func=labels.get, key=HEAD_KEY)
+    return container.selectbox(_("Head"), heads, format_func=labels.__getitem__, key=HEAD_KEY)
 
 
 def md_plain(text: str) -> str:
