@@ -23,4 +23,5 @@ fi
 ruff check .
 ruff format --check .
 python -m mypy  # the packages listed in pyproject.toml's [tool.mypy] files
-python -m pytest -q "$@"
+# Two processes, each test file whole in one of them (its module fixtures start once); `-n 0` runs in this one.
+python -m pytest -q -n 2 --dist loadfile "$@"
