@@ -6,7 +6,9 @@ CSS class st-key-<key>. A few lines of script wait for the run to finish drawing
 control's widget (the step picker above the step, the layer and head pickers above the head, the kind above the
 overview) to the top of the screen, under Streamlit's header. A widget folded into a popover (a follower's page folds
 its controls: ui.presenter.layout) is not on the page, so the fold that holds it (ui.presenter.folds) stands in for
-it; when neither is there the page stays where it is.
+it; when neither is there the page stays where it is. Charts above it may still be drawing when the run has finished
+(on a slow phone, seconds later), and each pushes it down: for PIN_MS the script puts it back at the top whenever it
+has moved once the scroll is over, and stops at once when the reader scrolls, taps or presses a key.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from views import fields, view_class
 
 from ..presenter.folds import holder
 
+PIN_MS = 5000  # how long after the scroll the control is kept in place while the page above it grows
 SCRIPT = """
 (() => {
   const keys = KEYS;  // RUN
@@ -36,9 +39,31 @@ SCRIPT = """
       if (box && box.offsetParent !== null) {
         box.style.scrollMarginTop = '4.5rem';
         box.scrollIntoView({block: 'start', behavior: 'smooth'});
+        pin(box);
         return;
       }
     }
+  };
+  const pin = (box) => {  // keep it there while what is above it still grows, until the reader moves the page
+    const main = document.querySelector('[data-testid="stMain"]');
+    const until = Date.now() + PIN_MS;
+    const touches = ['wheel', 'touchstart', 'mousedown', 'keydown'];
+    const mine = window.__labScrollPin = (window.__labScrollPin || 0) + 1;  // a later scroll ends this one's pin
+    let left = false, last = null;
+    const leave = () => { left = true; };
+    touches.forEach((t) => addEventListener(t, leave, {capture: true, passive: true}));
+    const check = () => {
+      const at = main ? main.scrollTop : scrollY;
+      if (left || Date.now() > until || !box.isConnected || window.__labScrollPin !== mine) {
+        touches.forEach((t) => removeEventListener(t, leave, {capture: true}));
+        return;
+      }
+      const off = box.getBoundingClientRect().top - parseFloat(getComputedStyle(box).scrollMarginTop);
+      if (at === last && Math.abs(off) > 8) box.scrollIntoView({block: 'start'});  // the smooth scroll is over
+      last = at;
+      setTimeout(check, 150);
+    };
+    setTimeout(check, 150);
   };
   go();
 })();
@@ -60,5 +85,9 @@ def scroll_to(keys: list[str], run: int, where=None) -> None:
     targets = [target for key in keys for target in (key, holder(key)) if target]
     if not targets:
         return
-    script = SCRIPT.replace("KEYS", json.dumps(targets)).replace("RUN", str(int(run)))
-    (where or st.sidebar).html(f"<script>{script}</script>", unsafe_allow_javascript=True)
+    (where or st.sidebar).html(f"<script>{scroll_script(targets, run)}</script>", unsafe_allow_javascript=True)
+
+
+def scroll_script(targets: list[str], run: int) -> str:
+    """The browser's part: scroll to the first of these boxes (by widget key) that is on the page, and keep it there."""
+    return SCRIPT.replace("KEYS", json.dumps(targets)).replace("RUN", str(int(run))).replace("PIN_MS", str(PIN_MS))
