@@ -54,6 +54,12 @@ class ClassRole:
     stale_until: float = 0.0  # student: monotonic time until which those may still come back from the browser
 
     @property
+    def teacher_key(self) -> str:
+        """The room's key, for the calls only a teacher makes (code that runs for a teacher's role only)."""
+        assert self.key is not None, "not the teacher's role"
+        return self.key
+
+    @property
     def is_teacher(self) -> bool:
         return self.key is not None
 

@@ -178,13 +178,6 @@ def _hidden() -> bool:
     return role is not None and not role.is_teacher
 
 
-def _key(role: ClassRole) -> str:
-    """The room's key: a class's side of the panel (and the question bar) is drawn for its teacher only (_hidden,
-    follow.follow_room), whose role holds it."""
-    assert role.key is not None, "not the teacher's role"
-    return role.key
-
-
 def _panel(view: QuestionView) -> None:
     role = current_role()
     question = st.session_state.get(QUESTION_KEY)
@@ -238,7 +231,8 @@ def _ask_controls(view: QuestionView, role: ClassRole | None) -> dict | None:
     }  # fmt: skip
     if role is not None:
         try:
-            room_store().ask(role.code, _key(role), {k: question[k] for k in ("id", "kind", "options", "context")})
+            shown = {k: question[k] for k in ("id", "kind", "options", "context")}
+            room_store().ask(role.code, role.teacher_key, shown)
         except RoomError as exc:
             st.error(explain(exc))
             return None
@@ -291,7 +285,7 @@ def _class_question(question: dict, role: ClassRole) -> None:
     if question["revealed"]:
         _class_reveal(question, role)
         return
-    _live_counts(question, role.code, _key(role))
+    _live_counts(question, role.code, role.teacher_key)
     reveal_col, close_col = st.columns(2)
     reveal_col.button(
         _("Reveal"), type="primary", on_click=_reveal_to_class, args=(question, role), width="stretch",
@@ -318,7 +312,7 @@ def _live_counts(question: dict, code: str, key: str) -> None:
 
 def _reveal_to_class(question: dict, role: ClassRole) -> None:
     try:
-        room_store().reveal(role.code, _key(role), question["answer"], question["id"])
+        room_store().reveal(role.code, role.teacher_key, question["answer"], question["id"])
     except RoomError as exc:
         notice_error(exc)
         return
@@ -327,13 +321,13 @@ def _reveal_to_class(question: dict, role: ClassRole) -> None:
 
 def _clear_class_question(role: ClassRole, ask_another: bool = False) -> None:
     with suppress(RoomError):  # the class has ended or moved on: nothing is left to close
-        room_store().clear_question(role.code, _key(role))
+        room_store().clear_question(role.code, role.teacher_key)
     (_ask_another if ask_another else _close)()
 
 
 def _class_reveal(question: dict, role: ClassRole) -> None:
     try:
-        counts = room_store().answer_counts(role.code, _key(role))
+        counts = room_store().answer_counts(role.code, role.teacher_key)
     except RoomError as exc:
         st.warning(explain(exc))
         counts = None

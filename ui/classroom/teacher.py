@@ -67,16 +67,9 @@ def start_class() -> None:
     st.session_state[SHOW_JOIN_KEY] = True
 
 
-def _key(role: ClassRole) -> str:
-    """The room's key a teacher's calls to the room need: this module's functions run for a teacher's role only
-    (ClassRole.is_teacher: it holds the key)."""
-    assert role.key is not None, "not the teacher's role"
-    return role.key
-
-
 def _end(role: ClassRole) -> None:
     with suppress(RoomError):  # already gone: the class is over either way
-        room_store().close(role.code, _key(role))
+        room_store().close(role.code, role.teacher_key)
     end_class(role)
     set_notice(ENDED_BY_YOU, "info", code=role.code)
 
@@ -164,7 +157,7 @@ def publish_tick(page: str) -> None:
         _share_models(store, role)
         view = _view(role, page, full_run)
         if view == role.published:  # unchanged here: keep the room alive, and leave it to another tab of ours
-            store.teacher_heartbeat(role.code, _key(role))
+            store.teacher_heartbeat(role.code, role.teacher_key)
         else:
             _share_lesson(store, role, view)
             role.refused = publish_view(store, role, view)
@@ -200,7 +193,7 @@ def _view(role: ClassRole, page: str, full_run: bool) -> dict:
 def publish_view(store: RoomStore, role: ClassRole, state: dict) -> list[InvalidState]:
     """Publish the view `state`; a setting the room refuses (too long, say) is left out, and its error returned,
     so the rest of the view still reaches the class."""
-    state, key = copy.deepcopy(state), _key(role)
+    state, key = copy.deepcopy(state), role.teacher_key
     refused: list[InvalidState] = []
     while True:
         try:
@@ -241,7 +234,7 @@ def _share_lesson(store: RoomStore, role: ClassRole, view: dict) -> None:
         return
     role.shared_lessons.add(lesson_id)  # tried once per lesson, whatever the outcome
     try:
-        store.share_lesson(role.code, _key(role), lesson_id, lesson_bytes(lesson_id, lesson))
+        store.share_lesson(role.code, role.teacher_key, lesson_id, lesson_bytes(lesson_id, lesson))
     except (RoomClosed, RoomNotFound):
         raise
     except RoomError as exc:
@@ -259,7 +252,7 @@ def _share_models(store: RoomStore, role: ClassRole) -> None:
         role.shared[name] = loaded.model  # tried once per model object, whatever the outcome
         role.shared_errors.pop(name, None)
         try:
-            store.share_model(role.code, _key(role), name, *checkpoint_bytes(loaded))
+            store.share_model(role.code, role.teacher_key, name, *checkpoint_bytes(loaded))
         except (RoomClosed, RoomNotFound):
             raise
         except RoomError as exc:
