@@ -14,6 +14,8 @@ from .memo import remembered
 
 HEAD_HOVER_CELLS = 2_500  # one head's cells with a hover text each (50 × 50 tokens)
 
+SUBTITLE_LINE_PX = 16  # a `<br><sup>…</sup>` line under a title
+
 
 def tile_gap(n_keys: int) -> int:
     """Blank cells between tiles: wide enough to see, about an eighth of a tile."""
@@ -118,7 +120,12 @@ def overview_figure(
                     "range": [n_rows - 0.5, -0.5],
                 },
                 "height": height,
-                "margin": {"l": int(20 + FONT_SIZE * max(map(text_em, layer_names))), "r": 10, "t": 70, "b": 10},
+                "margin": {
+                    "l": int(20 + FONT_SIZE * max(map(text_em, layer_names))),
+                    "r": 10,
+                    "t": 70 + SUBTITLE_LINE_PX * title.count("<br>"),  # the head names, under a title of n lines
+                    "b": 10,
+                },
                 "font": FONT,
                 "plot_bgcolor": "rgba(0,0,0,0)",
                 "meta": role,

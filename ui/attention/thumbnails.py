@@ -18,10 +18,11 @@ def thumbnails(
     return pool_heads(weights, size), block_labels(queries, size), block_labels(keys, size), size
 
 
-def overview_title(title: str, size: int) -> str:
-    """The overview's title, with a line saying how the tiles were pooled when they were."""
-    if size == 1:
-        return title
-    note = _("thumbnails: each cell is a block of {n} tokens (what a block of queries gives a block of keys); the "
-             "head below shows every token").format(n=size)  # fmt: skip
-    return f"{title}<br><sup>{note}</sup>"
+def overview_title(title: str, reading: str, size: int) -> str:
+    """The overview's title, then a smaller line on how to read a tile (and how the tiles were pooled when they
+    were): plotly never wraps a title, and on a phone one long line ran past the chart."""
+    lines = [title, f"<sup>{reading}</sup>"]
+    if size > 1:
+        lines.append("<sup>" + _("each cell: a block of {n} tokens; the head below shows every token").format(n=size)
+                     + "</sup>")  # fmt: skip
+    return "<br>".join(lines)

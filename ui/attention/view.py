@@ -62,6 +62,7 @@ AXES: dict[str, tuple[str, str]] = {  # kind id → (query axis title, key axis 
     AttentionKind.CROSS: (N_("Query: decoder input"), N_("Key: source token")),
 }
 HOVER = (N_("query"), N_("key"), N_("weight"))
+READING = N_("rows = queries, columns = keys")  # how to read a tile of the overview
 SUMMARIES_LABEL = N_("Summaries: entropy and largest weight per head, mean over heads, attention rollout")
 SUMMARIES = SUMMARY_LABELS
 keep_on_language_switch("token", "kind", "more", "summaries")
@@ -121,9 +122,9 @@ def attention_section(trace: Trace, knockout: Knockout | None = None, panel: Pan
     n_layers, n_heads = weights.shape[:2]
     layers, heads = [layer_name(i) for i in range(n_layers)], [head_name(h) for h in range(n_heads)]
     tiles, tile_queries, tile_keys, size = thumbnails(weights, queries, keys)  # pooled when the grid is large
-    title = _("{kind}: every layer and head (rows = queries, columns = keys)").format(kind=_(KINDS[kind]))
+    title = overview_title(_("{kind}: every layer and head").format(kind=_(KINDS[kind])), _(READING), size)
     fig = overview_figure(
-        tiles, title=overview_title(title, size), layer_names=layers, head_names=heads, query_tokens=tile_queries,
+        tiles, title=title, layer_names=layers, head_names=heads, query_tokens=tile_queries,
         key_tokens=tile_keys, hover_names=hover_names(*HOVER), off_label=_("off"),
     )  # fmt: skip
     overview_box, focus_box = in_order((1, 0))  # presenter view: the focused head first, above the fold
