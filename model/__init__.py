@@ -28,6 +28,8 @@ from .io.pretrained import (
     load_pretrained,
     missing_pretrained,
     pretrained_arch,
+    rnn_of,
+    transformer_of,
 )
 from .rnn import RNNConfig, RNNSeq2Seq
 from .runner import LoadedModel
@@ -68,9 +70,11 @@ __all__ = [
     "load_pretrained",
     "missing_pretrained",
     "pretrained_arch",
+    "rnn_of",
     "save_checkpoint",
     "sentence_embedding",
     "sinusoidal_at",
     "sinusoidal_curve",
     "sinusoidal_table",
+    "transformer_of",
 ]  # fmt: skip

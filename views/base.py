@@ -15,6 +15,7 @@ from typing import Any, ClassVar, TypeVar
 from .controls import CONTROL, Control
 
 V = TypeVar("V", bound="PageView")
+Spec = TypeVar("Spec")
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,15 @@ def by_name(cls: type) -> dict[str, Field]:
     if cls not in _BY_NAME:
         _BY_NAME[cls] = {f.name: f for f in fields(cls)}
     return _BY_NAME[cls]
+
+
+def spec_of(cls: type, name: str, kind: type[Spec]) -> Spec:
+    """The spec view class `cls` declares for control `name`, checked to be a `kind` (a slider's bounds: a Whole or
+    a Number), so a page reads its widget's range from the view rather than writing it again."""
+    spec = by_name(cls)[name].control.spec
+    if not isinstance(spec, kind):
+        raise TypeError(f"{cls.__name__}.{name} is declared a {type(spec).__name__}, not a {kind.__name__}")
+    return spec
 
 
 def key_of(cls: type, name: str) -> str:

@@ -12,8 +12,11 @@ from pathlib import Path
 from typing import Literal, overload
 
 from ..bert import package as minilm
+from ..bert.model import BertEncoder
 from ..bert.runner import LoadedEncoder
+from ..rnn.model import RNNSeq2Seq
 from ..runner import LoadedModel
+from ..transformer.model import Seq2SeqTransformer
 from .checkpoint import load_checkpoint
 
 CHECKPOINT_DIR = Path(__file__).parent.parent / "checkpoints"  # model/checkpoints/, beside this package
@@ -33,6 +36,21 @@ PRETRAINED_ARCH: dict[str, str] = {name: "rnn" if "-rnn" in name else "transform
 AnyLoaded = LoadedModel | LoadedEncoder  # what load_pretrained gives: a toy model, or MiniLM (config.arch "bert")
 # Models that come from an installed package (model/bert/package.py), with their family: offered when installed.
 PACKAGED_ARCH: dict[str, str] = {minilm.NAME: "bert"}
+
+
+def transformer_of(loaded: AnyLoaded) -> Seq2SeqTransformer | BertEncoder:
+    """The loaded model as one of our Transformers (the toy encoder–decoder, or MiniLM), for a part that opens its
+    blocks. Pages ask ui.rnn.notice.transformer_only first and lessons name only Transformers, so an RNN is a bug."""
+    if not isinstance(loaded.model, Seq2SeqTransformer | BertEncoder):
+        raise TypeError(f"{loaded.name} is a {loaded.config.arch} model, not a Transformer")
+    return loaded.model
+
+
+def rnn_of(loaded: AnyLoaded) -> RNNSeq2Seq:
+    """The loaded model as an RNN sequence-to-sequence model, for a part that steps through its decoder."""
+    if not isinstance(loaded.model, RNNSeq2Seq):
+        raise TypeError(f"{loaded.name} is a {loaded.config.arch} model, not an RNN")
+    return loaded.model
 
 
 def available_pretrained() -> tuple[str, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import AnyLoaded, BertConfig, ModelConfig, RNNConfig
+from model import transformer_of
 from model.naming import Stack, ffn_name
 from views import InsideLayerView
 
@@ -20,14 +20,6 @@ from ..trace_download import trace_downloads
 from .view import choose_stack, ffn_section, layernorm_section, stack_analysis, stream_section
 
 PAGE = InsideLayerView.PAGE
-
-
-def _transformer_config(loaded: AnyLoaded) -> ModelConfig | BertConfig:
-    """The config of a Transformer, never an RNN's (the page asks transformer_only first, and a lesson names only
-    Transformers: services.lessons.schema)."""
-    config = loaded.config
-    assert not isinstance(config, RNNConfig), loaded.name
-    return config
 
 
 def render(view: InsideLayerView, *, slide: bool = False) -> None:
@@ -53,7 +45,7 @@ def render(view: InsideLayerView, *, slide: bool = False) -> None:
     if trace is None:
         return
     with controls(bar, _("Stack")):
-        analysis, tokens = choose_stack(trace, _transformer_config(loaded).norm)
+        analysis, tokens = choose_stack(trace, transformer_of(loaded).config.norm)
     st.subheader(_("The residual stream"))
     stream_section(analysis, tokens)
     st.subheader("LayerNorm")
@@ -72,5 +64,5 @@ def render_slide(view: InsideLayerView) -> None:
         return
     run_line(loaded, text, trace)
     stack = view.stack if ffn_name(Stack(view.stack), 0, "norm") in trace else Stack.ENCODER.value  # MiniLM
-    analysis, tokens = stack_analysis(trace, stack, _transformer_config(loaded).norm)
+    analysis, tokens = stack_analysis(trace, stack, transformer_of(loaded).config.norm)
     stream_section(analysis, tokens)

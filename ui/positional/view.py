@@ -9,7 +9,7 @@ from model import Ablation, AnyLoaded, LoadedModel, RNNConfig, Trace, sinusoidal
 from model.analysis.attention import attention_layers, attention_tokens, head_mean, position_similarity
 from model.naming import AttentionKind, Side, pos_name
 from views import PositionalView, Whole
-from views.base import by_name
+from views.base import spec_of
 from viz.matrix import SIGNED_SCALE, matrix_figure
 from viz.positional import curves_figure, encoding_figure
 
@@ -32,14 +32,7 @@ keep_on_language_switch("dims")
 PAGE = PositionalView.PAGE  # also the first word of every chart's file name
 
 
-def _whole(name: str) -> Whole:
-    """The bounds views.PositionalView declares for its whole-number control `name` (the sliders')."""
-    spec = by_name(PositionalView)[name].control.spec
-    assert isinstance(spec, Whole), name
-    return spec
-
-
-D_MODEL, LENGTH = _whole("d_model"), _whole("length")
+D_MODEL, LENGTH = spec_of(PositionalView, "d_model", Whole), spec_of(PositionalView, "length", Whole)  # sliders
 
 
 def dimension_name(d: int) -> str:

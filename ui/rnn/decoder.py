@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from model import LoadedModel, RNNConfig, Trace
+from model import LoadedModel, Trace, rnn_of
 from model.analysis.rnn import DecoderStep, decoder_step
 from model.naming import RNN_DEC_S, RNN_ENC_H, AttentionKind, attention_name
 from model.teach.walkthrough import softmax_steps
@@ -38,13 +38,6 @@ def chart(figure, model: LoadedModel, what: str, t: int) -> None:
     show_chart(
         figure, None, name=chart_name("rnn-vs-transformer", what, f"t{t + 1}", model=model.name), theme="streamlit"
     )
-
-
-def rnn_config(model: LoadedModel) -> RNNConfig:
-    """The config of the model this part steps through: always the pair's RNN (pairs.Pair.rnn)."""
-    config = model.config
-    assert isinstance(config, RNNConfig), config.arch
-    return config
 
 
 def decoder_section(model: LoadedModel | None, text: str) -> None:
@@ -93,7 +86,7 @@ def step_picker(written: list[str]) -> int:
 
 
 def state_part(model: LoadedModel, trace: Trace, t: int, step: DecoderStep) -> None:
-    cell = _(CELL_NAMES[rnn_config(model).cell])
+    cell = _(CELL_NAMES[rnn_of(model).config.cell])
     st.markdown(_("**1 · The state it starts from**"))
     if t == 0:
         say(
@@ -122,7 +115,7 @@ def attention_part(model: LoadedModel, trace: Trace, t: int, step: DecoderStep, 
             "how useful input token i looks for writing the next word."
         ).format(prev=t)
     )
-    for line in rtex.score_lines(rnn_config(model).score, t + 1, step["scores"], keys):
+    for line in rtex.score_lines(rnn_of(model).config.score, t + 1, step["scores"], keys):
         st.latex(line)
     st.markdown(_("**3 · Softmax: the attention weights**"))
     say(
@@ -176,7 +169,7 @@ def output_part(model: LoadedModel, t: int, step: DecoderStep, token: str, vocab
         _("A linear layer over [s_t ; c_t] and a softmax give a probability for every word; the decoder writes the "
           "most likely one and feeds it back in at the next step."),
     )  # fmt: skip
-    st.latex(rtex.state_update(rnn_config(model).cell, t + 1, step["s"], SIZE))
+    st.latex(rtex.state_update(rnn_of(model).config.cell, t + 1, step["s"], SIZE))
     probabilities = step["probabilities"]
     chosen = _("{token} with probability {p}")
     for line in rtex.output_lines(t + 1, token, float(probabilities[step["output_id"]]), chosen):

@@ -8,7 +8,7 @@ import streamlit as st
 from model.analysis.rnn import gradient_through_time
 from model.rnn.cells import CELL_TYPES
 from views import Number, RnnView, Whole
-from views.base import by_name
+from views.base import spec_of
 from viz.curves import Series, line_figure
 
 from ..charts import show_chart
@@ -21,14 +21,7 @@ STYLES = {"rnn": ("#d62728", "solid", "circle"), "gru": ("#2ca02c", "solid", "di
           "lstm": ("#9467bd", "dash", "square")}  # fmt: skip
 
 
-def _specs() -> tuple[Whole, Number]:
-    """The bounds views.rnn.RnnView declares for the sequence length (a whole number) and the gate bias."""
-    length, bias = (by_name(RnnView)[key].control.spec for key in (LENGTH_KEY, BIAS_KEY))
-    assert isinstance(length, Whole) and isinstance(bias, Number)
-    return length, bias
-
-
-LENGTH, BIAS = _specs()
+LENGTH, BIAS = spec_of(RnnView, LENGTH_KEY, Whole), spec_of(RnnView, BIAS_KEY, Number)  # the sliders' bounds
 
 
 @st.cache_data(show_spinner=False, max_entries=64)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import Ablation, AnyLoaded, BertEncoder, Seq2SeqTransformer
+from model import Ablation, AnyLoaded, transformer_of
 from model.naming import AttentionKind
-from model.teach.inspect import AnyTransformer, from_trace, kinds_of, n_layers
+from model.teach.inspect import from_trace, kinds_of, n_layers
 from views import StepByStepView, key_of
 from views.attention import KIND_LABELS
 
@@ -22,14 +22,6 @@ KIND_KEY, LAYER_KEY = key_of(StepByStepView, "wt_kind"), key_of(StepByStepView, 
 KIND_NAMES = KIND_LABELS | {AttentionKind.CROSS: N_("Cross-attention (decoder → encoder)")}  # the direction named
 
 
-def transformer(loaded: AnyLoaded) -> AnyTransformer:
-    """The model the page walks: a Transformer, never an RNN (the page asks ui.rnn.notice.transformer_only first,
-    and a lesson names only Transformers: services.lessons.schema)."""
-    model = loaded.model
-    assert isinstance(model, Seq2SeqTransformer | BertEncoder), loaded.name
-    return model
-
-
 def model_controls(loaded: AnyLoaded) -> tuple[str, AttentionKind, int]:
     """Input text is shared with the other pages; kind and layer are this page's."""
     text_col, kind_col, layer_col = st.columns([3, 2, 1], vertical_alignment="bottom")
@@ -40,7 +32,7 @@ def model_controls(loaded: AnyLoaded) -> tuple[str, AttentionKind, int]:
             _("Attention"), model_kinds(loaded), format_func=translated_labels(KIND_NAMES).__getitem__, key=KIND_KEY
         )
     )
-    layers = list(range(n_layers(transformer(loaded), kind)))
+    layers = list(range(n_layers(transformer_of(loaded), kind)))
     fit(PAGE, {"wt_layer": len(layers) - 1})
     layer = layer_col.selectbox(_("Layer"), layers, format_func=lambda i: str(i + 1), key=LAYER_KEY)
     return text, kind, int(layer)
@@ -49,7 +41,7 @@ def model_controls(loaded: AnyLoaded) -> tuple[str, AttentionKind, int]:
 def model_kinds(loaded: AnyLoaded) -> list[AttentionKind]:
     """The blocks this model has (MiniLM: encoder self-attention only); a kind chosen before that it lacks gives way
     to its first."""
-    kinds = list(kinds_of(transformer(loaded)))
+    kinds = list(kinds_of(transformer_of(loaded)))
     if st.session_state.get(KIND_KEY) not in kinds:
         st.session_state[KIND_KEY] = kinds[0]
     return kinds
@@ -63,7 +55,7 @@ def model_walk(
     trace = cached_run(loaded, text, ablation=ablation)
     if trace is None:
         return None
-    model = transformer(loaded)
+    model = transformer_of(loaded)
     full = from_trace(trace, model, kind, layer)
     q_tokens, k_tokens = trace.tokens(kind.query_side), trace.tokens(kind.key_side)
     if trace.prediction is not None and kind is not AttentionKind.ENCODER:

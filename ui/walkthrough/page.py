@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
+from model import transformer_of
 from model.naming import AttentionKind
 from model.teach.inspect import kinds_of, n_layers
 from model.teach.walkthrough import build_mask
@@ -22,7 +23,7 @@ from ..rnn.notice import transformer_only
 from . import state as nav
 from .example import N_HEADS, default_values, example_inputs, example_walk, mask_controls
 from .export import export_section
-from .model import model_controls, model_walk, transformer
+from .model import model_controls, model_walk
 from .show import example_mask_note, model_mask_note, show_step
 from .state import EXAMPLE, Ablations, Walk, md_plain
 
@@ -79,7 +80,7 @@ def _from_controls(view: StepByStepView) -> tuple[Walk, int, str] | None:
         if not transformer_only(loaded):
             return None
         text, kind, layer = model_controls(loaded)
-        n_heads = transformer(loaded).config.n_heads
+        n_heads = transformer_of(loaded).config.n_heads
     head = nav.head_picker(head_col, n_heads)
     if source == EXAMPLE:
         with mask_col:
@@ -124,7 +125,7 @@ def _walk_of(view: StepByStepView, values: dict) -> tuple[Walk, str] | None:
         walk = example_walk(ablations, within(view.head, N_HEADS), mask, values)
         return walk, example_mask_note(view.mask, ablations.mask)
     loaded = get_model(view.common.model)
-    walked = transformer(loaded)
+    walked = transformer_of(loaded)
     kinds = list(kinds_of(walked))
     kind = AttentionKind.parse(view.kind)
     kind = kind if kind in kinds else kinds[0]  # a slide's kind this model lacks (cross-attention on MiniLM)

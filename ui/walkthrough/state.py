@@ -16,7 +16,7 @@ import streamlit as st
 from model import Trace
 from model.teach.walkthrough import select_head
 from views import Number, StepByStepView, key_of
-from views.base import by_name
+from views.base import spec_of
 from views.walkthrough import SOURCE_LABELS
 
 from ..i18n import N_, _, current_language
@@ -44,14 +44,7 @@ MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|$~<>:")
 PAGE = StepByStepView.PAGE
 
 
-def _number(name: str) -> Number:
-    """The spec of the view's control `name`, one views.walkthrough declares a Number (its slider's range)."""
-    spec = by_name(StepByStepView)[name].control.spec
-    assert isinstance(spec, Number), name
-    return spec
-
-
-TEMPERATURE = _number("wt_temperature")
+TEMPERATURE = spec_of(StepByStepView, "wt_temperature", Number)  # its slider's range
 
 
 @dataclass
