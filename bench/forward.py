@@ -71,7 +71,7 @@ def main() -> None:
             "untraced": lambda src=src, tgt=tgt: ours(src, tgt),
             "nn": lambda src=src, tgt=tgt: ref(src, tgt),
         }
-        times = {k: [] for k in cases}
+        times: dict[str, list[float]] = {k: [] for k in cases}
         with torch.inference_mode():
             for fn in cases.values():
                 timed(fn, 10)  # warm-up

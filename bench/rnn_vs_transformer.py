@@ -27,14 +27,16 @@ import platform
 import statistics
 import sys
 import time
+from collections.abc import Callable, Hashable, Mapping
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 import torch
 import torch.nn.functional as F
 
-from model import get_task
+from model import LoadedModel, get_task
 from model.analysis.rnn import accuracy_by_length
 from model.architectures import build_model
 from model.tasks import BOS_ID, PAD_ID
@@ -68,10 +70,13 @@ def rnn_config(task, max_len: int, hidden: int, score: str = "additive"):
     return default_model_config(task, "rnn", cell="gru", score=score, d_embed=32, d_hidden=hidden, max_len=max_len)
 
 
-def interleaved_medians(cases: dict, repeats: int) -> dict:
+Case = TypeVar("Case", bound=Hashable)
+
+
+def interleaved_medians(cases: Mapping[Case, Callable[[], object]], repeats: int) -> dict[Case, float]:
     """Median ms of each zero-argument function, run in turn `repeats` times after one warm-up each,
     so a busy moment on the machine hits every case alike."""
-    times = {key: [] for key in cases}
+    times: dict[Case, list[float]] = {key: [] for key in cases}
     for fn in cases.values():
         fn()
     for _ in range(repeats):
@@ -101,10 +106,10 @@ def infer(model, src: torch.Tensor, tgt: torch.Tensor, n: int | None) -> None:
         generate(model, src, n)
 
 
-def timing(models: dict, vocab: int, lengths: list[int], repeats: int) -> dict:
+def timing(models: dict, vocab: int, lengths: list[int], repeats: int) -> dict[str, dict[str, list[float]]]:
     """ms per training step, per forward pass and per greedy generation of L tokens, by length."""
     kinds = ("train_step_ms", "forward_ms", "generate_ms")
-    out = {kind: {f: [] for f in FAMILIES} for kind in kinds}
+    out: dict[str, dict[str, list[float]]] = {kind: {f: [] for f in FAMILIES} for kind in kinds}
     optimizers = {f: torch.optim.AdamW(models[f].parameters(), lr=1e-4) for f in FAMILIES}
     for L in lengths:
         g = torch.Generator().manual_seed(L)
@@ -130,7 +135,7 @@ def generate(model, src: torch.Tensor, n: int) -> torch.Tensor:
     return tgt
 
 
-def to_99(task_name: str, config, max_steps: int, seed: int = 0) -> tuple[dict, object]:
+def to_99(task_name: str, config, max_steps: int, seed: int = 0) -> tuple[dict, LoadedModel]:
     task = get_task(task_name)
     cfg = TrainConfig(steps=max_steps, until=0.99, eval_every=50, eval_size=500, seed=seed)
     result = train(task, config, cfg)
@@ -144,7 +149,8 @@ def to_99(task_name: str, config, max_steps: int, seed: int = 0) -> tuple[dict, 
 
 def steps_to_99(seeds: list[int], max_steps: int) -> tuple[dict, dict]:
     """{task: {family: {"runs": [row per seed], "median_steps"}}} and the reverse models of the first seed."""
-    out, reverse_models = {}, {}
+    out: dict[str, dict[str, dict[str, object]]] = {}
+    reverse_models: dict[str, LoadedModel] = {}
     for task_name in ("reverse", "translate"):
         out[task_name] = {}
         for family, config in configs(get_task(task_name), max_len=64).items():

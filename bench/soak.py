@@ -65,7 +65,10 @@ def cpu_seconds(process: psutil.Process) -> tuple[float, float]:
 def connected_sessions(url: str) -> int:
     with urllib.request.urlopen(f"{url}/_stcore/metrics", timeout=30) as response:
         text = response.read().decode()
-    return int(float(re.search(r"^active_sessions (\S+)", text, re.M).group(1)))
+    found = re.search(r"^active_sessions (\S+)", text, re.M)
+    if found is None:  # (None.group failed here before)
+        raise RuntimeError(f"no active_sessions in {url}/_stcore/metrics")
+    return int(float(found.group(1)))
 
 
 def in_server(pid: int, collect: bool) -> str:
@@ -198,8 +201,10 @@ def main(argv: list[str] | None = None) -> None:
         time.sleep(3.0)
         before = memory(server)
         for i in range(options.rounds):
-            parts = (share(total, options.rounds, i) for total in (options.edits, options.trainings, options.abandon))
-            rounds.append(work(url, server, *parts, options, seed=1 + i * options.sessions))
+            edits, trainings, abandon = (
+                share(total, options.rounds, i) for total in (options.edits, options.trainings, options.abandon)
+            )
+            rounds.append(work(url, server, edits, trainings, abandon, options, seed=1 + i * options.sessions))
 
         time.sleep(options.ttl + 5)
         probe, _ = open_attention(url)  # a session's disconnect makes Streamlit drop the expired ones

@@ -67,7 +67,13 @@ _ZH = read_catalog("zh_CN")
 
 def words(message: str, lang: str) -> str:
     """The app's words for `message` in `lang` (its catalog), so the bench finds the same controls in both."""
-    return _ZH.get(message).string if lang == "zh" else message
+    if lang != "zh":
+        return message
+    entry = _ZH.get(message)
+    if entry is None:  # (None.string failed here before)
+        raise KeyError(f"{message!r} is not in the zh_CN catalog")
+    assert isinstance(entry.string, str)  # a message without plural forms (a plural's string is a tuple)
+    return entry.string
 
 
 FLOOR_APP = """

@@ -32,7 +32,10 @@ def start_class(page, app_url: str, lang: str = "en") -> tuple[str, str]:
     page.get_by_role("button", name="Start a class" if lang == "en" else "开始上课").click(timeout=120_000)
     page.get_by_role("dialog").wait_for(timeout=60_000)
     page.wait_for_function("() => new URL(location.href).searchParams.has('key')", timeout=30_000)
-    return room_of(page)
+    code, key = room_of(page)
+    if key is None:  # the wait above saw it in the URL
+        raise RuntimeError(f"no key in the URL after Start a class: {page.url}")
+    return code, key
 
 
 def close_dialog(page) -> None:

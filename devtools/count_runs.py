@@ -9,6 +9,7 @@ changes: the counter wraps the class's methods before Streamlit starts.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import threading
@@ -36,7 +37,7 @@ def install(path: str) -> None:
                 counts[name] += 1
             return original(self, *args, **kwargs)
 
-        wrapper.__wrapped__ = original
+        functools.update_wrapper(wrapper, original, assigned=(), updated=())  # only wrapper.__wrapped__ = original
         return wrapper
 
     for name in counts:

@@ -36,7 +36,7 @@ from devtools.load.pages import (
     start_training,
     wait_training,
 )
-from devtools.load.protocol import ProtocolError, Run
+from devtools.load.protocol import ProtocolError, Run, StreamlitSession
 from devtools.load.samples import SAMPLES, write
 
 
@@ -85,6 +85,13 @@ def record_ms(user: User, name: str, ms: float, size: int = 0, error: Exception 
     SAMPLES.append({**_now(user.environment), "name": name, "ms": ms, "ok": error is None})
 
 
+def host_of(user: User) -> str:
+    """The app's URL (Locust's --host, or a User's `host`)."""
+    if user.host is None:  # (StreamlitSession failed on None before)
+        raise ValueError("no host: give Locust --host with the app's URL")
+    return user.host
+
+
 def timed(user: User, name: str, action):
     """Run `action()` (which returns a Run); record it; None when it failed (recorded as a failure)."""
     started = time.monotonic()
@@ -106,10 +113,10 @@ class Explorer(User):
 
     def on_start(self) -> None:
         self.rng = random.Random()
-        self.session = None
+        self.session: StreamlitSession | None = None
         started = time.monotonic()
         try:
-            self.session, run = open_attention(self.host)
+            self.session, run = open_attention(host_of(self))
         except (ProtocolError, OSError) as exc:
             record(self, "open attention", started, error=exc)
             raise
@@ -119,13 +126,18 @@ class Explorer(User):
         if self.session is not None:
             self.session.close()
 
+    def _opened(self) -> StreamlitSession:
+        """The session on_start opened (Locust runs the tasks only after on_start succeeded)."""
+        assert self.session is not None
+        return self.session
+
     @task(3)
     def type_input(self) -> None:
-        timed(self, "edit input", lambda: edit_input(self.session, self.rng))
+        timed(self, "edit input", lambda: edit_input(self._opened(), self.rng))
 
     @task(1)
     def pick_head(self) -> None:
-        timed(self, "layer/head", lambda: change_focus(self.session, self.rng))
+        timed(self, "layer/head", lambda: change_focus(self._opened(), self.rng))
 
 
 class Trainer(User):
@@ -134,7 +146,7 @@ class Trainer(User):
     wait_time = between(1, 2)
 
     def on_start(self) -> None:
-        self.session, run = open_train(self.host)
+        self.session, run = open_train(host_of(self))
         record(self, "open train", time.monotonic(), run)
 
     def on_stop(self) -> None:
@@ -165,7 +177,7 @@ class Teacher(User):
         self.started = time.monotonic()
         ROOM.page = PAGES[self.environment.parsed_options.class_page]
         started = time.monotonic()
-        self.session, run = open_page(self.host, ROOM.page)
+        self.session, run = open_page(host_of(self), ROOM.page)
         record(self, "open teacher", started, run)
         ROOM.code, run = start_class(self.session)
         record(self, "start class", time.monotonic(), run)
@@ -189,7 +201,7 @@ class Student(User):
     def on_start(self) -> None:
         ROOM.opened.wait()
         started = time.monotonic()
-        self.session, run = open_page(self.host, ROOM.page, f"room={ROOM.code}")
+        self.session, run = open_page(host_of(self), ROOM.page, f"room={ROOM.code}")
         record(self, "open student", started, run)
         self.follower = Follower(self.session, ROOM, self._followed)
         ROOM.followers.append(self.follower)

@@ -10,6 +10,7 @@ samples there and leaves out each step's first `--settle` seconds (users still s
 from __future__ import annotations
 
 import time
+from argparse import Namespace
 
 from locust import LoadTestShape, events
 
@@ -33,8 +34,8 @@ class StepRamp(LoadTestShape):
     step = 0
     step_started = 0.0
 
-    def tick(self):
-        options = self.runner.environment.parsed_options
+    def tick(self) -> tuple[int, float] | None:
+        options = self._options()
         step = int(self.get_run_time() // options.step_seconds) + 1
         if step != self.step:
             if self.step and options.stop_p90 and self._p90(options) > options.stop_p90 * 1000:
@@ -44,5 +45,11 @@ class StepRamp(LoadTestShape):
         users = step * options.step_users
         return (users, options.spawn_rate) if users <= options.max_users else None
 
-    def _p90(self, options) -> float:
+    def _options(self) -> Namespace:
+        """The command line's options: Locust gives the shape its runner, and the runner its options, before a tick."""
+        if self.runner is None or self.runner.environment.parsed_options is None:
+            raise RuntimeError("the step ramp ticked before Locust gave it a runner with parsed options")
+        return self.runner.environment.parsed_options
+
+    def _p90(self, options: Namespace) -> float:
         return window(SAMPLES, EXPLORING, self.step_started + options.settle, time.time()).p90_ms

@@ -138,6 +138,8 @@ class Follower:
         if view == self.shown:
             return
         self.shown = view
-        sent = self.room.click_for(view, run.finished)
+        finished = run.finished
+        assert finished is not None  # a run that ended ok has finished (Run.status and .finished are set together)
+        sent = self.room.click_for(view, finished)
         if sent is not None:
-            self.on_follow(run.finished - sent, run)
+            self.on_follow(finished - sent, run)

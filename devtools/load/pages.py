@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from .protocol import Run, StreamlitSession
+from .widgets import UserValue
 
 EXPLORE_MODEL = "reverse"  # digits in, digits reversed out: any random digit string is a valid input
 MAX_DIGITS = 12  # the longest input the model was trained on
@@ -48,7 +49,7 @@ def open_train(base_url: str, *, timeout: float = 120.0) -> tuple[StreamlitSessi
 def start_training(session: StreamlitSession, *, task: str = "reverse", steps: int | None = None) -> Run:
     """Submit the Train page's settings form (defaults: until 99 % held-out accuracy, at most 2000 steps; with
     `steps`, exactly that many)."""
-    values: dict[str, object] = {"train_task": task}
+    values: dict[str, UserValue] = {"train_task": task}
     if steps is not None:
         values |= {"train_rule": 1, "train_steps": steps}  # option 1: "after a number of steps"
     return session.rerun(values, click="train_start")

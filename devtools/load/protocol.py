@@ -29,10 +29,12 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import websocket
 from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.Block_pb2 import Block
+from streamlit.proto.Element_pb2 import Element
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
-from .widgets import TRIGGER_KINDS, Widget, initial_state, shown_value, user_state, widget_of
+from .widgets import TRIGGER_KINDS, UserValue, Widget, initial_state, shown_value, user_state, widget_of
 
 SUBPROTOCOLS = ["streamlit", "PLACEHOLDER_AUTH_TOKEN"]  # what the browser sends without an XSRF cookie
 FINISHED = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
@@ -62,6 +64,8 @@ class Run:
     @property
     def latency(self) -> float:
         """Seconds from the request (or, for a run this client did not ask for, its start) to script_finished."""
+        if self.finished is None:  # None - float failed here before
+            raise TypeError(f"run {self.run_id} has not finished: it has no latency yet")
         return self.finished - (self.requested if self.requested is not None else self.started)
 
 
@@ -69,7 +73,7 @@ class Run:
 class Drawn:
     """An element or block at a delta path, with the run and fragment that drew it."""
 
-    element: object  # Element or Block proto
+    element: Element | Block
     run_id: str
     fragment_id: str
     widget_id: str = ""
@@ -132,14 +136,15 @@ class StreamlitSession:
         self.close()
 
     # ---- what the user does ----
-    def rerun(self, values: dict[str, object] | None = None, click: str | None = None) -> Run:
+    def rerun(self, values: dict[str, UserValue] | None = None, click: str | None = None) -> Run:
         """Set widgets (by key: a label, text, number, flag; an int picks a choice widget's option) and/or click a
         button (by key), send one rerun as the browser would, and wait for the run it starts to finish.
 
         The rerun is a fragment rerun when the changed widgets (or the button) were drawn inside a fragment."""
-        changed = [self.widget(key) for key in (values or {})]
-        for widget in changed:
-            self.states[widget.id] = user_state(widget, values[widget.key])
+        values = values or {}
+        changed = [self.widget(key) for key in values]
+        for widget, value in zip(changed, values.values(), strict=True):  # widget.key is the value's key
+            self.states[widget.id] = user_state(widget, value)
             self._bind_to_url(widget)
         triggers = []
         if click is not None:
@@ -175,7 +180,11 @@ class StreamlitSession:
         """The bodies of the markdown elements on the page, top to bottom."""
         with self._cond:
             drawn = sorted(self.drawn.items())
-        return [d.element.markdown.body for _, d in drawn if _kind(d.element) == "markdown"]
+        return [
+            d.element.markdown.body
+            for _, d in drawn
+            if isinstance(d.element, Element) and _kind(d.element) == "markdown"
+        ]
 
     def elements(self, kind: str) -> list[object]:
         """The element protos of one kind (e.g. "plotly_chart") on the page, top to bottom."""
@@ -245,8 +254,11 @@ class StreamlitSession:
 
     def _read_loop(self) -> None:
         try:
+            ws = self._ws
+            if ws is None:  # open() connects before it starts this thread
+                raise ProtocolError("the session is not connected")
             while not self._closed:
-                data = self._ws.recv()
+                data = ws.recv()
                 if not data:
                     break
                 msg = ForwardMsg()
@@ -386,5 +398,5 @@ class StreamlitSession:
         self.query = urlencode([*params, (param, value)])
 
 
-def _kind(element: object) -> str | None:
+def _kind(element: Element | Block) -> str | None:
     return element.WhichOneof("type")

@@ -9,14 +9,33 @@ does the same, for the widget kinds the app draws; other kinds are left to the s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, TypeAlias
 
+from streamlit.proto.Button_pb2 import Button
+from streamlit.proto.ButtonGroup_pb2 import ButtonGroup
+from streamlit.proto.Checkbox_pb2 import Checkbox
+from streamlit.proto.DownloadButton_pb2 import DownloadButton
 from streamlit.proto.Element_pb2 import Element
+from streamlit.proto.NumberInput_pb2 import NumberInput
+from streamlit.proto.Radio_pb2 import Radio
+from streamlit.proto.Selectbox_pb2 import Selectbox
+from streamlit.proto.Slider_pb2 import Slider
+from streamlit.proto.TextArea_pb2 import TextArea
+from streamlit.proto.TextInput_pb2 import TextInput
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit.runtime.state.common import user_key_from_element_id
 
 # Element kinds whose value this client keeps; buttons are triggers, sent only in the run they are clicked.
 VALUE_KINDS = {"text_input", "text_area", "selectbox", "radio", "button_group", "number_input", "slider", "checkbox"}
 TRIGGER_KINDS = {"button", "download_button"}
+
+# The element's own message of each kind above (Element.text_input is a TextInput, …).
+WidgetProto: TypeAlias = (
+    TextInput | TextArea | Selectbox | Radio | ButtonGroup | NumberInput | Slider | Checkbox | Button | DownloadButton
+)
+# A value a user gives a widget: a label, text, number or flag (an int picks a choice widget's option), or several.
+Choice: TypeAlias = str | int | float
+UserValue: TypeAlias = Choice | list[Choice] | tuple[Choice, ...]
 
 
 @dataclass
@@ -27,7 +46,7 @@ class Widget:
     key: str | None
     kind: str
     fragment_id: str
-    proto: object  # the element's own message (TextInput, Selectbox, …)
+    proto: WidgetProto  # the element's own message (TextInput, Selectbox, …)
 
     @property
     def form_id(self) -> str:
@@ -37,6 +56,7 @@ class Widget:
     def options(self) -> list[str]:
         """Shown labels of a choice widget (empty for others)."""
         if self.kind == "button_group":
+            assert isinstance(self.proto, ButtonGroup)
             return [option.content for option in self.proto.options]
         return list(getattr(self.proto, "options", []))
 
@@ -58,13 +78,15 @@ def initial_state(widget: Widget) -> WidgetState | None:
     p, kind = widget.proto, widget.kind
     state = WidgetState(id=widget.id)
     if kind in ("text_input", "text_area", "number_input"):
-        field = "value" if p.set_value and p.HasField("value") else "default"
+        assert isinstance(p, TextInput | TextArea | NumberInput)
+        field: Literal["value", "default"] = "value" if p.set_value and p.HasField("value") else "default"
         if not p.HasField(field):
             return None
         if kind == "number_input":
             return number_state(widget, getattr(p, field))
         state.string_value = getattr(p, field)
     elif kind in ("selectbox", "radio"):
+        assert isinstance(p, Selectbox | Radio)
         if p.set_value and p.HasField("raw_value"):
             state.string_value = p.raw_value
         elif p.HasField("default"):
@@ -72,31 +94,36 @@ def initial_state(widget: Widget) -> WidgetState | None:
         else:
             return None
     elif kind == "button_group":
+        assert isinstance(p, ButtonGroup)
         labels = list(p.raw_values) if p.set_value else [widget.options[i] for i in p.default]
         state.string_array_value.data[:] = labels
     elif kind == "slider":
+        assert isinstance(p, Slider)
         if p.options:  # a select slider: labels
             labels = list(p.raw_value) if p.set_value else [p.options[int(i)] for i in p.default]
             state.string_array_value.data[:] = labels
         else:
             state.double_array_value.data[:] = list(p.value if p.set_value else p.default)
     elif kind == "checkbox":
+        assert isinstance(p, Checkbox)
         state.bool_value = p.value if p.set_value else p.default
     else:
         return None
     return state
 
 
-def number_state(widget: Widget, value: float) -> WidgetState:
+def number_state(widget: Widget, value: float | str) -> WidgetState:
+    proto = widget.proto
+    assert isinstance(proto, NumberInput)  # called for number_input widgets only
     state = WidgetState(id=widget.id)
-    if widget.proto.data_type == widget.proto.DataType.INT:
+    if proto.data_type == proto.DataType.INT:
         state.int_value = int(value)
     else:
         state.double_value = float(value)
     return state
 
 
-def user_state(widget: Widget, value: object) -> WidgetState:
+def user_state(widget: Widget, value: UserValue) -> WidgetState:
     """The WidgetState a user's choice sends. Choices are given as shown labels (or, for a choice widget, as an
     option's position, an int); a button takes True (clicked)."""
     state = WidgetState(id=widget.id)
@@ -107,13 +134,15 @@ def user_state(widget: Widget, value: object) -> WidgetState:
         state.string_value = str(value)
     elif kind in ("selectbox", "radio"):
         state.string_value = _label(widget, value)
-    elif kind == "button_group" or (kind == "slider" and widget.proto.options):
+    elif kind == "button_group" or (kind == "slider" and widget.options):  # a select slider: labels
         values = value if isinstance(value, list | tuple) else [value]
         state.string_array_value.data[:] = [_label(widget, v) for v in values]
     elif kind == "slider":
         values = value if isinstance(value, list | tuple) else [value]
         state.double_array_value.data[:] = [float(v) for v in values]
     elif kind == "number_input":
+        if isinstance(value, list | tuple):  # as int([…]) and float([…]) refused it before
+            raise TypeError(f"a number input takes one number, not {value!r}")
         return number_state(widget, value)
     elif kind == "checkbox":
         state.bool_value = bool(value)
@@ -136,5 +165,7 @@ def shown_value(state: WidgetState | None) -> object:
     if state is None:
         return None
     kind = state.WhichOneof("value")
+    if kind is None:  # initial_state and user_state never make an empty state (getattr(state, None) failed before)
+        raise TypeError(f"the widget state of {state.id} holds no value")
     value = getattr(state, kind)
     return list(value.data) if kind.endswith("_array_value") else value
