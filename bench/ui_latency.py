@@ -26,7 +26,8 @@ is judged like devtools/harness.py's wait_settled, plus a check that the page sh
 Each edit is also split at the ScriptFinished message: "server" is Enter → the script's run finished (the server's
 work and the network), the rest of the edit-to-paint is the browser drawing what came.
 --compare DIR measures the app of another checkout (say `git worktree add /tmp/before main`) in the same run,
-case by case and edit by edit in turn with this one, so a before/after ratio sees the same machine load.
+case by case and edit by edit in turn with this one, so a before/after ratio sees the same machine load; the order
+of the checkouts rotates from round to round (the last one measured in a round tends to come out faster).
 Prints p50 / p90 in ms. Figures vary by ±20 % or more on a shared machine.
 """
 
@@ -295,6 +296,16 @@ def report_ratio(name: str, timed: Timed, floor: float) -> None:
     )
 
 
+def rotated(items: list, by: int) -> list:
+    """`items` starting at its `by`-th (mod its length): round r measures the checkouts in a rotated order. In a fixed
+    order the one measured last in each round came out faster (2026-11-27: a change measured last looked 13-20 %
+    faster in two runs, and 2-7 % when measured first), so each takes each place in turn."""
+    if not items:
+        return items
+    by %= len(items)
+    return items[by:] + items[:by]
+
+
 def one_person(browser, roots: dict[str, Path], cases: set[str], edits: int, rounds: int) -> None:
     """Issue 15's goals for one person: the reverse edits and the Step-by-step actions against the floor app, for
     each checkout in `roots`, in turn, in one run."""
@@ -307,7 +318,7 @@ def one_person(browser, roots: dict[str, Path], cases: set[str], edits: int, rou
         floor_url = servers.enter_context(floor_server(Path(tmp)))
         floor: list[float] = []
         for r in range(rounds):  # round by round, so every checkout and the floor see the same machine load
-            for name, url in urls.items():
+            for name, url in rotated(list(urls.items()), r):
                 if "reverse" in cases:
                     timed = reverse_rounds(browser, url, texts[r : r + 1])
                     results.setdefault((name, "reverse"), Timed()).server.extend(timed.server)
@@ -454,8 +465,8 @@ def cold_starts(browser, roots: dict[str, Path], rounds: int) -> None:
     """Cold starts of each checkout's server, started as the README's app command starts it (attention-lab), round by
     round in turn, then the median of each."""
     times: dict[str, list[float]] = {}
-    for _ in range(rounds):
-        for name, root in roots.items():
+    for r in range(rounds):
+        for name, root in rotated(list(roots.items()), r):
             attention, home = cold_start(browser, {}, root, app_command=True)
             times.setdefault(name, []).append(attention)
             print(
