@@ -102,21 +102,6 @@ function chartIn(parentElement) {
   return chart;
 }
 
-// A chart whose figure has a height is laid out on its own: its box is that tall and CSS-contained, so what plotly
-// changes and measures inside it (it reads text sizes as it draws) relays out the chart alone, not Streamlit's whole
-// page each time. With three charts an Attention edit painted 10-20 % sooner (docs/capacity.md). Plotly draws
-// everything of a chart (hover labels, legend, modebar) inside its own SVG of that size, so nothing is clipped.
-function contain(box, figure) {
-  const height = figure.layout && figure.layout.height;
-  if (typeof height === "number" && height > 0) {
-    box.style.height = `${height}px`;
-    box.style.contain = "strict";
-  } else {
-    box.style.height = "";
-    box.style.contain = ""; // plotly's default height: sized by what it draws
-  }
-}
-
 // `sent` numbers the figures in the order Streamlit handed them over (the component's loader counts them before it
 // waits for this module), so a figure whose draw arrives after a newer one's is dropped, not drawn over it.
 export function drawChart({ data, parentElement }, plotlyUrl, sent) {
@@ -127,7 +112,6 @@ export function drawChart({ data, parentElement }, plotlyUrl, sent) {
     Promise.all([loadPlotly(plotlyUrl), figureToDraw(payload, parentElement)])
       .then(([Plotly, figure]) => {
         if (sent !== chart.latest) return null; // a newer figure came while plotly.js (or the theme) loaded
-        contain(chart.box, figure);
         return Plotly.react(chart.plot, { ...figure, config: payload.config }).then(() => {
           chart.drawn = true;
         });

@@ -87,39 +87,6 @@ def test_a_new_input_redraws_each_chart_in_place(page, app_url, probes):
     assert real_console_errors(page, probes) == []
 
 
-# Each in-place chart's box: its CSS containment, its height against its figure's, and whether plotly's SVG layers
-# lie inside it (a strictly contained box clips what overflows it).
-CONTAINED_JS = """
-() => Array.from(document.querySelectorAll('[data-testid="labChart"]')).map((box) => {
-  const plot = box.querySelector('.js-plotly-plot'), r = box.getBoundingClientRect();
-  const inside = Array.from(box.querySelectorAll('svg.main-svg')).every((svg) => {
-    const s = svg.getBoundingClientRect();
-    return s.top >= r.top - 1 && s.bottom <= r.bottom + 1 && s.left >= r.left - 1 && s.right <= r.right + 1;
-  });
-  return {role: plot.layout.meta, contain: getComputedStyle(box).contain, box: Math.round(r.height),
-          figure: plot._fullLayout.height, inside};
-})
-"""
-
-
-def test_each_chart_is_laid_out_on_its_own_at_its_figures_height(page, app_url, probes):
-    """static/chart.js gives a chart's box its figure's height and CSS containment (`contain: strict`), so what plotly
-    changes inside it relays out that chart, not the whole page: the box must follow the figure's height at every
-    edit, and everything plotly draws must lie inside it (containment clips what overflows)."""
-    open_page(page, f"{app_url}/attention?model=reverse")
-    before = {chart["role"]: chart for chart in page.evaluate(CONTAINED_JS)}
-    assert sorted(before) == ["attention-head", "attention-overview", "head-view"]
-    type_input(page, "1 2 3 4 5 6 7 8 9 0 1 2")  # more tokens than the example: taller charts
-    after = {chart["role"]: chart for chart in page.evaluate(CONTAINED_JS)}
-    assert after["head-view"]["figure"] > before["head-view"]["figure"]
-    for charts in (before, after):
-        for chart in charts.values():
-            assert chart["contain"] == "strict", chart
-            assert chart["box"] == chart["figure"], chart
-            assert chart["inside"], chart
-    assert real_console_errors(page, probes) == []
-
-
 def test_an_edit_made_while_the_charts_code_still_loads_ends_on_every_chart(page, app_url, probes):
     """On a slow network a page's first figures and an edit's figures both reach the charts before static/chart.js
     has loaded. Streamlit hands both over, in either order, and calls the first one's cleanup at once with the chart
