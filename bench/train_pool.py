@@ -25,7 +25,7 @@ from contextlib import contextmanager
 
 import torch
 
-from model import ModelConfig, Task, get_task, load_pretrained
+from model import get_task, load_pretrained
 from model.train import StepInfo, TrainConfig, default_model_config, train
 from services.training import PoolSettings, TrainingPool
 from services.training.settings import default_workers
@@ -54,13 +54,6 @@ class ThreadJob:
 
     def join(self, timeout: float) -> None:
         self._thread.join(timeout)
-
-
-def transformer_config(task: Task) -> ModelConfig:
-    """The Train page's default model for the task (a Transformer: the pool's jobs take a ModelConfig)."""
-    config = default_model_config(task)
-    assert isinstance(config, ModelConfig), config.arch  # the default family is the Transformer
-    return config
 
 
 def timed_forwards(loaded, text: str, repeats: int) -> list[float]:
@@ -105,7 +98,7 @@ def threads_training(k: int):
 def pool_training(pool: TrainingPool, k: int):
     task = get_task("reverse")
     jobs = [
-        pool.submit(f"owner-{i}", task, transformer_config(task), TRAIN, name=f"p{i}", heartbeat_timeout=None)
+        pool.submit(f"owner-{i}", task, default_model_config(task), TRAIN, name=f"p{i}", heartbeat_timeout=None)
         for i in range(k)
     ]
     return training(jobs, min(k, pool.settings.workers))
@@ -115,7 +108,7 @@ def warm(pool: TrainingPool, workers: int) -> None:
     """Start the pool's workers before anything is timed."""
     task = get_task("copy")
     jobs = [
-        pool.submit(f"warm-{i}", task, transformer_config(task), TrainConfig(steps=2, until=None), name="w")
+        pool.submit(f"warm-{i}", task, default_model_config(task), TrainConfig(steps=2, until=None), name="w")
         for i in range(workers)
     ]
     for job in jobs:

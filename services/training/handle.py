@@ -13,8 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from model import ModelConfig, Task
+from model import Task
 from model.analysis.probe import probe_tokens
+from model.architectures import AnyConfig
 from model.train import TrainConfig, TrainResult
 
 from .errors import REASON_NO_HEARTBEAT, REASON_SESSION_ENDED, TrainingError
@@ -63,7 +64,7 @@ class JobHandle:
         job_id: int,
         owner: str,
         task: Task,
-        model_config: ModelConfig,
+        model_config: AnyConfig,  # a Transformer's or an RNN's (the Train page trains both)
         train_config: TrainConfig,
         *,
         name: str,

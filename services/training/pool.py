@@ -26,7 +26,8 @@ from multiprocessing.connection import wait
 
 import numpy as np
 
-from model import CheckpointError, ModelConfig, Task, load_checkpoint_bytes
+from model import CheckpointError, Task, load_checkpoint_bytes
+from model.architectures import AnyConfig
 from model.train import TrainConfig, TrainResult
 
 from ..allocator import release_freed_memory
@@ -90,7 +91,7 @@ class TrainingPool:
         self,
         owner: str,
         task: Task,
-        model_config: ModelConfig,
+        model_config: AnyConfig,  # a Transformer's or an RNN's (the Train page trains both)
         train_config: TrainConfig,
         *,
         name: str | None = None,
@@ -404,7 +405,7 @@ class TrainingPool:
     def _job_frame(self, job: JobHandle) -> bytes:
         """The job description a worker needs, as JSON: names and plain dicts, no Python objects."""
         return pack("job", {
-            "job": job.id, "task": job.task.name, "architecture": getattr(job.model_config, "arch", "transformer"),
+            "job": job.id, "task": job.task.name, "architecture": job.model_config.arch,
             "model": job.model_config.to_dict(), "train": asdict(job.train_config), "probe": list(job.probe),
             "snapshot_every": job.snapshot_every, "max_snapshots": job.max_snapshots, "name": job.name,
         })  # fmt: skip
