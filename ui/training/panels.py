@@ -14,8 +14,10 @@ from dataclasses import replace
 
 import streamlit as st
 
-from model import PRETRAINED, LoadedModel
+from model import PRETRAINED, LoadedModel, Task
+from model.architectures import AnyConfig
 from model.io.archive import pack_archive
+from model.train import TrainConfig
 from services.training import JobHandle, TrainingError, get_pool
 from viz.training import accuracy_figure, loss_figure
 
@@ -78,7 +80,7 @@ def unique_name(base: str) -> str:
     return name
 
 
-def start_job(task, model_config, train_config) -> JobHandle | None:
+def start_job(task: Task, model_config: AnyConfig, train_config: TrainConfig) -> JobHandle | None:
     """Queue a run in the worker pool for this session, or say which limit was reached (nothing starts then)."""
     old = current_job()
     if old is not None and old.stop_requested_at is not None:
