@@ -12,6 +12,7 @@ CONFIGS or MODELS; code that branches on config.arch meets "transformer", "rnn" 
 
 from __future__ import annotations
 
+from .bert.model import BertEncoder
 from .errors import N_, LabError
 from .rnn.config import RNNConfig
 from .rnn.model import RNNSeq2Seq
@@ -20,6 +21,7 @@ from .transformer.model import Seq2SeqTransformer
 
 Seq2SeqModel = Seq2SeqTransformer | RNNSeq2Seq
 AnyConfig = ModelConfig | RNNConfig
+AnyTransformer = Seq2SeqTransformer | BertEncoder  # the models with attention blocks: the toy encoder–decoder, MiniLM
 
 CONFIGS: dict[str, type[ModelConfig] | type[RNNConfig]] = {"transformer": ModelConfig, "rnn": RNNConfig}
 DEFAULT_ARCH = "transformer"  # checkpoints written before the RNN family carry no architecture field

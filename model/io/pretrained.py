@@ -11,12 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal, overload
 
+from ..architectures import AnyTransformer
 from ..bert import package as minilm
-from ..bert.model import BertEncoder
 from ..bert.runner import LoadedEncoder
 from ..rnn.model import RNNSeq2Seq
 from ..runner import LoadedModel
-from ..transformer.model import Seq2SeqTransformer
 from .checkpoint import load_checkpoint
 
 CHECKPOINT_DIR = Path(__file__).parent.parent / "checkpoints"  # model/checkpoints/, beside this package
@@ -38,10 +37,10 @@ AnyLoaded = LoadedModel | LoadedEncoder  # what load_pretrained gives: a toy mod
 PACKAGED_ARCH: dict[str, str] = {minilm.NAME: "bert"}
 
 
-def transformer_of(loaded: AnyLoaded) -> Seq2SeqTransformer | BertEncoder:
+def transformer_of(loaded: AnyLoaded) -> AnyTransformer:
     """The loaded model as one of our Transformers (the toy encoder–decoder, or MiniLM), for a part that opens its
     blocks. Pages ask ui.rnn.notice.transformer_only first and lessons name only Transformers, so an RNN is a bug."""
-    if not isinstance(loaded.model, Seq2SeqTransformer | BertEncoder):
+    if not isinstance(loaded.model, AnyTransformer):
         raise TypeError(f"{loaded.name} is a {loaded.config.arch} model, not a Transformer")
     return loaded.model
 

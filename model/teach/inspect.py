@@ -12,16 +12,15 @@ from __future__ import annotations
 import numpy as np
 from torch import nn
 
+from ..architectures import AnyTransformer
 from ..bert.layer import BertLayer
 from ..bert.model import BertEncoder
 from ..naming import TRANSFORMER_KINDS, AttentionKind, Stack, attention_name, ffn_name, final_norm_name, input_name
 from ..trace import Trace
 from ..transformer.layers import DecoderLayer, EncoderLayer, MultiHeadAttention
-from ..transformer.model import Seq2SeqTransformer
 from .walkthrough import select_head
 
 KINDS = TRANSFORMER_KINDS  # the blocks the walkthrough can open: encoder, decoder (masked) and cross-attention
-AnyTransformer = Seq2SeqTransformer | BertEncoder  # the models whose attention blocks this module opens
 
 
 def kinds_of(model: AnyTransformer) -> tuple[AttentionKind, ...]:
