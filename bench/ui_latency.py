@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote_plus
 
-from attention_lab.chart import CHARTS
+from attention_lab.chart import CHARTS, CHARTS_TO_DRAW
 from attention_lab.paths import APP_ROOT
 from devtools.harness import (
     chromium,
@@ -118,13 +118,13 @@ DONE_JS = """
   const app = document.querySelector('[data-testid="stApp"]');
   if (!app || !window.__lab || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (document.querySelector('[data-stale="true"], [data-testid="stSkeleton"]')) return false;
-  for (const chart of document.querySelectorAll('CHARTS')) {
+  for (const chart of document.querySelectorAll('CHARTS_TO_DRAW')) {
     if (!chart.querySelector('svg.main-svg')) return false;
   }
   if (!new Function('arg', check)(arg)) return false;
   return performance.now() - window.__lab.lastMutation >= quietMs;
 }
-""".replace("CHARTS", CHARTS)
+""".replace("CHARTS_TO_DRAW", CHARTS_TO_DRAW)
 HEAD_VIEW_SHOWS = """
   const el = Array.from(document.querySelectorAll('CHARTS .js-plotly-plot'))
     .find((e) => e.layout && e.layout.meta === 'head-view');

@@ -13,7 +13,7 @@ import tempfile
 from contextlib import contextmanager
 from pathlib import Path
 
-from attention_lab.chart import CHARTS
+from attention_lab.chart import CHARTS_TO_DRAW
 from attention_lab.cluster.processes import free_port, stop_process, wait_healthy
 from attention_lab.command import SERVER_MODULE_ENV
 from attention_lab.paths import APP_ROOT
@@ -97,18 +97,18 @@ SETTLED_JS = """
   if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
   if (document.querySelector('[data-stale="true"]')) return false;
   if (document.querySelector('[data-testid="stSkeleton"]')) return false;
-  for (const chart of document.querySelectorAll('CHARTS')) {
+  for (const chart of document.querySelectorAll('CHARTS_TO_DRAW')) {
     if (!chart.querySelector('svg.main-svg')) return false;
   }
   return performance.now() - window.__lab.lastMutation >= quietMs;
 }
-""".replace("CHARTS", CHARTS)
+""".replace("CHARTS_TO_DRAW", CHARTS_TO_DRAW)
 
 # What the page looks like to SETTLED_JS, for the message of a wait that timed out.
 STATE_JS = """
 (before) => {
   const app = document.querySelector('[data-testid="stApp"]');
-  const charts = [...document.querySelectorAll('CHARTS')];
+  const charts = [...document.querySelectorAll('CHARTS_TO_DRAW')];
   const lab = window.__lab || {};
   return {
     url: location.href, before, runs: lab.runs, finished: lab.finished,
@@ -120,7 +120,7 @@ STATE_JS = """
     title: document.querySelector('h1')?.innerText || '',
   };
 }
-""".replace("CHARTS", CHARTS)
+""".replace("CHARTS_TO_DRAW", CHARTS_TO_DRAW)
 
 
 SERVER_LOGS: dict[str, Path] = {}  # base URL -> log file of each running server, for failure reports
