@@ -256,3 +256,23 @@ def open_page(page, url: str, timeout_ms: int = 60_000) -> None:
 def exceptions_on(page) -> list[str]:
     """Text of every Streamlit exception box on the page."""
     return [e.inner_text() for e in page.query_selector_all('[data-testid="stException"]')]
+
+
+# What can stop a click on the page: open dialogs (a modal makes the rest of the page inert) and elements made inert
+# outside a collapsed expander (whose content is inert by design), for a failed click's message.
+BLOCKERS_JS = """() => ({
+  dialogs: [...document.querySelectorAll('[role="dialog"]')].map((e) => e.innerText.slice(0, 120)),
+  inert: [...document.querySelectorAll('[inert]')].filter((e) => !e.matches('[data-testid="stExpanderDetails"]'))
+    .map((e) => `${e.tagName.toLowerCase()}${e.dataset.testid ? `[${e.dataset.testid}]` : ''}`).slice(0, 12),
+})"""
+
+
+def click_or_explain(page, locator, timeout_ms: int = 30_000) -> None:
+    """Click `locator`; if the click times out, fail with what was open on the page and what was inert (once, at load
+    ~8, a teacher's radio stayed inert for 30 s after a class's join dialog had been closed; not reproduced since)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        locator.click(timeout=timeout_ms)
+    except PlaywrightTimeout as exc:
+        raise AssertionError(f"the click did not land: {page.evaluate(BLOCKERS_JS)}") from exc

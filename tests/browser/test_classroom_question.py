@@ -15,7 +15,7 @@ import pytest
 
 from attention_lab.chart import CHARTS
 from devtools.classroom import ask_the_class, close_dialog, go_to, join, start_class
-from devtools.harness import exceptions_on, new_page
+from devtools.harness import click_or_explain, exceptions_on, new_page
 from model import load_pretrained
 
 pytestmark = pytest.mark.browser
@@ -132,9 +132,8 @@ def test_a_question_from_ask_to_close_hides_its_answer_and_keeps_each_answer(bro
     teacher, students, _, key = class_of_three(browser, app_url)
     try:
         # The teacher picks decoder masked self-attention: only the page's fragment reruns.
-        teacher.get_by_test_id("stRadio").filter(has_text="Attention kind").get_by_text(
-            "Decoder masked self-attention"
-        ).click()
+        kinds = teacher.get_by_test_id("stRadio").filter(has_text="Attention kind")
+        click_or_explain(teacher, kinds.get_by_text("Decoder masked self-attention"), WAIT)
         teacher.get_by_text("Decoder masked self-attention: every layer and head").wait_for(timeout=WAIT)
         trace = load_pretrained("translate").run(teacher.get_by_role("textbox", name="Input", exact=True).input_value())
         decoder = trace.tokens("tgt")
