@@ -80,6 +80,34 @@ function figureToDraw({ figure, theme }, parentElement) {
 
 const charts = new WeakMap(); // the element Streamlit gives a chart → {box, plot, latest, drawn, frame, watcher}
 
+// A title of several lines over tick labels drawn above the plot (the overview's head names) gets its top margin from
+// the server (viz/fit.py), which fits a figure to the width it expects; on a narrower screen plotly turns those
+// labels upright, taller than the server made room for, and they ran into the title's last line (a phone, in
+// Chinese). Measured here after each draw: the margin and the height grow by the overlap, so the plot keeps its size.
+const TITLE_GAP = 4; // px between a title's last line and the labels under it
+
+function titleOverlap(plot) {
+  const title = plot.querySelector(".gtitle");
+  const size = plot._fullLayout && plot._fullLayout._size;
+  if (!title || !size) return 0;
+  const titleBox = title.getBoundingClientRect();
+  if (titleBox.height === 0) return 0;
+  const plotTop = plot.querySelector(".main-svg").getBoundingClientRect().top + size.t;
+  let labelsTop = Infinity;
+  for (const label of plot.querySelectorAll(".xaxislayer-above .xtick text")) {
+    const box = label.getBoundingClientRect();
+    if (box.height > 0 && box.bottom <= plotTop + 1) labelsTop = Math.min(labelsTop, box.top);
+  }
+  return labelsTop === Infinity ? 0 : Math.ceil(titleBox.bottom + TITLE_GAP - labelsTop);
+}
+
+function clearTitle(Plotly, plot) {
+  const overlap = titleOverlap(plot);
+  if (overlap <= 0) return null;
+  const layout = plot._fullLayout;
+  return Plotly.relayout(plot, { "margin.t": layout.margin.t + overlap, height: layout.height + overlap });
+}
+
 function chartIn(parentElement) {
   let chart = charts.get(parentElement);
   if (chart === undefined) {
@@ -93,7 +121,9 @@ function chartIn(parentElement) {
       if (!chart.drawn || chart.frame) return;
       chart.frame = requestAnimationFrame(() => {
         chart.frame = 0;
-        if (chart.plot.offsetWidth > 0) window.Plotly.Plots.resize(chart.plot);
+        if (chart.plot.offsetWidth > 0) {
+          window.Plotly.Plots.resize(chart.plot).then(() => clearTitle(window.Plotly, chart.plot));
+        }
       });
     });
     chart.watcher.observe(box);
@@ -114,6 +144,7 @@ export function drawChart({ data, parentElement }, plotlyUrl, sent) {
         if (sent !== chart.latest) return null; // a newer figure came while plotly.js (or the theme) loaded
         return Plotly.react(chart.plot, { ...figure, config: payload.config }).then(() => {
           chart.drawn = true;
+          return clearTitle(Plotly, chart.plot);
         });
       })
       .catch((error) => {
