@@ -86,9 +86,15 @@ const charts = new WeakMap(); // the element Streamlit gives a chart → {box, p
 // Chinese). Measured here after each draw: the margin and the height grow by the overlap, so the plot keeps its size.
 const TITLE_GAP = 4; // px between a title's last line and the labels under it
 
+function labelsAbove(layout) {
+  return Object.keys(layout).some((key) => /^xaxis\d*$/.test(key) && layout[key] && layout[key].side === "top");
+}
+
 function titleOverlap(plot) {
+  const layout = plot._fullLayout;
+  if (!layout || !labelsAbove(layout)) return 0; // measuring forces the page's layout: only where it can happen
   const title = plot.querySelector(".gtitle");
-  const size = plot._fullLayout && plot._fullLayout._size;
+  const size = layout._size;
   if (!title || !size) return 0;
   const titleBox = title.getBoundingClientRect();
   if (titleBox.height === 0) return 0;
