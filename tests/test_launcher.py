@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture
 def execs(monkeypatch):
     """The command attention-lab would exec and the folder it would be in, instead of running it."""
-    done = {"cwd": None, "argv": None}
+    done: dict[str, Path | list[str] | None] = {"cwd": None, "argv": None}
     monkeypatch.setattr(cli.os, "chdir", lambda path: done.__setitem__("cwd", Path(path)))
     monkeypatch.setattr(cli.os, "execv", lambda exe, argv: done.__setitem__("argv", argv))
     return done
@@ -96,7 +96,12 @@ def test_several_servers_go_to_the_launcher_with_the_other_options(execs, monkey
     from attention_lab.cluster import launch
 
     called = []
-    monkeypatch.setattr(launch, "serve", lambda count, options: called.append((count, options)) or 0)
+
+    def serve(count, options) -> int:
+        called.append((count, options))
+        return 0
+
+    monkeypatch.setattr(launch, "serve", serve)
     with pytest.raises(SystemExit) as exited:
         cli.main(["--server.port", "9000", "--servers=3", "--theme.base", "dark"])
     assert exited.value.code == 0 and execs["argv"] is None

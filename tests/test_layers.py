@@ -109,7 +109,7 @@ def _imported_names(module: str, path: Path, node: ast.Import | ast.ImportFrom) 
 
 
 def _function_nodes(tree: ast.AST) -> set[int]:
-    inside = set()
+    inside: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             inside.update(id(child) for child in ast.walk(node) if child is not node)
@@ -190,7 +190,7 @@ def find_cycles(imports: list[Import]) -> list[list[Import]]:
     cycles = []
     for group in groups:  # the shortest way round from the group's first module back to it
         start = min(group)
-        paths = {start: []}
+        paths: dict[str, list[Import]] = {start: []}
         queue = [start]
         while queue:
             v = queue.pop(0)

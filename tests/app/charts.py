@@ -12,6 +12,8 @@ from streamlit.testing.v1.element_tree import Node
 from ui.in_place_chart import COMPONENT as IN_PLACE
 from ui.in_place_chart import chart_key
 
+from .elements import elements
+
 
 @dataclass(frozen=True)
 class Chart:
@@ -25,7 +27,7 @@ class Chart:
 def charts_of(at: AppTest) -> list[Chart]:
     """Every chart on the page, top to bottom."""
     drawn = []
-    for element in at.get("bidi_component") + at.get("plotly_chart"):
+    for element in elements(at, "bidi_component") + elements(at, "plotly_chart"):
         proto = element.proto
         if element.type == "plotly_chart":
             drawn.append(

@@ -4,6 +4,8 @@ reference runs use the same count, so both sum in the same order (two threads di
 Training: the Train page submits to the server's pool (services.training.get_pool), which the `train_pool`
 fixture makes first, from ATTENTION_LAB_TRAIN_WORKERS=1, so a second session waits in line."""
 
+from collections.abc import Iterator
+
 import pytest
 import torch
 
@@ -29,7 +31,7 @@ def app_pool() -> TrainingPool:
 
 
 @pytest.fixture
-def train_pool(app_pool) -> TrainingPool:
+def train_pool(app_pool: TrainingPool) -> Iterator[TrainingPool]:
     """The app's pool for one test: limits it changes are restored, and jobs it leaves are stopped."""
     settings = app_pool.settings
     yield app_pool

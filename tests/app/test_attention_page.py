@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import json
 from pathlib import Path
+from typing import TypedDict
 
 import numpy as np
 import pytest
@@ -14,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 
 from model import LoadedModel, load_pretrained
 from model.analysis.attention import attention_rollout
+from tests.toys import toy, transformer_config
 from ui.trace_cache import SHARED_TRACES
 
 from .charts import charts_of
@@ -21,7 +23,12 @@ from .charts import charts_of
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "pages/attention.py"
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
-WORDS = {  # what a reader sees in each language
+Words = TypedDict(  # "too long" is two phrases, both in the notice; every other entry is one
+    "Words",
+    {"title": str, "output": str, "layer": str, "head": str, "cross": str, "decoder": str, "rollout": str, "peak": str,
+     "mean": str, "empty": str, "too long": tuple[str, str], "target too long": str, "unknown": str},
+)  # fmt: skip
+WORDS: dict[str, Words] = {  # what a reader sees in each language
     "en": {
         "title": "Attention", "output": "**Model output:** ", "layer": "Layer {n}", "head": "Head {n}",
         "cross": "Cross-attention", "decoder": "Decoder masked self-attention",
@@ -84,7 +91,8 @@ def test_default_view_draws_every_figure_from_the_translate_model(lang):
     # the summaries expander and its tabs are lazy: only what is open is built
     assert set(figs) == {"attention-overview", "attention-head", "head-view"}
     text = at.text_input(key="text").value
-    trace = load_pretrained("translate").run(text)
+    assert text is not None
+    trace = toy("translate").run(text)
     layer, head = sharpest(np.stack([trace[f"decoder.{i}.cross_attn.weights"][0].numpy() for i in range(2)]))
     assert (layer, head) == (1, 3)  # this model's most focused cross-attention head: layer 2, head 4
     assert (at.radio(key="kind").value, at.selectbox(key="layer").value, at.radio(key="head").value) == ("cross", 1, 3)
@@ -144,7 +152,7 @@ def test_switching_model_and_kind(lang):
     figs = figures(at)
     assert figs["attention-overview"]["layout"]["title"]["text"].startswith(words["decoder"])
     trace = load_pretrained("sort").run(example)
-    n_layers, n_heads = 2, load_pretrained("sort").config.n_heads
+    n_layers, n_heads = 2, transformer_config(toy("sort")).n_heads
     assert figs["attention-overview"]["layout"]["yaxis"]["ticktext"] == [
         words["layer"].format(n=i + 1) for i in range(n_layers)
     ]
@@ -159,7 +167,12 @@ def test_switching_model_and_kind(lang):
 def test_changing_head_or_kind_does_not_run_the_model_again(monkeypatch):
     calls = []
     original = LoadedModel.run
-    monkeypatch.setattr(LoadedModel, "run", lambda self, *a, **k: calls.append(a) or original(self, *a, **k))
+
+    def counted(self, *a, **k):
+        calls.append(a)
+        return original(self, *a, **k)
+
+    monkeypatch.setattr(LoadedModel, "run", counted)
     SHARED_TRACES.clear()  # the server-wide cache may hold this trace from an earlier test in this process
     at = open_page()
     assert len(calls) == 1
@@ -177,7 +190,9 @@ def test_target_is_teacher_forced():
     at = open_page(layer="1", head="1")
     at.text_input(key="target").input("le chien").run()
     assert not at.exception
-    trace = load_pretrained("translate").run(at.text_input(key="text").value, "le chien")
+    text = at.text_input(key="text").value
+    assert text is not None
+    trace = toy("translate").run(text, "le chien")
     assert trace.tokens("tgt") == ["<bos>", "le", "chien"]
     at.radio(key="kind").set_value("cross").run()
     focused = figures(at)["attention-head"]

@@ -218,6 +218,7 @@ def test_predict_then_reveal_alone_counts_my_answer_and_reveals_the_argmax(lang)
     run(at.button(key="_q_ask_attention").click())
     question = at.session_state[QUESTION_KEY]
     text = at.text_input(key="text").value
+    assert text is not None
     expected = int(np.argmax(attention_weights("translate", text)[0, 2]))  # head 1, query 2, layer 1, encoder
     assert question["answer"] == expected
     wrong = (expected + 1) % len(question["options"])
@@ -271,6 +272,7 @@ def test_a_class_question_counts_two_students_and_reveals_the_argmax():
         student.button_group(key=f"_class_pick_{question['id']}").set_value(choice)
         run(student)
     counts = shared_room_store().answer_counts(role.code, role.key)
+    assert counts is not None
     assert counts.total == 2 and counts.counts[choices[0]] == 1 and counts.counts[choices[1]] == 1
     run(teacher)
     assert chart_counts(teacher) == [list(counts.counts)]
@@ -302,7 +304,7 @@ def test_followers_of_a_shipped_model_share_one_trace_and_a_private_model_shares
     assert private.selectbox(key="model").value == "mine"
     assert next(iter(private.session_state["_trace_cache"].values())).tokens("src")[:6] == text.split()
     assert SHARED_TRACES.stats.computed == computed
-    assert all(key[0] is not mine.model for key in SHARED_TRACES._values)
+    assert all(isinstance(key, tuple) and key[0] is not mine.model for key in SHARED_TRACES._values)
 
 
 def test_a_class_following_the_teachers_new_input_runs_the_model_once(monkeypatch):
@@ -312,7 +314,12 @@ def test_a_class_following_the_teachers_new_input_runs_the_model_once(monkeypatc
     text = "8 0 0 2 7 5 1"
     calls = []
     original = LoadedModel.run
-    monkeypatch.setattr(LoadedModel, "run", lambda self, *a, **k: calls.append(a[0]) or original(self, *a, **k))
+
+    def counted(self, *a, **k):
+        calls.append(a[0])
+        return original(self, *a, **k)
+
+    monkeypatch.setattr(LoadedModel, "run", counted)
     SHARED_TRACES.clear()  # an earlier test in this process may have traced this input
     teacher, role = start_class("en", ATTENTION_PAGE)
     run(teacher.selectbox(key="model").set_value("reverse"))

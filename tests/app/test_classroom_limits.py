@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from services.rooms import shared_room_store
+from services.rooms import MemoryRoomStore, shared_room_store
 from ui.class_role import ROLE_KEY
 
 from .test_classroom import STEP_PAGE, WORDS, run, session, start_class
@@ -59,6 +59,7 @@ def test_a_student_of_a_class_that_ended_meanwhile_is_told_on_the_next_run(lang)
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_teacher_past_the_servers_limit_of_classes_is_told(limits, lang):
     store = shared_room_store()
+    assert isinstance(store, MemoryRoomStore)  # AppTest's sessions share this process's store
     store.create_room()  # earlier tests' classes may still run in this process: the limit is one more than now
     live = len(store._private)
     limits(max_rooms=live)

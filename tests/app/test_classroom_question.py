@@ -13,6 +13,7 @@ from ui.classroom.ask import QUESTION_KEY
 from ui.presenter.folds import FOLDS
 
 from .charts import charts_of
+from .elements import elements
 from .test_classroom import ATTENTION_PAGE, STEP_PAGE, buttons, run, session, start_class, text_of
 
 HIDDEN = {"en": "comes back when the teacher reveals the answer", "zh": "老师揭晓答案后"}
@@ -40,7 +41,7 @@ def test_a_students_page_holds_back_its_figures_until_the_reveal(lang):
     shown = text_of(student)
     assert not charts_of(student) and "_class_pick_" in shown
     assert any(HIDDEN[lang] in i.value for i in student.info)
-    assert "trace" not in " ".join(b.label for b in student.get("download_button")).lower()
+    assert "trace" not in " ".join(b.label for b in elements(student, "download_button")).lower()
     weight = question["evidence"]["weight"]
     assert f"{weight:.3f}" not in shown and f"{weight:.2f}" not in shown  # no number of the asked row, anywhere
     run(teacher.button(key="_q_reveal_class").click())

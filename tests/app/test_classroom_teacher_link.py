@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from streamlit.testing.v1 import AppTest
+
 from services.lessons import LIBRARY, parse_lesson, shipped_file
 from services.rooms import shared_room_store
 from ui.class_role import ROLE_KEY
@@ -19,7 +21,7 @@ from .test_classroom import ATTENTION_PAGE, STEP_PAGE, run, session, start_class
 LESSON_PAGE = "pages/lesson.py"
 
 
-def open_link(page: str, **params) -> object:
+def open_link(page: str, **params) -> AppTest:
     """A fresh session (a new tab, a second device, a reload) whose URL is `page` with `params`."""
     at = session()
     at.query_params.update(params)

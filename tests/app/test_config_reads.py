@@ -20,7 +20,9 @@ def installed(monkeypatch):
 
 
 def test_every_option_reads_as_streamlits_own(installed):
-    locked = config_reads._read_without_lock.__defaults__[0]
+    defaults = config_reads._read_without_lock.__defaults__
+    assert defaults is not None
+    locked = defaults[0]
     assert locked is not config_reads._read_without_lock
     names = list(config.get_config_options())
     assert len(names) > 100

@@ -10,12 +10,14 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from model import Ablation, load_pretrained
+from model import Ablation
 from model.analysis.attention import attention_layers
 from model.analysis.knockout import every_head, format_heads_off
+from tests.toys import toy
 from ui.classroom.room_state import apply, collect
 
 from .charts import charts_of
+from .elements import elements
 from .test_attention_page import WORDS as PAGE_WORDS
 from .test_attention_page import array, figures, open_page
 
@@ -59,7 +61,7 @@ def chips(prediction: str) -> str:
 def test_a_link_with_heads_off_compares_outputs_and_redraws_the_figures(lang):
     words = WORDS[lang]
     at = open_page(text=TEXT, off="c1.1,c1.2,c1.3,c1.4", kind="Cross-attention", layer="2", head="1", lang=lang)
-    loaded = load_pretrained("translate")
+    loaded = toy("translate")
     on, off = loaded.predict(TEXT), loaded.predict(TEXT, Ablation(heads_off=LAYER1_CROSS))
     assert on == loaded.task.target_for(TEXT) != off  # it needs its first cross-attention layer to place adjectives
     assert output_line(at, words["on"]) == words["on"] + chips(on) + words["correct"]
@@ -141,7 +143,7 @@ PAGES = {  # page → (URL parameters, chart role → file name)
 def test_every_page_with_a_trace_offers_its_download_and_names_its_charts(lang, page):
     params, expected = PAGES[page]
     at = open_page(page, text=TEXT, lang=lang, **params)
-    labels = [b.label for b in at.get("download_button")]
+    labels = [b.label for b in elements(at, "download_button")]
     assert WORDS[lang]["npz"] in labels and WORDS[lang]["zip"] in labels
     names = chart_names(at)
     assert names and all(o["width"] == 960 and o["height"] == 540 and o["scale"] == 2 for o in names.values())
@@ -178,10 +180,11 @@ def rnn_knockout_script():
     """The knockout panel alone on the RNN with attention (the Attention page itself draws Transformers)."""
     import streamlit as st
 
-    from model import load_pretrained
+    from model import LoadedModel, load_pretrained
     from ui.attention.knockout import knockout_section
 
     loaded = load_pretrained(st.query_params.get("model", "translate-rnn"))
+    assert isinstance(loaded, LoadedModel)
     text = "the big red dog sees a small cat"
     knockout = knockout_section(loaded, text, None, loaded.run(text))
     st.session_state["context_zero"] = knockout is not None and not knockout.off["rnn.attn.context"].any()
@@ -195,7 +198,7 @@ def test_the_rnn_switches_its_attention_off_as_a_whole(lang):
     assert not at.exception and not at.session_state["context_zero"]
     at.toggle(key="off_pills_rnn.attn").set_value(True).run()
     assert not at.exception and at.session_state["context_zero"] and at.session_state["heads_off_code"] == "r1.1"
-    loaded = load_pretrained("translate-rnn")
+    loaded = toy("translate-rnn")
     off = loaded.predict(TEXT, Ablation(heads_off=frozenset({("rnn.attn", 0)})))
     label = WORDS[lang]["rnn off"]
     assert output_line(at, label) == label + chips(off) + WORDS[lang]["wrong"]
@@ -208,7 +211,7 @@ def test_the_rnn_switches_its_attention_off_as_a_whole(lang):
 @LANGS
 @pytest.mark.parametrize("summary", ["entropy", "peak", "mean", "rollout"])
 def test_every_head_off_draws_no_weights_and_no_error(lang, summary):
-    loaded = load_pretrained("translate")
+    loaded = toy("translate")
     code = format_heads_off(every_head(loaded.config), loaded.config)  # e1.1,…,c2.4
     more = {"entropy": None, "peak": PAGE_WORDS[lang]["peak"], "mean": PAGE_WORDS[lang]["mean"],
             "rollout": PAGE_WORDS[lang]["rollout"]}[summary]  # fmt: skip
@@ -237,7 +240,7 @@ def test_every_head_off_draws_no_weights_and_no_error(lang, summary):
 
 
 def test_many_heads_off_keep_the_layer_and_head_in_the_file_name():
-    loaded = load_pretrained("translate")
+    loaded = toy("translate")
     heads = sorted(every_head(loaded.config))[:11]  # c1.1–c1.4, d1.1–d1.4, c2.1–c2.3: c2.4 stays on
     code = format_heads_off(frozenset(heads), loaded.config)
     at = open_page(text=TEXT, off=code, kind="Cross-attention", layer="2", head="4", lang="en")

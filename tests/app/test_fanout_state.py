@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from typing import Any
 
 import numpy as np
 from streamlit.runtime.state.session_state import SessionState
@@ -69,8 +70,9 @@ def test_who_a_student_is_does_not_count_where_they_are_in_the_class_does():
 def test_a_copied_value_has_its_own_containers_and_shares_what_they_hold():
     trace = object()
     cache = OrderedDict([(("model", "1 2 3"), trace)])
-    value = {"cache": cache, "views": [{"step": 1}], "seen": {1, 2}, "matrix": np.ones(2)}
+    value: dict[str, Any] = {"cache": cache, "views": [{"step": 1}], "seen": {1, 2}, "matrix": np.ones(2)}
     copied = _copied(value)
+    assert isinstance(copied, dict)
     assert copied == {**value, "matrix": copied["matrix"]} and np.array_equal(copied["matrix"], value["matrix"])
     assert type(copied["cache"]) is OrderedDict and copied["cache"] is not cache
     assert copied["cache"][("model", "1 2 3")] is trace  # the process's trace, not a copy of it

@@ -27,7 +27,7 @@ def decode(value) -> np.ndarray:
     return np.asarray(value, dtype=np.float64)
 
 
-def charts(at: AppTest) -> dict[str, dict]:
+def charts(at: AppTest) -> dict[str | None, dict]:
     """Plotly figure specs on the page by widget key (the end of the element id)."""
     return {c.key: c.spec for c in charts_of(at)}
 

@@ -5,17 +5,20 @@ and the presenter view."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, MutableMapping
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1.element_tree import Block
 
-from model import load_pretrained
 from model.analysis.rnn import accuracy_by_length
 from services.lessons import LIBRARY, LessonError, shipped_file, shipped_lessons
 from tests.app.test_attention_page import array
 from tests.app.test_presenter import blocks, popovers, presenter_css, widget_keys
+from tests.toys import toy
 from ui.classroom.room_state import apply, collect
 from ui.i18n import translations
 from ui.lesson.links import SCRIPTS
@@ -69,7 +72,9 @@ def test_every_shipped_slide_opens_without_error(lang):
 def test_a_slide_draws_the_trace_of_its_own_model_input_and_settings():
     at = open_lesson("en", slide="11")  # cross-attention, layer 1, head 3 of translate
     state = SHIPPED.slides[10].state
-    trace = load_pretrained(state["model"]).run(state["input"])
+    model, text = state["model"], state["input"]
+    assert isinstance(model, str) and isinstance(text, str)
+    trace = toy(model).run(text)
     expected = trace.numpy(f"decoder.{state['layer']}.cross_attn.weights")[state["head"]]  # (T, S)
     focused = chart_specs(at)[0]
     assert focused["layout"]["title"]["text"] == "Layer 2 · Head 4"
@@ -108,10 +113,11 @@ def test_an_uploaded_download_is_the_same_lesson():
     edited = SHIPPED.to_dict()
     edited["title"]["zh"] = "我改过的课程"
     upload(at, json.dumps(edited, ensure_ascii=False).encode("utf-8"))
-    assert LIBRARY.get(at.session_state["lesson"]).title["zh"] == "我改过的课程"
+    lesson = LIBRARY.get(at.session_state["lesson"])
+    assert lesson is not None and lesson.title["zh"] == "我改过的课程"
 
 
-BAD_UPLOADS = [  # (file bytes, template, params, slide)
+BAD_UPLOADS: list[tuple[bytes, str, dict[str, object], int | None]] = [  # (file bytes, template, params, slide)
     (b"{not json", LessonError.NOT_JSON, {"line": 1, "column": 2}, None),
     (b"\xff\xd8\xff\xe0 a JPEG", LessonError.NOT_TEXT, {}, None),
     (json.dumps({**SHIPPED.to_dict(), "slides": SHIPPED.to_dict()["slides"] * 3}).encode(), LessonError.SLIDE_COUNT,
@@ -175,7 +181,9 @@ def test_add_this_view_builds_my_lesson(lang):
     at.switch_page("pages/lesson.py").run()
     at.selectbox(key="lesson").set_value(mine).run()
     assert not at.exception, [e.value for e in at.exception]
-    slide = LIBRARY.get(mine).slides[0]
+    lesson = LIBRARY.get(mine)
+    assert lesson is not None
+    slide = lesson.slides[0]
     assert slide.page == "attention"
     assert {k: slide.state[k] for k in ("model", "kind", "layer", "head")} == {
         "model": "translate", "kind": "decoder", "layer": 1, "head": 2,
@@ -189,11 +197,11 @@ def test_a_student_follows_the_teachers_slide():
     teacher = open_lesson("zh", slide="1")
     teacher.button(key="lesson_next").click().run()
     teacher.button(key="lesson_next").click().run()
-    room_state = collect(teacher.session_state, "lesson")
+    room_state = collect(cast(Mapping[str, Any], teacher.session_state), "lesson")  # AppTest's, dict-like
     assert (room_state["lesson"], room_state["slide"]) == ("attention-basics", 3)
     student = AppTest.from_file(APP, default_timeout=180)
     student.query_params.update(lang="en")
-    assert "lesson_slide" in apply(room_state, student.session_state, ["translate"])
+    assert "lesson_slide" in apply(room_state, cast(MutableMapping[str, Any], student.session_state), ["translate"])
     student.run()
     student.switch_page("pages/lesson.py").run()
     assert student.header[0].value == inert_markdown(SHIPPED.slides[2].title["en"])
@@ -210,7 +218,7 @@ STEPPER = ("lesson_prev", "lesson_next", "lesson_left", "lesson_right")
 SHORTCUTS = dict(zip(STEPPER, ("pageup", "pagedown", "left", "right"), strict=True))
 
 
-def column_of(at: AppTest, node) -> object | None:
+def column_of(at: AppTest, node) -> Block | None:
     """The innermost column holding `node` (an element of at.main's tree), or None."""
     for column in reversed(blocks(at.main, "column")):
         if any(child is node for child in column):
@@ -250,7 +258,9 @@ def test_the_presenter_view_folds_the_pickers_and_sets_the_words_beside_the_live
     assert inert_markdown(SHIPPED.slides[10].text[lang]) in [m.value for m in words.markdown]
     focused = chart_specs(at)[0]
     state = SHIPPED.slides[10].state
-    expected = load_pretrained(state["model"]).run(state["input"])
+    model, text = state["model"], state["input"]
+    assert isinstance(model, str) and isinstance(text, str)
+    expected = toy(model).run(text)
     expected = expected.numpy(f"decoder.{state['layer']}.cross_attn.weights")[state["head"]]  # (T, S)
     np.testing.assert_allclose(array(focused["data"][0]["z"]), expected, atol=1e-6)
     assert "texttemplate" not in focused["data"][0]  # a narrow column: the values are left to the hover
@@ -263,7 +273,7 @@ def test_the_first_slide_is_the_rnn_pages_bottleneck_and_opens_there(lang):
     curves = {trace["name"].split(" · ")[0]: trace for trace in chart_specs(at)[0]["data"] if trace.get("name")}
     assert set(curves) == {"reverse", "reverse-rnn", "reverse-rnn-noattn"}
     lengths = [int(x) for x in array(curves["reverse-rnn-noattn"]["x"])]
-    measured = accuracy_by_length(load_pretrained("reverse-rnn-noattn"), lengths, per_length=PER_LESSON)
+    measured = accuracy_by_length(toy("reverse-rnn-noattn"), lengths, per_length=PER_LESSON)
     np.testing.assert_allclose(array(curves["reverse-rnn-noattn"]["y"]), [measured[n] for n in lengths])
     at.button(key="lesson_open").click().run()
     assert not at.exception, [e.value for e in at.exception]

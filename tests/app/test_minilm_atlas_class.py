@@ -5,6 +5,7 @@ on MiniLM."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -18,7 +19,18 @@ from .charts import charts_of
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGE = "pages/attention.py"
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
-WORDS = {
+
+
+class Words(TypedDict):
+    rows: list[str]  # the grid's rows, top to bottom
+    previous: str
+    cls: str
+    mirror: str
+    layer: str
+    head: str
+
+
+WORDS: dict[str, Words] = {
     "en": {"rows": ["Encoder · Layer 1", "Encoder · Layer 2", "Decoder · Layer 1", "Decoder · Layer 2",
                     "Cross · Layer 1", "Cross · Layer 2"], "previous": "previous token", "cls": "[CLS]",
            "mirror": "mirrored position", "layer": "Layer {n}", "head": "Head {n}"},
@@ -83,8 +95,7 @@ def test_the_atlas_of_minilm_on_its_input(lang):
     for layer, head in ((0, 2), (4, 5)):
         hover = fig["data"][0]["customdata"][layer][head]
         numbers = atlas.head("encoder", layer, head)
-        for role in ("previous", "cls"):
-            name = WORDS[lang][role]
+        for role, name in (("previous", WORDS[lang]["previous"]), ("cls", WORDS[lang]["cls"])):
             assert f"{name}: {numbers[role]:.2f}" in hover.split("<br>")
     assert ROLES.index("cls") >= 0
 

@@ -9,6 +9,7 @@ import pytest
 
 from model import Ablation, load_pretrained
 from model.analysis.attention import head_mean
+from tests.toys import toy
 
 from .test_attention_page import array, figures, open_page
 
@@ -41,6 +42,7 @@ def test_default_view_matches_the_closed_form_and_the_trace(lang):
     table = closed_form(50, 64)
     np.testing.assert_allclose(array(figs["pe-similarity"]["data"][0]["z"]), table @ table.T, rtol=1e-4, atol=1e-3)
     text = at.text_input(key="text").value
+    assert text is not None
     trace = load_pretrained("translate").run(text)
     np.testing.assert_allclose(array(figs["model-pe"]["data"][0]["z"]), trace["src.pos"].numpy())
     assert figs["model-pe"]["layout"]["yaxis"]["ticktext"] == [f"{i} · {t}" for i, t in enumerate(trace.tokens("src"))]
@@ -67,7 +69,7 @@ def test_removing_positions_shows_the_ablated_run_next_to_the_normal_one(lang):
     assert figures(at).get("ablation-without") is None
     at.toggle(key="no_pe").set_value(True).run()
     assert not at.exception
-    loaded = load_pretrained("reverse")
+    loaded = toy("reverse")
     off = loaded.run("1 2 3 4 5 6", ablation=Ablation(positional=False))
     np.testing.assert_array_equal(off["src.pos"].numpy(), 0)
     shown = figures(at)["ablation-without"]

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from model import load_pretrained
 from model.io.archive import pack_archive
 from model.io.checkpoint import checkpoint_bytes
+from tests.toys import toy
 
 from .charts import charts_of
 
@@ -30,13 +30,13 @@ def archive(config: dict, weights: bytes) -> bytes:
 
 
 def rnn_parts() -> tuple[dict, bytes]:
-    config, weights = checkpoint_bytes(load_pretrained("translate-rnn"))
+    config, weights = checkpoint_bytes(toy("translate-rnn"))
     return json.loads(config), weights
 
 
 def bad_archives() -> dict[str, bytes]:
     config, weights = rnn_parts()
-    _, transformer_weights = checkpoint_bytes(load_pretrained("translate"))
+    _, transformer_weights = checkpoint_bytes(toy("translate"))
     return {
         "cell": archive(config | {"model": config["model"] | {"cell": "xyz"}}, weights),
         "width": archive(config | {"model": config["model"] | {"d_hidden": 32}}, weights),
@@ -100,7 +100,7 @@ def test_bad_rnn_archives_get_a_message_in_the_readers_language(lang):
 def test_an_uploaded_rnn_works_on_the_rnn_page_and_gets_the_notice_elsewhere(lang):
     from model.io.archive import load_archive
 
-    mine = load_archive(pack_archive(load_pretrained("reverse-rnn")), name="my-rnn")
+    mine = load_archive(pack_archive(toy("reverse-rnn")), name="my-rnn")
     at = AppTest.from_file(APP, default_timeout=120)
     at.query_params.update(lang=lang, text="1 2 3 4")
     at.session_state["user_models"] = {"my-rnn": mine}

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from model import load_pretrained
 from model.analysis.rnn import accuracy_by_length, decoder_step, gradient_through_time
+from tests.toys import toy
 from viz.latex import number
 
 from .charts import charts_of
@@ -117,9 +118,10 @@ def test_the_decoder_step_prints_decoder_step_and_numpy_numbers(lang):
     scores = trace["rnn.attn.scores"][0, t].double().numpy()
     weights = np_softmax(scores)  # NumPy, independently of the model
     context = weights @ trace["rnn.enc.h"][0].double().numpy()
+    assert step["weights"] is not None  # a model with attention
     np.testing.assert_allclose(step["weights"], weights, atol=1e-6)
     np.testing.assert_allclose(step["context"], context, atol=1e-5)
-    vocab = load_pretrained("translate-rnn").task.tgt_vocab.itos
+    vocab = toy("translate-rnn").task.tgt_vocab.itos
     token = vocab[step["output_id"]]
     n_steps = len(trace.tokens("tgt"))
     assert at.subheader[0].value == words["step"].format(t=3, n=n_steps, token=token)
@@ -166,9 +168,9 @@ def test_bottleneck_points_are_accuracy_by_length(lang, task):
     names = [f"{task}", f"{task}-rnn", f"{task}-rnn-noattn"]
     assert [d["name"].split(" · ")[0] for d in fig["data"]] == names
     for data, name in zip(fig["data"], names, strict=True):
-        expected = accuracy_by_length(load_pretrained(name), list(range(1, 25)), per_length=20)
+        expected = accuracy_by_length(toy(name), list(range(1, 25)), per_length=20)
         assert data["x"] == list(expected) and data["y"] == list(expected.values())
-    task_of = load_pretrained(names[0]).task
+    task_of = toy(names[0]).task
     shade = fig["layout"]["shapes"][0]
     assert (shade["x0"], shade["x1"]) == (task_of.min_src_words - 0.5, task_of.max_src_words + 0.5)
     if task == "reverse":  # the bottleneck itself: at 12 digits the fixed vector loses most inputs, attention none
@@ -263,7 +265,7 @@ def test_the_bottleneck_opens_on_reverse_whatever_the_model_and_says_why(lang, w
     at = open_page(lang=lang, model="translate-rnn", rnn_part="3", bottleneck_n="20")
     assert at.radio(key="bottleneck_task").value == "reverse" and "bottleneck_task" not in at.query_params
     said = next(m.value for m in at.markdown if why in m.value)
-    reverse, translate = load_pretrained("reverse").task, load_pretrained("translate").task
+    reverse, translate = toy("reverse").task, toy("translate").task
     numbers = (reverse.max_src_words, translate.min_src_words, translate.max_src_words)
     assert numbers == (12, 5, 9) and all(str(n) in said for n in numbers)
     at.radio(key="bottleneck_task").set_value("translate").run()

@@ -3,6 +3,7 @@ in English and in Chinese; links name the source and the mask in either language
 
 import json
 from pathlib import Path
+from typing import TypedDict
 
 import numpy as np
 import pytest
@@ -55,6 +56,11 @@ def exported(at: AppTest) -> dict:
             for k, v in data.items()}  # fmt: skip
 
 
+class Tolerance(TypedDict):  # np.testing.assert_allclose's rtol and atol
+    rtol: float
+    atol: float
+
+
 def np_softmax(rows):
     out = np.zeros_like(rows)
     for i, r in enumerate(rows):
@@ -66,7 +72,7 @@ def np_softmax(rows):
 
 def check_export(e: dict, heads: int):
     """Every matrix of the export against NumPy from X, M and the weights (biases 0 for the example)."""
-    tol = {"rtol": 1e-6, "atol": 1e-6}
+    tol: Tolerance = {"rtol": 1e-6, "atol": 1e-6}
     bq, bk, bv = (e.get(k, 0.0) for k in ("b_Q", "b_K", "b_V"))
     np.testing.assert_allclose(e["Q"], e["X"] @ e["W_Q"] + bq, **tol)
     np.testing.assert_allclose(e["K"], e["M"] @ e["W_K"] + bk, **tol)

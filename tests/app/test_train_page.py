@@ -111,7 +111,8 @@ def test_a_short_run_trains_in_a_worker_and_lands_in_this_sessions_model_picker(
     ],
 )
 def test_model_names_are_checked(name, problem):
-    assert problem in name_problem(name, {"taken"})
+    said = name_problem(name, {"taken"})
+    assert said is not None and problem in said
 
 
 def test_a_good_name_passes():

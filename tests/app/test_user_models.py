@@ -10,11 +10,12 @@ from streamlit.testing.v1 import AppTest
 def _fill(limit_plus: int) -> None:
     import streamlit as st
 
-    from model import load_pretrained
+    from model import LoadedModel, load_pretrained
     from ui.i18n import explain
     from ui.models import add_user_model, model_names
 
     loaded = load_pretrained("copy")
+    assert isinstance(loaded, LoadedModel)
     for i in range(limit_plus):
         try:
             add_user_model(f"mine-{i}", loaded)

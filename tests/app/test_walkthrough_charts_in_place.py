@@ -46,7 +46,9 @@ def test_every_step_sends_its_figures_in_streamlits_theme_without_the_template_u
 
 def test_a_figure_in_streamlits_template_is_sent_without_it_and_any_other_is_not_themed_here():
     figure = walk_figures.matrix_heatmap(np.eye(2), ["a", "b"], ["1", "2"], "title")
-    sent = json.loads(streamlit_theme_json(figure))
+    themed = streamlit_theme_json(figure)
+    assert themed is not None  # the figure is in Streamlit's template
+    sent = json.loads(themed)
     full = json.loads(pio.to_json(figure, validate=False))
     assert full["layout"].pop("template")["layout"]["colorway"][0] == "#000001"  # Streamlit's placeholder
     assert sent == full  # everything else as plotly serializes it

@@ -11,10 +11,13 @@ from __future__ import annotations
 import time
 
 import pytest
+from streamlit.proto.Markdown_pb2 import Markdown
 
 from devtools.harness import streamlit_server
 from devtools.load.classroom import PAGES, Room, next_step, open_page, start_class
 from devtools.load.protocol import StreamlitSession
+
+from .protos import protos
 
 STEP = PAGES["step-by-step"]
 FOLLOW_TIMEOUT = 60.0  # s: generous for a loaded machine; nothing here is timed
@@ -27,7 +30,7 @@ def server_url():
 
 
 def formulas(session: StreamlitSession) -> list[str]:
-    return [latex.body for latex in session.elements("latex")]
+    return [latex.body for latex in protos(session, "latex", Markdown)]  # st.latex sends a Markdown proto
 
 
 def shows_step(session: StreamlitSession, step: str):

@@ -14,11 +14,14 @@ import re
 
 import numpy as np
 import pytest
+from streamlit.proto.BidiComponent_pb2 import BidiComponent
 
 from devtools.harness import streamlit_server
 from devtools.load.protocol import StreamlitSession
 from model import load_pretrained
 from ui.in_place_chart import chart_key
+
+from .protos import protos
 
 MODEL = "reverse"
 
@@ -43,7 +46,8 @@ def model_output(session: StreamlitSession) -> list[str]:
 
 def heatmap_z(session: StreamlitSession, key: str) -> np.ndarray:
     """The z matrix of the plotly heatmap drawn with this chart key (plotly sends typed arrays as base64)."""
-    (chart,) = [c for c in session.elements("bidi_component") if chart_key(c.id) == key]  # ui.in_place_chart
+    drawn = protos(session, "bidi_component", BidiComponent)
+    (chart,) = [c for c in drawn if chart_key(c.id) == key]  # ui.in_place_chart
     z = json.loads(chart.bytes)["figure"]["data"][0]["z"]
     shape = tuple(int(n) for n in str(z["shape"]).split(","))
     return np.frombuffer(base64.b64decode(z["bdata"]), dtype=np.dtype(z["dtype"]).newbyteorder("<")).reshape(shape)

@@ -15,7 +15,12 @@ from .figures import SUBPAGE_PROBES
 def _record_probes(page) -> list:
     """404 responses of the frontend's health probes under a subpage path (streamlit#7074)."""
     found = []
-    page.on("response", lambda r: r.status == 404 and urlparse(r.url).path.endswith(SUBPAGE_PROBES) and found.append(r))
+
+    def record(response) -> None:
+        if response.status == 404 and urlparse(response.url).path.endswith(SUBPAGE_PROBES):
+            found.append(response)
+
+    page.on("response", record)
     return found
 
 

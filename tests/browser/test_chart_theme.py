@@ -10,6 +10,7 @@ import re
 import tempfile
 import textwrap
 from pathlib import Path
+from typing import cast
 
 import pytest
 from PIL import Image, ImageChops
@@ -116,7 +117,8 @@ def test_a_figure_drawn_in_place_in_streamlits_theme_is_the_one_streamlits_chart
             assert ours.size == theirs.size, name
             # the same pixels, but for anti-aliasing where a line's ends fall a fraction of a pixel apart (the axis
             # range differs in its 8th decimal); a wrong colour or font differs by far more than this anywhere
-            worst = max(high for _low, high in ImageChops.difference(ours, theirs).getextrema())
+            extrema = ImageChops.difference(ours, theirs).getextrema()  # RGB: (low, high) per band
+            worst = max(high for _low, high in cast(tuple[tuple[int, int], ...], extrema))
             assert worst <= ANTI_ALIASING, f"{name}: pixels differ by up to {worst} of 255 ({scheme})"
     finally:
         page.context.close()

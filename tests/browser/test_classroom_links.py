@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from devtools.classroom import (
     class_across_two_servers,
@@ -71,6 +71,7 @@ def test_a_lesson_uploaded_on_one_server_reaches_a_student_on_another(browser, t
     path = tmp_path / "ours.json"
     path.write_text(json.dumps(lesson, ensure_ascii=False), encoding="utf-8")
     with class_across_two_servers(browser, tmp_path) as (teacher, student, server_a, server_b):
+        assert isinstance(teacher, Page) and isinstance(student, Page)
         code, _ = start_class(teacher, server_a)
         close_dialog(teacher)
         join(student, server_b, code)

@@ -16,8 +16,9 @@ from playwright.sync_api import expect
 
 from attention_lab.chart import CHARTS
 from devtools.harness import exceptions_on, new_page, open_page, runs, server_pid, wait_settled
-from model import available_pretrained, load_pretrained
+from model import available_pretrained
 from model.io.archive import load_archive, pack_archive
+from tests.toys import toy
 
 pytestmark = pytest.mark.browser
 SHIPPED = list(available_pretrained())  # the shipped checkpoints and MiniLM when its package is installed
@@ -194,7 +195,7 @@ def test_upload_a_zip_and_get_a_clear_error_for_a_pickle(page, app_url):
     chooser = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
     before = runs(page)
     chooser.set_input_files({"name": "class copy.zip", "mimeType": "application/zip",
-                             "buffer": pack_archive(load_pretrained("copy"))})  # fmt: skip
+                             "buffer": pack_archive(toy("copy"))})  # fmt: skip
     page.get_by_text("Loaded class copy (copy)").wait_for(timeout=30_000)
     wait_settled(page, before)
     assert "class copy (yours)" in picker_options(page)

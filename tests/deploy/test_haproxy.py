@@ -71,7 +71,9 @@ def test_haproxy_accepts_the_configuration(balancer):
 
 def test_the_image_health_check_passes_on_a_live_server_and_fails_on_a_closed_port(balancer):
     (health,) = [i for i in instructions() if i.keyword == "HEALTHCHECK"]
-    python, flag, code = health.exec_form()
+    form = health.exec_form()
+    assert form is not None, health  # HEALTHCHECK CMD ["python", "-c", …]
+    python, flag, code = form
     assert (python, flag) == ("python", "-c") and "127.0.0.1:8501" in code
 
     def check(address: str) -> int:

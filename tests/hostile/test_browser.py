@@ -30,7 +30,12 @@ INJECTED_JS = """() => ({
 @pytest.mark.parametrize("path", ["attention", "positional-encoding"])
 def test_html_script_and_markdown_tokens_stay_inert_text(page, app_url, path):
     dialogs = []
-    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def dismiss(dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", dismiss)
     open_page(page, f"{app_url}/{path}?text={quote(PAYLOAD)}")
     alerts = " ".join(page.get_by_test_id("stAlert").all_inner_texts())
     assert "“<script>window.__xss=1;alert(1)…”" in alerts and "“**bold**”" in alerts, alerts

@@ -13,6 +13,7 @@ import io
 import json
 import pickle
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -54,7 +55,7 @@ def padded_to(size: int) -> bytes:
 @dataclass(frozen=True)
 class LessonCase:
     id: str
-    file: object  # () -> bytes
+    file: Callable[[], bytes]
     says: Says  # the reason, between NOT_LOADED and STAYS
     langs: tuple[str, ...] = ("en",)
 

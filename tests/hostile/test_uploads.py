@@ -15,6 +15,7 @@ import os
 import pickle
 import tomllib
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -22,9 +23,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from model import load_pretrained
 from model.io.archive import MAX_ARCHIVE_BYTES, pack_archive
 from model.io.checkpoint import checkpoint_bytes
+from tests.toys import toy
 
 from .apptest import Says, open_page, run
 
@@ -44,7 +45,7 @@ def zipped(members: dict[str, bytes], compression=zipfile.ZIP_DEFLATED) -> bytes
 @cache
 def good() -> tuple[bytes, bytes]:
     """(config.json, model.safetensors) of the shipped reverse model."""
-    return checkpoint_bytes(load_pretrained("reverse"))
+    return checkpoint_bytes(toy("reverse"))
 
 
 def with_config(edit) -> bytes:
@@ -59,14 +60,14 @@ def with_weights(weights: bytes, compression=zipfile.ZIP_DEFLATED) -> bytes:
 
 def torch_saved() -> bytes:
     buffer = io.BytesIO()
-    torch.save(load_pretrained("reverse").model.state_dict(), buffer)
+    torch.save(toy("reverse").model.state_dict(), buffer)
     return zipped({"config.json": good()[0], "model.safetensors": buffer.getvalue()})
 
 
 @dataclass(frozen=True)
 class UploadCase:
     id: str
-    file: object  # () -> bytes
+    file: Callable[[], bytes]
     says: Says  # after "This file cannot be used:"
     langs: tuple[str, ...] = ("en",)
 
@@ -86,7 +87,7 @@ CASES = [
     UploadCase(
         "absolute-path", lambda: zipped({"/etc/config.json": good()[0], "model.safetensors": good()[1]}), UNSAFE
     ),
-    UploadCase("truncated-zip", lambda: pack_archive(load_pretrained("reverse"))[:5000], NOT_ZIP, BOTH),
+    UploadCase("truncated-zip", lambda: pack_archive(toy("reverse"))[:5000], NOT_ZIP, BOTH),
     UploadCase("truncated-weights", lambda: with_weights(good()[1][:999]), DAMAGED),
     UploadCase("11MB-random", lambda: with_weights(os.urandom(11 * MB), zipfile.ZIP_STORED), DAMAGED),
     UploadCase("17MB-over-the-cap", lambda: os.urandom(17 * MB), TOO_BIG, BOTH),
@@ -132,7 +133,7 @@ def test_hostile_upload(case: UploadCase, lang: str):
 
 def test_a_good_archive_then_a_bad_one_keeps_the_good_model():
     at = open_page("train", "en")
-    loaded_upload(at, pack_archive(load_pretrained("copy")), "mine.zip")
+    loaded_upload(at, pack_archive(toy("copy")), "mine.zip")
     assert "mine (yours)" in at.selectbox(key="model").options
     at.selectbox(key="model").set_value("mine")
     run(at)

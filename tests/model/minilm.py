@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import functools
 import os
+from pathlib import Path
 
 import pytest
 
 from model.bert import INSTALL, LoadedEncoder, is_installed, load_minilm
+from model.bert.package import model_folder
 
 
 @functools.cache
@@ -24,3 +26,10 @@ def minilm() -> LoadedEncoder:
             pytest.fail(f"MiniLM tests must run in CI: {message}")
         pytest.skip(message)
     return _load()
+
+
+def minilm_folder() -> Path:
+    """The installed package's model/ folder, whose files minilm() loads (model_folder(), checked to be there)."""
+    folder = model_folder()
+    assert folder is not None, f"MiniLM is not installed ({INSTALL})"
+    return folder

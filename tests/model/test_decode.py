@@ -7,10 +7,11 @@ import torch
 
 from model import load_pretrained
 from model.tasks import EOS_ID
+from tests.toys import toy
 
 
 def test_trace_logits_reproduce_the_greedy_output():
-    loaded = load_pretrained("reverse")
+    loaded = toy("reverse")
     trace = loaded.run("1 2 3 4 5")
     assert trace.prediction == "5 4 3 2 1"
     predicted = trace["logits"][0].argmax(-1).tolist()  # (T,)
@@ -28,13 +29,13 @@ def test_teacher_forcing_on_a_given_target():
 
 
 def test_batch_predictions_equal_single_predictions():
-    loaded = load_pretrained("sort")
+    loaded = toy("sort")
     texts = ["3 1 2", "9 8 7 6 5 4 3 2 1 0", "5"]
     assert loaded.predict_batch(texts) == [loaded.predict(t) for t in texts]
 
 
 def test_ablation_without_positions_changes_the_prediction():
-    loaded = load_pretrained("reverse")
+    loaded = toy("reverse")
     from model import Ablation
 
     text = "1 2 3 4 5 6 7 8"

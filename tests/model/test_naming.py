@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from model import LoadedEncoder, LoadedModel, ModelConfig, RNNConfig, get_task, load_pretrained, naming
-from model.architectures import build_model
+from model import LoadedEncoder, LoadedModel, ModelConfig, RNNConfig, get_task, naming
+from model.architectures import AnyConfig, build_model
 from model.naming import (
     CONTRACT,
     FAMILIES,
@@ -45,6 +45,7 @@ from model.naming import (
     sum_name,
     type_name,
 )
+from tests.toys import Vocabularies, toy
 
 from .minilm import minilm
 
@@ -174,16 +175,16 @@ LABELS = ("translate", "translate-rnn", "translate-rnn-noattn", "pre-ln", "lstm-
 @functools.cache
 def _model_of(label: str) -> LoadedModel:
     if label.startswith("translate"):
-        return load_pretrained(label)
+        return toy(label)
     task = get_task("translate")
-    sizes = {"src_vocab_size": len(task.src_vocab), "tgt_vocab_size": len(task.tgt_vocab)}
-    config = {
+    sizes: Vocabularies = {"src_vocab_size": len(task.src_vocab), "tgt_vocab_size": len(task.tgt_vocab)}
+    configs: dict[str, AnyConfig] = {
         "pre-ln": ModelConfig(**sizes, norm="pre", n_encoder_layers=2, n_decoder_layers=3, d_ff=48),
         "lstm-bidirectional": RNNConfig(**sizes, cell="lstm", bidirectional=True, score="general", d_hidden=24),
         "rnn-dot": RNNConfig(**sizes, cell="rnn", score="dot"),
-    }[label]
+    }
     torch.manual_seed(0)
-    return LoadedModel(build_model(config), task, name=label)
+    return LoadedModel(build_model(configs[label]), task, name=label)
 
 
 def model_of(label: str) -> LoadedModel | LoadedEncoder:
@@ -211,9 +212,11 @@ def test_every_name_a_forward_pass_writes_is_in_the_table_with_its_shape(label):
     assert len(trace) > 0
     assert config.arch in FAMILIES
     for name, tensor in trace.items():
-        assert lookup(name) is not None, f"{label}: {name} is not in model/naming.py's table"
-        assert config.arch in lookup(name)[0].families, f"{label}: the table does not say {config.arch} writes {name}"
+        found = lookup(name)
+        assert found is not None, f"{label}: {name} is not in model/naming.py's table"
+        assert config.arch in found[0].families, f"{label}: the table does not say {config.arch} writes {name}"
         axes = axes_of(name)
+        assert axes is not None  # a name in the table has its axes
         assert len(axes) == tensor.dim(), (name, axes, tuple(tensor.shape))
         for axis, size in zip(axes, tensor.shape, strict=True):
             if axis == "d":
@@ -227,7 +230,9 @@ def test_every_row_of_the_table_is_written_by_some_model():
     for label in LABELS:
         loaded = model_of(label)
         for name in run(loaded, "the dog sees a cat"):
-            seen.setdefault(lookup(name)[0].pattern, set()).add(loaded.config.arch)
+            found = lookup(name)
+            assert found is not None, f"{label}: {name} is not in model/naming.py's table"
+            seen.setdefault(found[0].pattern, set()).add(loaded.config.arch)
     assert set(seen) == {entry.pattern for entry in CONTRACT}
     for entry in CONTRACT:  # each family the table names for a row writes it
         assert seen[entry.pattern] == set(entry.families), entry.pattern
@@ -275,7 +280,7 @@ def violations(source: str, filename: str = "<string>") -> list[str]:
     in_fstring = {id(v) for node in ast.walk(tree) if isinstance(node, ast.JoinedStr) for v in node.values}
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
-            text = "".join(v.value if isinstance(v, ast.Constant) else "{}" for v in node.values)
+            text = "".join(str(v.value) if isinstance(v, ast.Constant) else "{}" for v in node.values)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str):
             if id(node) in skip or id(node) in in_fstring:
                 continue

@@ -8,14 +8,15 @@ import pytest
 import torch
 
 from model import RNNConfig, RNNSeq2Seq, get_task, load_checkpoint
-from model.train import TrainConfig, default_model_config, main, train
+from model.train import StepInfo, TrainConfig, default_model_config, main, train
+from tests.toys import rnn_config
 
 SMALL = dict(d_embed=16, d_hidden=32, max_len=16)
 
 
 def test_callback_sees_every_step_and_the_rnn_learns():
     task = get_task("translate")
-    seen = []
+    seen: list[StepInfo] = []
     cfg = TrainConfig(steps=300, until=None, eval_every=100, eval_size=100)
     result = train(task, default_model_config(task, "rnn"), cfg, callback=seen.append, name="r")
     assert [i.step for i in seen] == list(range(1, 301))
@@ -94,7 +95,7 @@ def test_command_line_trains_and_saves_an_rnn(tmp_path, capsys):
     assert main(argv) == 0
     assert "held-out exact match" in capsys.readouterr().out
     loaded = load_checkpoint(out)
-    c = loaded.config
+    c = rnn_config(loaded)
     assert (c.arch, c.cell, c.score, c.bidirectional, c.d_embed, c.d_hidden) == ("rnn", "lstm", "dot", True, 8, 12)
     assert loaded.meta["train_config"]["teacher_forcing"] == 0.75 and loaded.meta["steps"] == 20
     assert loaded.meta["command"] == "python -m model.train " + " ".join(argv)

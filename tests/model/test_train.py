@@ -8,9 +8,10 @@ import threading
 import pytest
 
 from model import get_task, load_checkpoint
-from model.train import TrainConfig, default_model_config, lr_at, main, train
+from model.train import StepInfo, TrainConfig, default_model_config, lr_at, main, train
+from tests.toys import TransformerSizes, transformer_config
 
-SMALL = dict(d_model=32, n_heads=2, d_ff=64, max_len=16)
+SMALL = TransformerSizes(d_model=32, n_heads=2, d_ff=64, max_len=16)
 
 
 def test_same_seed_same_run():
@@ -25,7 +26,7 @@ def test_same_seed_same_run():
 
 def test_callback_sees_every_step_and_loss_falls():
     task = get_task("translate")
-    seen = []
+    seen: list[StepInfo] = []
     cfg = TrainConfig(steps=150, until=None, eval_every=50, eval_size=50)
     result = train(task, default_model_config(task, **SMALL), cfg, callback=seen.append)
     assert [i.step for i in seen] == list(range(1, 151))
@@ -75,7 +76,7 @@ def test_command_line_writes_a_loadable_checkpoint(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "held-out exact match" in printed and " s\n" in printed
     loaded = load_checkpoint(out)
-    assert loaded.config.d_model == 16 and loaded.meta["steps"] == 20
+    assert transformer_config(loaded).d_model == 16 and loaded.meta["steps"] == 20
     assert loaded.meta["command"].startswith("python -m model.train --task sort")
 
 

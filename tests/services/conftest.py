@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import TypedDict
 
 import pytest
 
@@ -13,8 +14,19 @@ from services.rooms.redis_store import RedisRoomStore
 
 from .helpers import FakeClock
 
+
+class Limits(TypedDict):  # the RoomLimits fields the tests set
+    max_rooms: int
+    max_students: int
+    teacher_timeout: float
+    student_window: float
+    ended_memory: float
+    max_models: int
+    max_model_bytes: int
+
+
 # Small bounds so floods reach them fast; timings in seconds of the fake clock below.
-TEST_LIMITS = dict(
+TEST_LIMITS = Limits(
     max_rooms=5,
     max_students=4,
     teacher_timeout=60.0,
@@ -26,7 +38,7 @@ TEST_LIMITS = dict(
 
 
 @pytest.fixture(scope="session")
-def redis_srv(tmp_path_factory) -> RedisServer:
+def redis_srv(tmp_path_factory) -> Iterator[RedisServer]:
     with redis_server(tmp_path_factory.mktemp("redis")) as server:
         yield server
 
@@ -42,13 +54,14 @@ def backend(request) -> str:
 
 
 @pytest.fixture
-def make_store(request, backend, clock) -> Callable[..., RoomStore]:
+def make_store(request, backend, clock) -> Iterator[Callable[..., RoomStore]]:
     """make_store(**limit_overrides) → a fresh store of this test's backend (Redis: its own key prefix)."""
     stores: list[RoomStore] = []
     prefix = f"test-{uuid.uuid4().hex[:12]}:"
 
     def make(**overrides) -> RoomStore:
         limits = RoomLimits(**{**TEST_LIMITS, **overrides})
+        store: RoomStore
         if backend == "memory":
             store = MemoryRoomStore(limits=limits, clock=clock)
         else:

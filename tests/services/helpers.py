@@ -5,6 +5,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 class FakeClock:
@@ -23,7 +26,7 @@ class FakeClock:
             self._now += seconds
 
 
-def eventually(check: Callable[[], object], timeout: float = 10.0) -> object:
+def eventually(check: Callable[[], T], timeout: float = 10.0) -> T:
     """check()'s first truthy result, retried until `timeout` s (for what arrives by pub/sub, not a version)."""
     deadline = time.monotonic() + timeout
     while True:

@@ -28,7 +28,12 @@ def test_other_c_libraries_are_left_alone(monkeypatch):
 
 def test_once_asks_the_c_library_only_the_first_time(monkeypatch):
     calls = []
-    monkeypatch.setattr(allocator, "keep_freed_memory", lambda: calls.append(1) or True)
+
+    def asked() -> bool:
+        calls.append(1)
+        return True
+
+    monkeypatch.setattr(allocator, "keep_freed_memory", asked)
     allocator.keep_freed_memory_once.cache_clear()
     try:
         assert allocator.keep_freed_memory_once() is True and allocator.keep_freed_memory_once() is True

@@ -24,6 +24,7 @@ from services.lessons import (
 )
 from views import AttentionView, HomeView, RnnView, build
 from views.base import by_name
+from views.controls import Choice
 
 SHIPPED = "attention-basics"
 # The order the issue lists: (page, what decides the view) for each of the shipped slides.
@@ -125,7 +126,8 @@ def test_every_page_a_slide_may_show_is_known_and_names_only_shipped_transformer
     assert set(PAGES) == {
         "step-by-step", "attention", "positional-encoding", "inside-a-layer", "train", "rnn-vs-transformer"
     }  # fmt: skip
-    assert by_name(RnnView)["bottleneck_task"].control.spec.options == ("reverse", "translate")
+    spec = by_name(RnnView)["bottleneck_task"].control.spec
+    assert isinstance(spec, Choice) and spec.options == ("reverse", "translate")
     transformers = {n for n, arch in PRETRAINED_ARCH.items() if arch == "transformer"} | {"minilm"}
     for page in PAGES:
         for name in sorted([*PRETRAINED_ARCH, "minilm"]):
@@ -139,7 +141,8 @@ def test_every_page_a_slide_may_show_is_known_and_names_only_shipped_transformer
                 assert caught.value.template == LessonError.NOT_CHOICE and caught.value.params["field"] == "state.model"
 
 
-BAD = {  # name → (file bytes, expected template, expected params (a subset), slide number or None)
+# name → (file bytes, expected template, expected params (a subset), slide number or None)
+BAD: dict[str, tuple[bytes, str, dict[str, object], int | None]] = {
     "empty": (b"  \n", LessonError.EMPTY, {}, None),
     "too big": (b'{"format": "' + b"x" * (LIMITS.max_bytes + 10) + b'"}', LessonError.TOO_LARGE,
                 {"limit": 256, "size": 257}, None),

@@ -35,8 +35,9 @@ from services.training import (
     TrainingPool,
     WorkerCrashedError,
 )
+from tests.toys import TransformerSizes
 
-TINY = {"d_model": 32, "n_heads": 2, "d_ff": 64}
+TINY = TransformerSizes(d_model=32, n_heads=2, d_ff=64)
 WAIT = 90  # seconds any one wait may take on a loaded 2-core machine (a new worker imports torch)
 
 

@@ -24,6 +24,7 @@ def samples(field: Field, channel: str) -> list:
     spec = field.control.spec
     if field.name == "model":
         return ["reverse", "translate-zh"] if channel == "lesson" else ["reverse", "my model (yours) ü", "m" * 128]
+    found: list  # what samples returns: values of whatever type the field holds (None too)
     if isinstance(spec, Choice):
         found = list(spec.options)
     elif isinstance(spec, Whole):

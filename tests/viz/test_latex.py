@@ -30,7 +30,9 @@ def test_number(x, digits, want):
 
 
 def rows_of(latex: str) -> list[list[str]]:
-    body = re.search(r"\\begin\{bmatrix\}(.*)\\end\{bmatrix\}", latex).group(1)
+    found = re.search(r"\\begin\{bmatrix\}(.*)\\end\{bmatrix\}", latex)
+    assert found is not None, latex
+    body = found.group(1)
     return [[c.strip() for c in row.split("&")] for row in body.split(r" \\ ")]
 
 

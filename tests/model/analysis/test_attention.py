@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from model import load_pretrained, sinusoidal_table
+from model import sinusoidal_table
 from model.analysis.attention import (
     attention_layers,
     attention_rollout,
@@ -15,6 +15,7 @@ from model.analysis.attention import (
     row_entropy,
     sharpest_head,
 )
+from tests.toys import toy, transformer_config
 
 
 def random_weights(shape, seed=0):
@@ -81,7 +82,7 @@ def test_position_similarity_is_the_gram_matrix():
 
 
 def test_attention_layers_and_tokens_follow_the_trace():
-    loaded = load_pretrained("translate")
+    loaded = toy("translate")
     trace = loaded.run("the big dog sees a cat")
     for kind, name, q_side, k_side in (
         ("encoder", "encoder.{}.self_attn.weights", "src", "src"),
@@ -90,7 +91,7 @@ def test_attention_layers_and_tokens_follow_the_trace():
     ):
         stacked = attention_layers(trace, kind)
         assert stacked.dtype == np.float32
-        assert stacked.shape[:2] == (2, loaded.config.n_heads)
+        assert stacked.shape[:2] == (2, transformer_config(loaded).n_heads)
         for layer in range(2):
             np.testing.assert_array_equal(stacked[layer], trace[name.format(layer)][0].numpy())
         assert attention_tokens(trace, kind) == (trace.tokens(q_side), trace.tokens(k_side))

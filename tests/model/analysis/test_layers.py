@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from model import LoadedModel, Seq2SeqTransformer, get_task, load_pretrained
+from model import LoadedModel, ModelConfig, Seq2SeqTransformer, get_task, load_pretrained
 from model.analysis.layers import analyse_layers, sublayer_names
 from model.train import default_model_config
 
@@ -15,6 +15,7 @@ def pre_ln_model() -> LoadedModel:
     torch.manual_seed(0)
     task = get_task("sort")
     config = default_model_config(task, norm="pre", n_encoder_layers=2, n_decoder_layers=1)
+    assert isinstance(config, ModelConfig)
     return LoadedModel(Seq2SeqTransformer(config), task)
 
 

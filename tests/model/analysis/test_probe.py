@@ -30,9 +30,10 @@ def reference(model, task, source: str, target: str) -> dict[str, np.ndarray]:
 def test_transformer_probe_is_every_head_of_every_block(task_name):
     torch.manual_seed(0)
     task = get_task(task_name)
-    model = build_model(default_model_config(task, n_encoder_layers=2, **TINY["transformer"]))
+    model = build_model(default_model_config(task, "transformer", n_encoder_layers=2, **TINY["transformer"]))
     source = task.example
     target = task.target_for(source)
+    assert target is not None
     got, want = probe_attention(model, task, source, target), reference(model, task, source, target)
     assert set(got) == set(want) == {
         "encoder.0.self_attn", "encoder.1.self_attn", "decoder.0.self_attn", "decoder.0.cross_attn"
@@ -53,6 +54,7 @@ def test_rnn_probe_is_one_head_over_the_encoder_states(cell):
     task = get_task("translate")
     model = build_model(default_model_config(task, "rnn", cell=cell, **TINY["rnn"]))
     source, target = task.example, task.target_for(task.example)
+    assert target is not None
     got, want = probe_attention(model, task, source, target), reference(model, task, source, target)
     src_tokens, tgt_tokens = probe_tokens(task, source, target)
     assert set(got) == set(want) == {"rnn.attn"}
@@ -65,14 +67,16 @@ def test_rnn_probe_is_one_head_over_the_encoder_states(cell):
 def test_an_rnn_without_attention_has_nothing_to_probe():
     task = get_task("translate")
     model = build_model(default_model_config(task, "rnn", score="none", **TINY["rnn"]))
-    assert probe_attention(model, task, task.example, task.target_for(task.example)) == {}
+    target = task.target_for(task.example)
+    assert target is not None
+    assert probe_attention(model, task, task.example, target) == {}
     assert not has_attention(model.config)
     assert has_attention(default_model_config(task))
 
 
 def test_probe_attention_restores_training_mode():
     task = get_task("copy")
-    model = build_model(default_model_config(task, **TINY["transformer"])).train()
+    model = build_model(default_model_config(task, "transformer", **TINY["transformer"])).train()
     probe_attention(model, task, "1 2", "1 2")
     assert model.training
     probe_attention(model.eval(), task, "1 2", "1 2")

@@ -3,6 +3,8 @@ gradients through time (checked against torch.nn's own recurrent modules)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 import torch.nn.functional as F
@@ -11,6 +13,7 @@ from torch import nn
 from model import load_pretrained
 from model.analysis.attention import attention_maps
 from model.analysis.rnn import accuracy_by_length, decoder_step, gradient_setup, gradient_through_time
+from tests.toys import toy
 
 SENTENCE = "the big red dog sees a small cat"
 
@@ -58,7 +61,7 @@ def test_decoder_step_without_attention_has_a_fixed_context():
 
 
 def test_accuracy_by_length_counts_exact_matches():
-    loaded = load_pretrained("reverse-rnn")
+    loaded = toy("reverse-rnn")
     result = accuracy_by_length(loaded, [3, 12, 20, 70], per_length=30, seed=7)
     assert list(result) == [3, 12, 20]  # 70 is over the model's limit (63 words): left out
     for length, accuracy in result.items():
@@ -67,11 +70,15 @@ def test_accuracy_by_length_counts_exact_matches():
         right = sum(loaded.predict(s) == " ".join(reversed(s.split())) for s, _ in pairs)
         assert accuracy == right / 30
     assert result[3] == result[12] == 1.0
-    translate = accuracy_by_length(load_pretrained("translate-rnn"), [3, 5, 9], per_length=20)
+    translate = accuracy_by_length(toy("translate-rnn"), [3, 5, 9], per_length=20)
     assert list(translate) == [5, 9]  # the task never makes 3-word sentences
 
 
-REFERENCES = {"rnn": lambda d, h: nn.RNN(d, h, batch_first=True), "gru": nn.GRU, "lstm": nn.LSTM}
+REFERENCES: dict[str, Callable[..., nn.RNNBase]] = {
+    "rnn": lambda d, h: nn.RNN(d, h, batch_first=True),
+    "gru": nn.GRU,
+    "lstm": nn.LSTM,
+}
 
 
 @pytest.mark.parametrize("cell", ["rnn", "gru", "lstm"])
@@ -83,6 +90,7 @@ def test_gradient_through_time_matches_torch_autograd_on_torch_modules(cell, kee
     x = setup.inputs.clone().requires_grad_(True)
     out, _ = ref(x)
     F.cross_entropy(setup.readout(out[:, -1]), setup.labels).backward()
+    assert x.grad is not None
     want = x.grad.norm(dim=-1).mean(0).flip(0).numpy()
     profile = gradient_through_time(cell, length=12, keep_bias=keep_bias, batch=16, d_hidden=8, d_input=5)
     np.testing.assert_allclose(profile.norm, want, rtol=1e-10)

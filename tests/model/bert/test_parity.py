@@ -18,10 +18,9 @@ import torch
 import torch.nn.functional as F
 from safetensors.torch import load_file
 
-from model.bert.package import model_folder
 from model.naming import AttentionKind, Side, Stack, attention_name, ffn_name, input_name
 
-from ..minilm import minilm
+from ..minilm import minilm, minilm_folder
 
 transformers = pytest.importorskip("transformers")  # requirements-dev.txt pins it; the app never imports it
 
@@ -40,7 +39,7 @@ SENTENCES = {
 @functools.cache
 def reference():
     """transformers' BertModel holding the package's weights under its own names (eager attention, eval mode)."""
-    folder = model_folder()
+    folder = minilm_folder()
     config = transformers.BertConfig.from_dict(json.loads((folder / "config.json").read_text()))
     config._attn_implementation = "eager"
     model = transformers.BertModel(config, add_pooling_layer=True)
@@ -122,7 +121,7 @@ def test_a_paraphrase_is_closer_than_an_unrelated_sentence():
 @pytest.mark.parametrize("label", SENTENCES)
 def test_the_tokenizer_splits_text_as_transformers_pure_python_wordpiece(label):
     legacy = pytest.importorskip("transformers.models.bert.tokenization_bert_legacy")
-    reference_tokenizer = legacy.BertTokenizerLegacy(vocab_file=str(model_folder() / "vocab.txt"), do_lower_case=True)
+    reference_tokenizer = legacy.BertTokenizerLegacy(vocab_file=str(minilm_folder() / "vocab.txt"), do_lower_case=True)
     text = SENTENCES[label]
     expected = ["[CLS]", *reference_tokenizer.tokenize(text), "[SEP]"]
     got = minilm().tokenize(text)

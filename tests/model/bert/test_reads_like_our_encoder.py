@@ -15,12 +15,11 @@ from safetensors.numpy import load_file
 
 from model.analysis.knockout import attention_blocks
 from model.analysis.layers import analyse_layers
-from model.bert.package import model_folder
 from model.io.export import to_csv_zip, to_npz
 from model.naming import AttentionKind, Side, Stack, attention_name, ffn_name, input_name, pos_name, sum_name
 from model.teach.inspect import from_trace, head_view, kinds_of, n_layers
 
-from ..minilm import minilm
+from ..minilm import minilm, minilm_folder
 
 TEXT = "Heads attend to the previous word, to [SEP], or to punctuation."
 
@@ -28,7 +27,7 @@ TEXT = "Heads attend to the previous word, to [SEP], or to punctuation."
 @functools.cache
 def hf() -> dict[str, np.ndarray]:
     """The package's tensors under Hugging Face's names, as float64 NumPy arrays."""
-    return {k: v.astype(np.float64) for k, v in load_file(str(model_folder() / "model.safetensors")).items()}
+    return {k: v.astype(np.float64) for k, v in load_file(str(minilm_folder() / "model.safetensors")).items()}
 
 
 @functools.cache

@@ -12,10 +12,10 @@ from safetensors.torch import save_file
 
 from model import CheckpointError
 from model.bert import BertConfig, BertEncoder, load_minilm
-from model.bert.package import model_folder
+from model.bert.layer import BertLayer
 from model.bert.weights import convert, load_weights
 
-from ..minilm import minilm
+from ..minilm import minilm, minilm_folder
 
 TINY = BertConfig(vocab_size=20, d_model=8, n_heads=2, n_encoder_layers=2, d_ff=16, max_positions=10, max_len=10)
 
@@ -60,6 +60,7 @@ def test_names_map_and_q_k_v_stack_into_in_proj_in_that_order():
     tensors = hf_tensors()
     model = loaded(tensors)
     layer = model.encoder[1]
+    assert isinstance(layer, BertLayer)
     q, k, v = (tensors[f"encoder.layer.1.attention.self.{n}.weight"] for n in ("query", "key", "value"))
     assert torch.equal(layer.self_attn.in_proj_weight[:8], q) and torch.equal(layer.self_attn.in_proj_weight[16:], v)
     assert torch.equal(layer.self_attn.in_proj_weight[8:16], k)
@@ -160,7 +161,7 @@ def test_a_config_of_another_family_is_refused_with_its_reason(change, words):
 def _copy_of_the_package(tmp_path):
     minilm()  # skips (or fails in CI) when the package is missing
     folder = tmp_path / "model"
-    shutil.copytree(model_folder(), folder)
+    shutil.copytree(minilm_folder(), folder)
     return folder
 
 

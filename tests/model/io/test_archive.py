@@ -13,6 +13,7 @@ import torch
 from model import CheckpointError, load_pretrained
 from model.io.archive import MAX_ARCHIVE_BYTES, load_archive, pack_archive, unpack_archive
 from model.io.checkpoint import checkpoint_bytes
+from tests.toys import toy
 
 
 @pytest.fixture(scope="module")
@@ -80,7 +81,7 @@ def test_a_config_that_does_not_match_the_weights_is_refused(reverse):
     wrong["model"]["d_ff"] = 256
     message = error_of(make_zip({"config.json": json.dumps(wrong).encode(), "model.safetensors": weights}))
     assert "does not match config.json" in message and "(256, 64)" in message
-    translate_config, _ = checkpoint_bytes(load_pretrained("translate"))
+    translate_config, _ = checkpoint_bytes(toy("translate"))
     assert "does not match" in error_of(make_zip({"config.json": translate_config, "model.safetensors": weights}))
 
 

@@ -11,6 +11,7 @@ import torch
 
 from model import CheckpointError, load_checkpoint, load_pretrained, save_checkpoint
 from model.io.pretrained import CHECKPOINT_DIR
+from tests.toys import toy
 
 
 @pytest.fixture
@@ -21,7 +22,7 @@ def ckpt(tmp_path):
 
 
 def test_save_and_load_round_trip(tmp_path):
-    loaded = load_pretrained("reverse")
+    loaded = toy("reverse")
     out = save_checkpoint(loaded, tmp_path / "again")
     assert sorted(p.name for p in out.iterdir()) == ["config.json", "model.safetensors"]  # no temp files left
     again = load_checkpoint(out)

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from model import PRETRAINED, CheckpointError, load_checkpoint, load_pretrained
+from model import PRETRAINED, CheckpointError, RNNConfig, load_checkpoint, load_pretrained
 from model.io.pretrained import CHECKPOINT_DIR, PRETRAINED_ARCH
 
 FRESH_SEED = 20261121  # not the seed training evaluated on (seed + 1_000_003)
@@ -59,6 +59,7 @@ def test_shipped_rnns_are_what_their_names_say():
                ("reverse-rnn-noattn", "none"))  # fmt: skip
     for name, score in shipped:
         c = load_pretrained(name).config
+        assert isinstance(c, RNNConfig), name
         assert (c.arch, c.cell, c.score) == ("rnn", "gru", score)
 
 

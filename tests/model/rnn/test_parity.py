@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 import torch
@@ -9,10 +11,15 @@ from torch import nn
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from model import RNNConfig, RNNSeq2Seq
+from model.rnn.cells import RecurrentCell
 from model.rnn.encoder import RecurrentEncoder
 
 D_IN, H, TOL = 7, 5, 1e-5
-REFERENCES = {"rnn": lambda **kw: nn.RNN(nonlinearity="tanh", **kw), "gru": nn.GRU, "lstm": nn.LSTM}
+REFERENCES: dict[str, Callable[..., nn.RNNBase]] = {
+    "rnn": lambda **kw: nn.RNN(nonlinearity="tanh", **kw),
+    "gru": nn.GRU,
+    "lstm": nn.LSTM,
+}
 
 
 def _pair(kind: str, bidirectional: bool):
@@ -69,6 +76,7 @@ def test_traced_gates_follow_the_cell_equations(kind):
     with torch.inference_mode():
         _, trace = model(src, src, record=True)
     cell = model.encoder.cells[0]
+    assert isinstance(cell, RecurrentCell)
     w_ih, w_hh, b_ih, b_hh = (
         p.detach().double().numpy() for p in (cell.weight_ih, cell.weight_hh, cell.bias_ih, cell.bias_hh)
     )

@@ -1,5 +1,7 @@
 """model.teach.inspect: the model source's matrices equal a NumPy recomputation from X, the weights and the trace."""
 
+from typing import TypedDict
+
 import numpy as np
 import pytest
 import torch
@@ -10,7 +12,13 @@ from model.teach.inspect import KINDS, attention_inputs, attention_weights, from
 
 from .test_walkthrough import np_layer_norm, np_softmax
 
-TOL = {"rtol": 1e-6, "atol": 1e-6}  # the model computes in float32; NumPy recomputes in float64
+
+class Tolerance(TypedDict):  # np.testing.assert_allclose's rtol and atol
+    rtol: float
+    atol: float
+
+
+TOL: Tolerance = {"rtol": 1e-6, "atol": 1e-6}  # the model computes in float32; NumPy recomputes in float64
 
 
 @pytest.fixture(scope="module")

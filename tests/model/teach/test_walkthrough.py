@@ -39,7 +39,8 @@ def np_reference(X, W_Q, W_K, W_V, W_O, H, mask, temperature, scale):
     """Multi-head attention written out with NumPy loops over heads."""
     d = X.shape[1]
     dk = d // H
-    heads, per = [], {k: [] for k in ("Q", "K", "V", "scores", "scaled", "masked", "weights")}
+    heads = []
+    per: dict[str, list[np.ndarray]] = {k: [] for k in ("Q", "K", "V", "scores", "scaled", "masked", "weights")}
     for h in range(H):
         cols = slice(h * dk, (h + 1) * dk)
         Q, K, V = X @ W_Q[:, cols], X @ W_K[:, cols], X @ W_V[:, cols]

@@ -6,7 +6,16 @@ from __future__ import annotations
 import pytest
 import torch
 
-from model import InputError, LoadedModel, ModelConfig, RNNConfig, get_task, load_checkpoint, load_pretrained
+from model import (
+    InputError,
+    LoadedModel,
+    ModelConfig,
+    RNNConfig,
+    Seq2SeqTransformer,
+    get_task,
+    load_checkpoint,
+    load_pretrained,
+)
 from model.analysis.attention import attention_layers
 from model.architectures import build_model
 from model.io.checkpoint import save_checkpoint
@@ -35,6 +44,7 @@ def test_the_shipped_transformers_keep_max_len_64(name):
     loaded = load_pretrained(name)
     assert isinstance(loaded, LoadedModel)
     assert loaded.config.max_len == 64 and loaded.max_words == 63
+    assert isinstance(loaded.model, Seq2SeqTransformer)
     assert loaded.model.positional.table.shape[0] == 64
 
 

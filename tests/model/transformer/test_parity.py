@@ -39,13 +39,14 @@ def test_multihead_attention_matches_torch(record, cross):
     ours.load_state_dict(ref.state_dict())
     x = torch.randn(3, 5, D)
     memory = torch.randn(3, 7, D) if cross else None
-    kv = memory if cross else x
+    kv = memory if memory is not None else x
     pad = _padding(3, kv.shape[1], [kv.shape[1], 4, 2])
     expected, expected_weights = ref(x, kv, kv, key_padding_mask=pad, average_attn_weights=False)
-    trace = {} if record else None
+    trace: dict[str, torch.Tensor] | None = {} if record else None
     got = ours(x, memory, _keep(pad), trace, "a")
     torch.testing.assert_close(got, expected, atol=TOL, rtol=0)
     if record:
+        assert trace is not None
         torch.testing.assert_close(trace["a.weights"], expected_weights, atol=TOL, rtol=0)
 
 
