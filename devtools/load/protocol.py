@@ -32,6 +32,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.Block_pb2 import Block
 from streamlit.proto.Element_pb2 import Element
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.Markdown_pb2 import Markdown
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 from .widgets import TRIGGER_KINDS, UserValue, Widget, initial_state, shown_value, user_state, widget_of
@@ -184,6 +185,19 @@ class StreamlitSession:
             d.element.markdown.body
             for _, d in drawn
             if isinstance(d.element, Element) and _kind(d.element) == "markdown"
+        ]
+
+    def formulas(self) -> list[str]:
+        """The LaTeX of the formulas on the page, top to bottom (st.latex sends a markdown element of the LaTeX type:
+        there is no "latex" element to ask `elements` for)."""
+        with self._cond:
+            drawn = sorted(self.drawn.items())
+        return [
+            d.element.markdown.body
+            for _, d in drawn
+            if isinstance(d.element, Element)
+            and _kind(d.element) == "markdown"
+            and d.element.markdown.element_type == Markdown.Type.LATEX
         ]
 
     def elements(self, kind: str) -> list[object]:

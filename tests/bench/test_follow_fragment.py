@@ -11,13 +11,10 @@ from __future__ import annotations
 import time
 
 import pytest
-from streamlit.proto.Markdown_pb2 import Markdown
 
 from devtools.harness import streamlit_server
 from devtools.load.classroom import PAGES, Room, next_step, open_page, start_class
 from devtools.load.protocol import StreamlitSession
-
-from .protos import protos
 
 STEP = PAGES["step-by-step"]
 FOLLOW_TIMEOUT = 60.0  # s: generous for a loaded machine; nothing here is timed
@@ -27,10 +24,6 @@ FOLLOW_TIMEOUT = 60.0  # s: generous for a loaded machine; nothing here is timed
 def server_url():
     with streamlit_server(timeout=120) as url:
         yield url
-
-
-def formulas(session: StreamlitSession) -> list[str]:
-    return [latex.body for latex in protos(session, "latex", Markdown)]  # st.latex sends a Markdown proto
 
 
 def shows_step(session: StreamlitSession, step: str):
@@ -60,7 +53,8 @@ def test_a_teachers_next_reaches_each_student_as_a_run_of_the_page_fragment_alon
             for student in students:
                 run = student.wait_for_run(shows_step(student, step), after=sent, timeout=FOLLOW_TIMEOUT)
                 assert len(run.fragment_ids) == 1, "the student's whole app ran, not its page's fragment"
-                assert formulas(student) == formulas(teacher)  # the teacher's step, number for number
+                assert teacher.formulas(), f"step {step} shows no formula"
+                assert student.formulas() == teacher.formulas()  # the teacher's step, number for number
                 assert "🎓 **Following the teacher**" in student.markdown()  # what lies outside the fragment stays
     finally:
         for session in (*students, teacher):
