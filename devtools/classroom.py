@@ -11,10 +11,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
 from .harness import new_page, streamlit_server
 from .redis_server import redis_server
+
+if TYPE_CHECKING:  # playwright is imported where a browser is driven, not by every user of this module
+    from playwright.sync_api import Page
 
 STEP_HEADING = '[data-testid="stHeadingWithActionElements"]'
 
@@ -101,7 +105,7 @@ def qr_text(page) -> list[str]:
 
 
 @contextmanager
-def class_across_two_servers(browser, folder: Path) -> Iterator[tuple[object, object, str, str]]:
+def class_across_two_servers(browser, folder: Path) -> Iterator[tuple[Page, Page, str, str]]:
     """A real redis-server and two app servers on it; a teacher's page on the first, a student's on the second (each
     in its own browser context, 1280×720): yields (teacher, student, server A's URL, server B's URL)."""
     with redis_server(folder) as redis:
