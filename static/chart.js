@@ -84,7 +84,7 @@ const charts = new WeakMap(); // the element Streamlit gives a chart → {box, p
 // the server (viz/fit.py), which fits a figure to the width it expects; on a narrower screen plotly turns those
 // labels upright, taller than the server made room for, and they ran into the title's last line (a phone, in
 // Chinese). Measured here after each draw: the margin and the height grow by the overlap, so the plot keeps its size.
-const TITLE_GAP = 4; // px between a title's last line and the labels under it
+const TITLE_GAP = 4; // px left between a title's last line and the labels under it, once they overlapped
 
 function labelsAbove(layout) {
   return Object.keys(layout).some((key) => /^xaxis\d*$/.test(key) && layout[key] && layout[key].side === "top");
@@ -104,14 +104,15 @@ function titleOverlap(plot) {
     const box = label.getBoundingClientRect();
     if (box.height > 0 && box.bottom <= plotTop + 1) labelsTop = Math.min(labelsTop, box.top);
   }
-  return labelsTop === Infinity ? 0 : Math.ceil(titleBox.bottom + TITLE_GAP - labelsTop);
+  return labelsTop === Infinity ? 0 : Math.ceil(titleBox.bottom - labelsTop);
 }
 
 function clearTitle(Plotly, plot) {
   const overlap = titleOverlap(plot);
-  if (overlap <= 0) return null;
+  if (overlap <= 0) return null; // a title close to its labels but clear of them is left as the server laid it out
   const layout = plot._fullLayout;
-  return Plotly.relayout(plot, { "margin.t": layout.margin.t + overlap, height: layout.height + overlap });
+  const grow = overlap + TITLE_GAP;
+  return Plotly.relayout(plot, { "margin.t": layout.margin.t + grow, height: layout.height + grow });
 }
 
 function chartIn(parentElement) {
