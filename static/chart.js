@@ -83,7 +83,9 @@ const charts = new WeakMap(); // the element Streamlit gives a chart → {box, p
 // A title of several lines over tick labels drawn above the plot (the overview's head names) gets its top margin from
 // the server (viz/fit.py), which fits a figure to the width it expects; on a narrower screen plotly turns those
 // labels upright, taller than the server made room for, and they ran into the title's last line (a phone, in
-// Chinese). Measured here after each draw: the margin and the height grow by the overlap, so the plot keeps its size.
+// Chinese). Measured here after each draw on a phone's screen (at most `phoneWidth` px wide: ui/phone.py's NARROW; a
+// measurement forces the page's layout, which a wider screen, laid out as the server expects, is spared): the margin
+// and the height grow by the overlap, so the plot keeps its size.
 const TITLE_GAP = 4; // px left between a title's last line and the labels under it, once they overlapped
 
 function labelsAbove(layout) {
@@ -92,7 +94,7 @@ function labelsAbove(layout) {
 
 function titleOverlap(plot) {
   const layout = plot._fullLayout;
-  if (!layout || !labelsAbove(layout)) return 0; // measuring forces the page's layout: only where it can happen
+  if (!layout || !labelsAbove(layout)) return 0;
   const title = plot.querySelector(".gtitle");
   const size = layout._size;
   if (!title || !size) return 0;
@@ -107,7 +109,8 @@ function titleOverlap(plot) {
   return labelsTop === Infinity ? 0 : Math.ceil(titleBox.bottom - labelsTop);
 }
 
-function clearTitle(Plotly, plot) {
+function clearTitle(Plotly, plot, phoneWidth) {
+  if (!(window.innerWidth <= phoneWidth)) return null;
   const overlap = titleOverlap(plot);
   if (overlap <= 0) return null; // a title close to its labels but clear of them is left as the server laid it out
   const layout = plot._fullLayout;
@@ -129,7 +132,7 @@ function chartIn(parentElement) {
       chart.frame = requestAnimationFrame(() => {
         chart.frame = 0;
         if (chart.plot.offsetWidth > 0) {
-          window.Plotly.Plots.resize(chart.plot).then(() => clearTitle(window.Plotly, chart.plot));
+          window.Plotly.Plots.resize(chart.plot).then(() => clearTitle(window.Plotly, chart.plot, chart.phoneWidth));
         }
       });
     });
@@ -141,8 +144,9 @@ function chartIn(parentElement) {
 
 // `sent` numbers the figures in the order Streamlit handed them over (the component's loader counts them before it
 // waits for this module), so a figure whose draw arrives after a newer one's is dropped, not drawn over it.
-export function drawChart({ data, parentElement }, plotlyUrl, sent) {
+export function drawChart({ data, parentElement }, plotlyUrl, sent, phoneWidth) {
   const chart = chartIn(parentElement);
+  chart.phoneWidth = phoneWidth;
   if (sent > chart.latest) {
     chart.latest = sent;
     const payload = decoded(data);
@@ -151,7 +155,7 @@ export function drawChart({ data, parentElement }, plotlyUrl, sent) {
         if (sent !== chart.latest) return null; // a newer figure came while plotly.js (or the theme) loaded
         return Plotly.react(chart.plot, { ...figure, config: payload.config }).then(() => {
           chart.drawn = true;
-          return clearTitle(Plotly, chart.plot);
+          return clearTitle(Plotly, chart.plot, chart.phoneWidth);
         });
       })
       .catch((error) => {

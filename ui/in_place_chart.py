@@ -20,6 +20,7 @@ import streamlit as st
 from streamlit.elements.lib.utils import user_key_from_element_id
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from .phone import NARROW
 from .plotly_bundle import STREAMLIT_STATIC, plotly_chunk_path
 
 _LOG = logging.getLogger(__name__)
@@ -31,7 +32,7 @@ LOADER_JS = """\
 export default async function (chart) {
   const sent = (window.__labChartsSent = (window.__labChartsSent || 0) + 1);
   const lab = await import(new URL("app/static/chart.js", document.baseURI));
-  return lab.drawChart(chart, new URL("PLOTLY_CHUNK", document.baseURI).href, sent);
+  return lab.drawChart(chart, new URL("PLOTLY_CHUNK", document.baseURI).href, sent, PHONE_WIDTH);
 }
 """  # (several lines: Streamlit reads a one-line string as a file's path)
 
@@ -68,7 +69,7 @@ def _component():
     if chunk is None:
         _LOG.warning("Charts are drawn by st.plotly_chart, not in place: no plotly.js chunk in %s", STREAMLIT_STATIC)
         return None
-    loader = LOADER_JS.replace("PLOTLY_CHUNK", chunk)
+    loader = LOADER_JS.replace("PLOTLY_CHUNK", chunk).replace("PHONE_WIDTH", str(NARROW))
     return st.components.v2.component(COMPONENT, js=loader, isolate_styles=False)  # plotly styles the page
 
 
