@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from model import LoadedModel, ModelConfig, RNNConfig, load_pretrained
+from model import LoadedModel, ModelConfig, load_pretrained
 
 
 class Vocabularies(TypedDict):
@@ -37,11 +37,4 @@ def transformer_config(loaded: LoadedModel) -> ModelConfig:
     """The config of a toy Transformer, checked to be one (an RNN's has no heads or layers of blocks)."""
     config = loaded.config
     assert isinstance(config, ModelConfig), f"{loaded.name} is a {config.arch} model, not a Transformer"
-    return config
-
-
-def rnn_config(loaded: LoadedModel) -> RNNConfig:
-    """The config of a toy RNN, checked to be one (a Transformer's has no cell or score)."""
-    config = loaded.config
-    assert isinstance(config, RNNConfig), f"{loaded.name} is a {config.arch} model, not an RNN"
     return config

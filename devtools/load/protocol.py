@@ -177,28 +177,20 @@ class StreamlitSession:
         """The value this session holds for a widget (what it would send)."""
         return shown_value(self.states.get(self.widget(key).id))
 
+    def _markdown(self) -> list[Markdown]:
+        """The markdown elements on the page, top to bottom (st.latex sends one of the LaTeX type)."""
+        with self._cond:
+            drawn = sorted(self.drawn.items())
+        elements = [d.element for _, d in drawn]
+        return [e.markdown for e in elements if isinstance(e, Element) and _kind(e) == "markdown"]
+
     def markdown(self) -> list[str]:
         """The bodies of the markdown elements on the page, top to bottom."""
-        with self._cond:
-            drawn = sorted(self.drawn.items())
-        return [
-            d.element.markdown.body
-            for _, d in drawn
-            if isinstance(d.element, Element) and _kind(d.element) == "markdown"
-        ]
+        return [md.body for md in self._markdown()]
 
     def formulas(self) -> list[str]:
-        """The LaTeX of the formulas on the page, top to bottom (st.latex sends a markdown element of the LaTeX type:
-        there is no "latex" element to ask `elements` for)."""
-        with self._cond:
-            drawn = sorted(self.drawn.items())
-        return [
-            d.element.markdown.body
-            for _, d in drawn
-            if isinstance(d.element, Element)
-            and _kind(d.element) == "markdown"
-            and d.element.markdown.element_type == Markdown.Type.LATEX
-        ]
+        """The LaTeX of the formulas on the page, top to bottom (there is no "latex" element to ask `elements` for)."""
+        return [md.body for md in self._markdown() if md.element_type == Markdown.Type.LATEX]
 
     def elements(self, kind: str) -> list[object]:
         """The element protos of one kind (e.g. "plotly_chart") on the page, top to bottom."""

@@ -7,9 +7,8 @@ import threading
 import pytest
 import torch
 
-from model import RNNConfig, RNNSeq2Seq, get_task, load_checkpoint
+from model import RNNConfig, RNNSeq2Seq, get_task, load_checkpoint, rnn_of
 from model.train import StepInfo, TrainConfig, default_model_config, main, train
-from tests.toys import rnn_config
 
 SMALL = dict(d_embed=16, d_hidden=32, max_len=16)
 
@@ -95,7 +94,7 @@ def test_command_line_trains_and_saves_an_rnn(tmp_path, capsys):
     assert main(argv) == 0
     assert "held-out exact match" in capsys.readouterr().out
     loaded = load_checkpoint(out)
-    c = rnn_config(loaded)
+    c = rnn_of(loaded).config
     assert (c.arch, c.cell, c.score, c.bidirectional, c.d_embed, c.d_hidden) == ("rnn", "lstm", "dot", True, 8, 12)
     assert loaded.meta["train_config"]["teacher_forcing"] == 0.75 and loaded.meta["steps"] == 20
     assert loaded.meta["command"] == "python -m model.train " + " ".join(argv)
