@@ -11,8 +11,14 @@ from __future__ import annotations
 import os
 
 import pytest
+import torch
 
 from devtools.harness import CHROMIUM, chromium, chromium_available, new_page, streamlit_server
+
+# One intra-op thread in each test process, as app.py sets for the server. The suite runs two processes on two cores
+# beside the app servers and Chromium; with torch's default of one thread per core, a parallel op waited for a thread
+# another process had taken off its core: the RNN's 300 training steps took 68 s in the suite against 9 s alone.
+torch.set_num_threads(1)
 
 
 @pytest.fixture(scope="session")

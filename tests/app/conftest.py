@@ -1,5 +1,6 @@
 """AppTest runs the app in this process, where app.py sets torch to one intra-op thread; the tests' own
-reference runs use the same count, so both sum in the same order (two threads differ in the last bit).
+reference runs use the same count (tests/conftest.py sets it for every test process), so both sum in the same order
+(two threads differ in the last bit).
 
 Training: the Train page submits to the server's pool (services.training.get_pool), which the `train_pool`
 fixture makes first, from ATTENTION_LAB_TRAIN_WORKERS=1, so a second session waits in line."""
@@ -7,17 +8,8 @@ fixture makes first, from ATTENTION_LAB_TRAIN_WORKERS=1, so a second session wai
 from collections.abc import Iterator
 
 import pytest
-import torch
 
 from services.training import TrainingPool, get_pool
-
-
-@pytest.fixture(autouse=True)
-def one_torch_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 @pytest.fixture(scope="session")
