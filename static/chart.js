@@ -85,7 +85,8 @@ const charts = new WeakMap(); // the element Streamlit gives a chart → {box, p
 // labels upright, taller than the server made room for, and they ran into the title's last line (a phone, in
 // Chinese). Measured here after each draw on a phone's screen (at most `phoneWidth` px wide: ui/phone.py's NARROW; a
 // measurement forces the page's layout, which a wider screen, laid out as the server expects, is spared): the margin
-// and the height grow by the overlap, so the plot keeps its size.
+// and the height grow by the overlap, so the plot keeps its size. A phone turned to landscape (or a window widened
+// past a phone's) gets the server's margin and height back on its resize.
 const TITLE_GAP = 4; // px left between a title's last line and the labels under it, once they overlapped
 
 function labelsAbove(layout) {
@@ -109,13 +110,27 @@ function titleOverlap(plot) {
   return labelsTop === Infinity ? 0 : Math.ceil(titleBox.bottom - labelsTop);
 }
 
-function clearTitle(Plotly, plot, phoneWidth) {
-  if (!(window.innerWidth <= phoneWidth)) return null;
-  const overlap = titleOverlap(plot);
+function clearTitle(Plotly, chart) {
+  if (!(window.innerWidth <= chart.phoneWidth)) return serverLayout(Plotly, chart);
+  const overlap = titleOverlap(chart.plot);
   if (overlap <= 0) return null; // a title close to its labels but clear of them is left as the server laid it out
-  const layout = plot._fullLayout;
+  const layout = chart.plot._fullLayout;
   const grow = overlap + TITLE_GAP;
-  return Plotly.relayout(plot, { "margin.t": layout.margin.t + grow, height: layout.height + grow });
+  chart.grown = true;
+  return Plotly.relayout(chart.plot, { "margin.t": layout.margin.t + grow, height: layout.height + grow });
+}
+
+// The margin and height the server sent, for a chart clearTitle grew on a phone's screen that is now wider.
+function serverLayout(Plotly, chart) {
+  if (!chart.grown) return null;
+  chart.grown = false;
+  return Plotly.relayout(chart.plot, { "margin.t": chart.sent.top, height: chart.sent.height });
+}
+
+function sentLayout(figure) {
+  const layout = figure.layout || {};
+  const top = layout.margin && layout.margin.t !== undefined ? layout.margin.t : null; // null: plotly's default
+  return { top, height: layout.height !== undefined ? layout.height : null };
 }
 
 function chartIn(parentElement) {
@@ -126,13 +141,13 @@ function chartIn(parentElement) {
     const plot = document.createElement("div"); // plotly's own element (.js-plotly-plot once drawn)
     box.appendChild(plot);
     parentElement.appendChild(box);
-    chart = { box, plot, latest: 0, drawn: false, frame: 0 };
+    chart = { box, plot, latest: 0, drawn: false, frame: 0, grown: false, sent: null };
     chart.watcher = new ResizeObserver(() => {
       if (!chart.drawn || chart.frame) return;
       chart.frame = requestAnimationFrame(() => {
         chart.frame = 0;
         if (chart.plot.offsetWidth > 0) {
-          window.Plotly.Plots.resize(chart.plot).then(() => clearTitle(window.Plotly, chart.plot, chart.phoneWidth));
+          window.Plotly.Plots.resize(chart.plot).then(() => clearTitle(window.Plotly, chart));
         }
       });
     });
@@ -155,7 +170,9 @@ export function drawChart({ data, parentElement }, plotlyUrl, sent, phoneWidth) 
         if (sent !== chart.latest) return null; // a newer figure came while plotly.js (or the theme) loaded
         return Plotly.react(chart.plot, { ...figure, config: payload.config }).then(() => {
           chart.drawn = true;
-          return clearTitle(Plotly, chart.plot, chart.phoneWidth);
+          chart.grown = false; // the figure just drawn has the server's layout
+          chart.sent = sentLayout(figure);
+          return clearTitle(Plotly, chart);
         });
       })
       .catch((error) => {

@@ -5,7 +5,10 @@ of the class in issue 16) and English."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from attention_lab.chart import CHARTS
 from devtools.harness import new_page, open_page
@@ -142,5 +145,34 @@ def test_on_a_phone_chart_titles_fit_and_cell_numbers_never_run_together(browser
         assert [t for t in words["titles"] if t["over"] > 1] == []
         assert words["touching"] == []
         assert words["underTitle"] == []
+    finally:
+        page.context.close()
+
+
+LANDSCAPE = (844, 390)
+# Each chart's top margin and height as plotly laid it out.
+LAYOUTS_JS = """
+() => [...document.querySelectorAll('CHARTS .js-plotly-plot')]
+  .map((plot) => [plot._fullLayout.margin.t, plot._fullLayout.height])
+""".replace("CHARTS", CHARTS)
+GREW_JS = f"(opened) => ({LAYOUTS_JS.strip()})().some(([top], i) => top > opened[i][0])"
+SAME_JS = f"(opened) => JSON.stringify(({LAYOUTS_JS.strip()})()) === JSON.stringify(opened)"
+
+
+def test_a_phone_turned_to_landscape_gives_a_chart_the_servers_layout_back(browser, app_url):
+    """The MiniLM overview's title makes room for the head names on a phone's screen (above); turned to landscape,
+    past a phone's width, each chart has the layout a page opened in landscape has, not the phone's larger margin."""
+    page = new_page(browser, LANDSCAPE)
+    try:
+        open_page(page, f"{app_url}/attention?model=minilm&input={LONG}&lang=zh")
+        opened = page.evaluate(LAYOUTS_JS)
+        assert opened, "no chart drawn"
+        page.set_viewport_size(dict(zip(("width", "height"), PHONE, strict=True)))
+        page.wait_for_function(GREW_JS, arg=opened, timeout=15_000)  # the phone's screen: a title made room
+        assert page.evaluate(WORDS_JS)["underTitle"] == []
+        page.set_viewport_size(dict(zip(("width", "height"), LANDSCAPE, strict=True)))
+        with contextlib.suppress(PlaywrightTimeout):  # the assertion below says what it found
+            page.wait_for_function(SAME_JS, arg=opened, timeout=15_000)
+        assert page.evaluate(LAYOUTS_JS) == opened
     finally:
         page.context.close()
