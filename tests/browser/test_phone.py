@@ -159,6 +159,10 @@ GREW_JS = f"(opened) => ({LAYOUTS_JS.strip()})().some(([top], i) => top > opened
 SAME_JS = f"(opened) => JSON.stringify(({LAYOUTS_JS.strip()})()) === JSON.stringify(opened)"
 
 
+def viewport(size: tuple[int, int]) -> dict[str, int]:
+    return {"width": size[0], "height": size[1]}
+
+
 def test_a_phone_turned_to_landscape_gives_a_chart_the_servers_layout_back(browser, app_url):
     """The MiniLM overview's title makes room for the head names on a phone's screen (above); turned to landscape,
     past a phone's width, each chart has the layout a page opened in landscape has, not the phone's larger margin."""
@@ -167,10 +171,10 @@ def test_a_phone_turned_to_landscape_gives_a_chart_the_servers_layout_back(brows
         open_page(page, f"{app_url}/attention?model=minilm&input={LONG}&lang=zh")
         opened = page.evaluate(LAYOUTS_JS)
         assert opened, "no chart drawn"
-        page.set_viewport_size(dict(zip(("width", "height"), PHONE, strict=True)))
+        page.set_viewport_size(viewport(PHONE))
         page.wait_for_function(GREW_JS, arg=opened, timeout=15_000)  # the phone's screen: a title made room
         assert page.evaluate(WORDS_JS)["underTitle"] == []
-        page.set_viewport_size(dict(zip(("width", "height"), LANDSCAPE, strict=True)))
+        page.set_viewport_size(viewport(LANDSCAPE))
         with contextlib.suppress(PlaywrightTimeout):  # the assertion below says what it found
             page.wait_for_function(SAME_JS, arg=opened, timeout=15_000)
         assert page.evaluate(LAYOUTS_JS) == opened

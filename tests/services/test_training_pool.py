@@ -116,12 +116,8 @@ def test_a_job_trains_in_another_process_exactly_as_train_does(make_pool):
         if info.step in (1, 10, 20, 30, 40):
             probed[info.step] = probe_attention(info.model, task, *job.probe)
 
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        direct = train(task, job.model_config, short_config(40), callback=record)
-    finally:
-        torch.set_num_threads(threads)
+    assert torch.get_num_threads() == 1  # as in the worker (tests/conftest.py sets it): the same sums, bit for bit
+    direct = train(task, job.model_config, short_config(40), callback=record)
     got, want = job.result.loaded.model.state_dict(), direct.loaded.model.state_dict()
     assert set(got) == set(want)
     for key in want:
@@ -160,12 +156,8 @@ def test_an_rnn_job_trains_in_a_worker_with_its_one_head_or_no_attention(make_po
     assert job.join(WAIT)
     assert job.view().status == "done" and job.worker_pid != os.getpid()
     assert job.result.loaded.config == config and job.result.loaded.config.arch == "rnn"
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        direct = train(task, config, settings)
-    finally:
-        torch.set_num_threads(threads)
+    assert torch.get_num_threads() == 1  # as in the worker (tests/conftest.py)
+    direct = train(task, config, settings)
     got, want = job.result.loaded.model.state_dict(), direct.loaded.model.state_dict()
     for key in want:
         torch.testing.assert_close(got[key], want[key], rtol=0, atol=1e-6)
