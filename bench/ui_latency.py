@@ -5,7 +5,7 @@
 Each browser case runs in English and in Chinese (?lang=en / ?lang=zh), edit by edit in turn, so the two
 languages see the same machine load and their ratio tells what translation costs.
 
-Edit-to-paint: from the Enter keypress in `Input` to the rerun finished and the charts painted, i.e. the
+Edit-to-paint: from the Enter keypress in `Input` to the rerun finished and the charts on screen painted, i.e. the
 last DOM change in the app before it went quiet for 300 ms (the quiet window is not counted). "Finished"
 is judged like devtools/harness.py's wait_settled, plus a check that the page shows the new input
 (see DONE_JS). Cases:
@@ -18,7 +18,9 @@ is judged like devtools/harness.py's wait_settled, plus a check that the page sh
   cold     process start to the first complete paint of a shared /attention link, the server started as the
            README's app command starts it (attention-lab), --rounds times
   reverse  issue 15's one-person goal: `--rounds` fresh pages of /attention?model=reverse, each a warm-up edit and
-           --edits typed inputs of digits; p50 ÷ the floor's p50 (goal ≤ 3) and p90 ÷ p50 (goal ≤ 1.3)
+           --edits typed inputs of digits; p50 ÷ the floor's p50 (goal ≤ 3) and p90 ÷ p50 (goal ≤ 1.3); and, after
+           the last two edits of each page, a scroll down to the charts an edit left out of sight (static/chart.js
+           draws them as they come near): from the scroll to them drawn and quiet
   step     the same ratios on /step-by-step?source=model: Next (steps 1 → 8), and a layer and a head picked
   minilm   (--cases minilm) /attention with MiniLM at 16 and 64 tokens beside translate at 16 and 64 (goal: minilm
            at 64 <= 1.5x translate at 64), and an untrained toy Transformer of max_len 129 at 16 and 128 source
@@ -47,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote_plus
 
-from attention_lab.chart import CHARTS, CHARTS_TO_DRAW
+from attention_lab.chart import CHARTS_TO_DRAW
 from attention_lab.paths import APP_ROOT
 from devtools.harness import (
     chromium,
@@ -125,12 +127,13 @@ DONE_JS = """
   return performance.now() - window.__lab.lastMutation >= quietMs;
 }
 """.replace("CHARTS_TO_DRAW", CHARTS_TO_DRAW)
-HEAD_VIEW_SHOWS = """
-  const el = Array.from(document.querySelectorAll('CHARTS .js-plotly-plot'))
-    .find((e) => e.layout && e.layout.meta === 'head-view');
-  const keys = el && el.data[el.data.length - 1].text;
-  return !!keys && JSON.stringify(Array.from(keys)) === JSON.stringify(arg);
-""".replace("CHARTS", CHARTS)
+# The page's line of source tokens (or word pieces) over the charts shows the edit's tokens: the check on what the
+# reader sees (the head view this read before is below the fold, and static/chart.js draws a chart out of sight only
+# when it comes near the screen). The line's label is in the page's language; its chips are code spans.
+TOKENS_SHOW = """
+  return Array.from(document.querySelectorAll('[data-testid="stMarkdown"]')).some((m) => m.querySelector('code')
+    && (' ' + m.innerText.replace(/\\s+/g, ' ').trim()).endsWith(' ' + arg.join(' ')));
+"""
 MARKDOWN_SHOWS = """
   return Array.from(document.querySelectorAll('[data-testid="stMarkdown"]')).some((m) => m.innerText.trim() === arg);
 """
@@ -237,23 +240,57 @@ class Timed:
 
 
 def typed_edit(page, text: str, timed: Timed) -> None:
-    """Type `text` into Input, press Enter, wait until the head view shows it painted and quiet; add its times."""
+    """Type `text` into Input, press Enter, wait until the source tokens show it, painted and quiet; add its times."""
     box = page.get_by_label("Input", exact=True)
     box.fill(text)
     page.evaluate(START_JS)
     box.press("Enter")
-    page.wait_for_function(DONE_JS, arg=[HEAD_VIEW_SHOWS, source_tokens(text), QUIET_MS], timeout=60_000, polling=25)
+    page.wait_for_function(DONE_JS, arg=[TOKENS_SHOW, source_tokens(text), QUIET_MS], timeout=60_000, polling=25)
     timed.add(page.evaluate(SPLIT_JS))
 
 
-def reverse_rounds(browser, url: str, texts: list[list[str]]) -> Timed:
-    """Each round: a fresh /attention?model=reverse page, its first edit a warm-up, then the others timed."""
+# Scroll the main area down by half a screen (to the charts under the overview, which an edit left waiting out of
+# sight), from the time the scroll starts.
+SCROLL_DOWN_JS = """
+() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  window.__t0 = performance.now();
+  main.scrollBy(0, main.clientHeight / 2);
+}
+"""
+# Every chart on screen is drawn with its newest figure (none waits), and the page has been quiet.
+ON_SCREEN_DRAWN = """
+([quietMs]) => {
+  for (const chart of document.querySelectorAll('[data-testid="labChart"][data-waiting]')) {
+    const box = chart.getBoundingClientRect();
+    if (box.bottom > 0 && box.top < window.innerHeight) return false;
+  }
+  return performance.now() - window.__lab.lastMutation >= quietMs;
+}
+"""
+
+
+def scrolled_ms(page) -> float:
+    """Scroll to the charts under the overview after an edit; ms from the scroll to those charts drawn and quiet (0
+    when nothing on the new screen had to be drawn), then back to the top."""
+    page.evaluate(SCROLL_DOWN_JS)
+    page.wait_for_function(ON_SCREEN_DRAWN, arg=[QUIET_MS], timeout=60_000, polling=25)
+    took = page.evaluate("Math.max(0, window.__lab.lastMutation - window.__t0)")
+    page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
+    return took
+
+
+def reverse_rounds(browser, url: str, texts: list[list[str]], scrolls: list[float]) -> Timed:
+    """Each round: a fresh /attention?model=reverse page, its first edit a warm-up, then the others timed; after the
+    last two, a scroll down to the charts below (their time added to `scrolls`)."""
     timed, warm = Timed(), Timed()
     for round_texts in texts:
         page = new_page(browser)
         open_page(page, f"{url}/attention?model=reverse")
         for i, text in enumerate(round_texts):
             typed_edit(page, text, warm if i == 0 else timed)
+            if i >= len(round_texts) - 2:
+                scrolls.append(scrolled_ms(page))
         page.context.close()
     return timed
 
@@ -313,6 +350,7 @@ def one_person(browser, roots: dict[str, Path], cases: set[str], edits: int, rou
     texts = [[" ".join(rng.choice("0123456789") for _ in range(rng.randint(6, 9))) for _ in range(edits + 1)]
              for _ in range(rounds)]  # fmt: skip
     results: dict[tuple[str, str], Timed] = {}
+    scrolls: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="attention-lab-floor-") as tmp, ExitStack() as servers:
         urls = {name: servers.enter_context(streamlit_server(root=root)) for name, root in roots.items()}
         floor_url = servers.enter_context(floor_server(Path(tmp)))
@@ -320,7 +358,7 @@ def one_person(browser, roots: dict[str, Path], cases: set[str], edits: int, rou
         for r in range(rounds):  # round by round, so every checkout and the floor see the same machine load
             for name, url in rotated(list(urls.items()), r):
                 if "reverse" in cases:
-                    timed = reverse_rounds(browser, url, texts[r : r + 1])
+                    timed = reverse_rounds(browser, url, texts[r : r + 1], scrolls.setdefault(name, []))
                     results.setdefault((name, "reverse"), Timed()).server.extend(timed.server)
                     results[name, "reverse"].paint.extend(timed.paint)
                 if "step" in cases:
@@ -336,6 +374,8 @@ def one_person(browser, roots: dict[str, Path], cases: set[str], edits: int, rou
     for (name, what), timed in results.items():
         label = {"reverse": "/attention?model=reverse, typed"}.get(what, f"/step-by-step {what}")
         report_ratio(f"[{name}] {label}", timed, floor_p50)
+    for name, values in scrolls.items():
+        report(f"[{name}] scroll to the charts below an edit", values, "(for the record: charts drawn as they come)")
 
 
 def cold_start(browser, env: dict, root: Path = APP_ROOT, app_command: bool = False) -> tuple[float, float]:
@@ -406,7 +446,7 @@ def minilm_case(browser, url: str, edits: int) -> dict[str, list[float]]:
     for i in range(edits + 1):
         for name, page in pages.items():
             _, inputs, expect = cases[name]
-            times[name].append(edit_latency_ms(page, inputs[i], HEAD_VIEW_SHOWS, expect(inputs[i])))
+            times[name].append(edit_latency_ms(page, inputs[i], TOKENS_SHOW, expect(inputs[i])))
     for page in pages.values():
         page.context.close()
     return {name: values[1:] for name, values in times.items()}  # the first edit of each warms up
@@ -488,11 +528,11 @@ def edits(browser, n_edits: int) -> None:
     with tempfile.TemporaryDirectory(prefix="attention-lab-bench-") as tmp:
         env = {"ATTENTION_LAB_EXTRA_MODELS": str(write_large_model(Path(tmp)))}
         with streamlit_server(env=env) as url:
-            default = measure_edits_by_language(browser, f"{url}/attention", sentences, HEAD_VIEW_SHOWS, source_tokens)
+            default = measure_edits_by_language(browser, f"{url}/attention", sentences, TOKENS_SHOW, source_tokens)
             page = new_page(browser)
             model = quote_plus(f"{LARGE_NAME} (yours)")  # the picker shows session models with this suffix
             large_url = f"{url}/attention?model={model}&target={target}"
-            large = measure_edits(page, large_url, digits, HEAD_VIEW_SHOWS, source_tokens)
+            large = measure_edits(page, large_url, digits, TOKENS_SHOW, source_tokens)
             page.context.close()
             steps = {}
             for source in ("example", "model"):

@@ -141,7 +141,7 @@ function chartIn(parentElement) {
     const plot = document.createElement("div"); // plotly's own element (.js-plotly-plot once drawn)
     box.appendChild(plot);
     parentElement.appendChild(box);
-    chart = { box, plot, latest: 0, drawn: false, frame: 0, grown: false, sent: null };
+    chart = { box, plot, latest: 0, drawn: false, frame: 0, grown: false, sent: null, near: true, waiting: null };
     chart.watcher = new ResizeObserver(() => {
       if (!chart.drawn || chart.frame) return;
       chart.frame = requestAnimationFrame(() => {
@@ -152,10 +152,79 @@ function chartIn(parentElement) {
       });
     });
     chart.watcher.observe(box);
+    chart.sight = new IntersectionObserver(
+      (entries) => {
+        chart.near = entries[entries.length - 1].isIntersecting;
+        if (chart.near) drawWaiting(chart);
+      },
+      { root: scrollerOf(parentElement), rootMargin: NEAR },
+    );
+    chart.sight.observe(box);
     charts.set(parentElement, chart);
   }
   return chart;
 }
+
+// A chart already drawn but out of sight (further than NEAR from what its scroller shows: below the fold, in a closed
+// expander) keeps its figure until it comes near, and only the newest figure sent meanwhile is drawn then: an edit
+// draws the charts the reader can see, not every chart of the page (docs/capacity.md, "Charts out of sight"). It is
+// dimmed while it waits, for a reader who scrolls to it faster than it draws (~30 ms). Printing draws every waiting
+// chart first.
+const NEAR = "200px 0px"; // a few turns of a mouse wheel above and below
+
+// The element that scrolls the chart (Streamlit's main area, a dialog's body): the margin of an IntersectionObserver
+// applies to its root only, so a chart inside a scroller observed against the window would get none.
+function scrollerOf(element) {
+  for (let node = element.parentElement; node; node = node.parentElement) {
+    if (/(auto|scroll)/.test(getComputedStyle(node).overflowY)) return node;
+  }
+  return null; // the window
+}
+
+function draw(chart, data, sent, plotlyUrl, parentElement) {
+  const payload = decoded(data);
+  Promise.all([loadPlotly(plotlyUrl), figureToDraw(payload, parentElement)])
+    .then(([Plotly, figure]) => {
+      if (sent !== chart.latest) return null; // a newer figure came while plotly.js (or the theme) loaded
+      return Plotly.react(chart.plot, { ...figure, config: payload.config }).then(() => {
+        if (sent === chart.latest) inSight(chart);
+        chart.drawn = true;
+        chart.grown = false; // the figure just drawn has the server's layout
+        chart.sent = sentLayout(figure);
+        return clearTitle(Plotly, chart);
+      });
+    })
+    .catch((error) => {
+      inSight(chart);
+      chart.plot.textContent = String(error);
+    });
+}
+
+function drawWaiting(chart) {
+  const waiting = chart.waiting;
+  if (waiting === null) return;
+  chart.waiting = null; // taken: marked waiting (and dimmed) until its draw is done
+  draw(chart, ...waiting);
+}
+
+function outOfSight(chart, waiting) {
+  chart.waiting = waiting;
+  chart.box.dataset.waiting = "true";
+  chart.box.style.opacity = "0.35";
+}
+
+function inSight(chart) {
+  if (chart.box.dataset.waiting === undefined) return;
+  delete chart.box.dataset.waiting;
+  chart.box.style.opacity = "";
+}
+
+window.addEventListener("beforeprint", () => {
+  for (const element of document.querySelectorAll('[data-testid="labChart"][data-waiting]')) {
+    const chart = charts.get(element.parentElement);
+    if (chart) drawWaiting(chart);
+  }
+});
 
 // `sent` numbers the figures in the order Streamlit handed them over (the component's loader counts them before it
 // waits for this module), so a figure whose draw arrives after a newer one's is dropped, not drawn over it.
@@ -164,26 +233,20 @@ export function drawChart({ data, parentElement }, plotlyUrl, sent, phoneWidth) 
   chart.phoneWidth = phoneWidth;
   if (sent > chart.latest) {
     chart.latest = sent;
-    const payload = decoded(data);
-    Promise.all([loadPlotly(plotlyUrl), figureToDraw(payload, parentElement)])
-      .then(([Plotly, figure]) => {
-        if (sent !== chart.latest) return null; // a newer figure came while plotly.js (or the theme) loaded
-        return Plotly.react(chart.plot, { ...figure, config: payload.config }).then(() => {
-          chart.drawn = true;
-          chart.grown = false; // the figure just drawn has the server's layout
-          chart.sent = sentLayout(figure);
-          return clearTitle(Plotly, chart);
-        });
-      })
-      .catch((error) => {
-        chart.plot.textContent = String(error);
-      });
+    const waiting = [data, sent, plotlyUrl, parentElement];
+    if (chart.drawn && !chart.near) {
+      outOfSight(chart, waiting);
+    } else {
+      chart.waiting = null;
+      draw(chart, ...waiting);
+    }
   }
   // Streamlit also calls a draw's cleanup when a newer figure replaced it before this module had loaded, with the
   // element still in the page: only an element that has left the page takes its chart with it.
   return () => {
     if (parentElement.isConnected) return;
     chart.watcher.disconnect();
+    chart.sight.disconnect();
     if (window.Plotly) window.Plotly.purge(chart.plot);
     chart.box.remove();
     charts.delete(parentElement);

@@ -28,6 +28,37 @@ FIGURES_JS = """
 }
 """.replace("CHARTS", CHARTS)
 SUBPAGE_PROBES = ("/_stcore/health", "/_stcore/host-config")
+# A chart an edit left out of sight keeps its figure until it comes near the screen (static/chart.js: marked
+# data-waiting until it has drawn the newest one). This brings each such chart into view in turn, as a reader
+# scrolling down the page does, waits until it has drawn, and puts the scroll back where it was.
+SCROLL_THROUGH_CHARTS_JS = """
+async () => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const top = main ? main.scrollTop : 0;
+  const drawn = (el) => new Promise((done) => {
+    const check = () => (!el.isConnected || el.dataset.waiting === undefined ? done() : requestAnimationFrame(check));
+    check();
+  });
+  for (let seen = 0; seen < 100; seen++) {
+    const el = document.querySelector('[data-testid="labChart"][data-waiting]');
+    if (!el) break;
+    el.scrollIntoView({block: 'center'});
+    await drawn(el);
+  }
+  if (main) main.scrollTop = top;
+}
+"""
+
+
+def charts_in_sight(page) -> None:
+    """Every chart drawn with its newest figure: those an edit left out of sight scrolled to in turn."""
+    page.evaluate(SCROLL_THROUGH_CHARTS_JS)
+
+
+def figures(page) -> dict:
+    """FIGURES_JS's reading of every chart on the page, each drawn with its newest figure (charts_in_sight)."""
+    charts_in_sight(page)
+    return page.evaluate(FIGURES_JS)
 
 
 def numbered(tokens):
@@ -47,7 +78,8 @@ def real_console_errors(page, probes) -> list[str]:
 def wait_for_figure(page, role: str, title: str | None = None, timeout_ms: int = 60_000) -> None:
     """Wait until the page is not running, nothing is stale, and every chart with this role is painted (with
     this title). Fragment reruns can be so quick that the harness's rerun counter never sees them running, so
-    these waits look at the chart itself."""
+    these waits look at the chart itself. A chart of this role left out of sight with a newer figure waiting
+    (static/chart.js) is scrolled into view, as a reader would, so that it draws."""
     page.wait_for_function(
         """([chartSelector, role, title]) => {
              const app = document.querySelector('[data-testid="stApp"]');
@@ -55,6 +87,11 @@ def wait_for_figure(page, role: str, title: str | None = None, timeout_ms: int =
              if (document.querySelector('[data-stale="true"]')) return false;
              const charts = Array.from(document.querySelectorAll(`${chartSelector} .js-plotly-plot`))
                .filter((el) => el.layout && el.layout.meta === role);
+             const waiting = charts.find((el) => el.closest('[data-waiting]'));
+             if (waiting) {
+               waiting.scrollIntoView({block: 'center'});
+               return false;
+             }
              return charts.length > 0 && charts.every((el) => el.querySelector('svg.main-svg')
                && (title === null || el.layout.title.text === title));
            }""",

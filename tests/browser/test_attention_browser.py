@@ -8,17 +8,17 @@ import pytest
 from attention_lab.chart import CHARTS
 from devtools.harness import exceptions_on, open_page, runs
 
-from .figures import FIGURES_JS, numbered, real_console_errors, type_input, wait_for_figure
+from .figures import charts_in_sight, figures, numbered, real_console_errors, type_input, wait_for_figure
 
 pytestmark = pytest.mark.browser
 
 
 def test_typing_a_new_input_redraws_every_heatmap_with_its_tokens(page, app_url, probes):
     open_page(page, f"{app_url}/attention?kind=encoder")  # self-attention: the same tokens down and across
-    first = page.evaluate(FIGURES_JS)
+    first = figures(page)
     assert first["attention-head"]["x"] == numbered(["the", "big", "red", "dog", "sees", "a", "small", "cat", "<eos>"])
     type_input(page, "the old cat follows a happy wolf")
-    figs = page.evaluate(FIGURES_JS)
+    figs = figures(page)
     tokens = ["the", "old", "cat", "follows", "a", "happy", "wolf", "<eos>"]
     assert figs["attention-head"]["x"] == numbered(tokens) == figs["attention-head"]["y"]
     assert figs["attention-head"]["painted"] == numbered(tokens)  # drawn in the SVG, not only in the data
@@ -27,7 +27,7 @@ def test_typing_a_new_input_redraws_every_heatmap_with_its_tokens(page, app_url,
     wait_for_figure(page, "head-entropy")
     page.get_by_role("radio", name="Mean over heads").click()
     wait_for_figure(page, "head-mean")
-    assert page.evaluate(FIGURES_JS)["head-mean"]["x"] == ["Layer 1", "Layer 2"]
+    assert figures(page)["head-mean"]["x"] == ["Layer 1", "Layer 2"]
     gap = 1
     assert figs["attention-overview"]["rows"] == 2 * (len(tokens) + gap) - gap
     assert exceptions_on(page) == []
@@ -72,8 +72,9 @@ def test_a_new_input_redraws_each_chart_in_place(page, app_url, probes):
     example = ["3", "1", "4", "1", "5", "9", "2", "6", "<eos>"]  # the reverse task's example input
     roles = page.evaluate(MARK_CHARTS_JS)
     assert sorted(roles) == ["attention-head", "attention-overview", "head-view"]
-    assert page.evaluate(FIGURES_JS)["head-view"]["tokens"] == example
+    assert figures(page)["head-view"]["tokens"] == example
     type_input(page, "7 0 2 8 5")
+    charts_in_sight(page)  # those below the fold draw as the reader scrolls to them (static/chart.js)
     after = page.evaluate(MARKED_CHARTS_JS)
     assert after["unmarked"] == []  # no chart mounted anew
     assert sorted(chart["mark"] for chart in after["marked"]) == sorted(roles)  # the same elements, each still there
@@ -103,13 +104,13 @@ def test_an_edit_made_while_the_charts_code_still_loads_ends_on_every_chart(page
     before = runs(page)
     box.press("Enter")
     page.wait_for_function("(b) => window.__lab.finished > b.finished", arg=before, timeout=60_000)
-    assert held and page.evaluate(FIGURES_JS) == {}, "no chart drawn yet: chart.js is still on its way"
+    assert held and figures(page) == {}, "no chart drawn yet: chart.js is still on its way"
     for route in held:
         route.continue_()
     for role in ("attention-overview", "attention-head", "head-view"):
         wait_for_figure(page, role)
     tokens = ["7", "0", "2", "8", "5", "<eos>"]
-    figs = page.evaluate(FIGURES_JS)
+    figs = figures(page)
     assert sorted(figs) == ["attention-head", "attention-overview", "head-view"]
     assert figs["head-view"]["tokens"] == tokens and figs["attention-head"]["x"] == numbered(tokens)
     assert page.locator(CHARTS).count() == 3  # one chart each: none lost, none doubled
@@ -119,7 +120,7 @@ def test_an_edit_made_while_the_charts_code_still_loads_ends_on_every_chart(page
 
 def test_shared_link_reopens_the_exact_view(page, app_url, probes):
     open_page(page, f"{app_url}/attention?model=reverse&text=1+2+3&kind=Encoder+self-attention&layer=2&head=3")
-    figs = page.evaluate(FIGURES_JS)
+    figs = figures(page)
     assert figs["attention-head"]["title"] == "Layer 2 · Head 3"
     assert figs["attention-head"]["x"] == numbered(["1", "2", "3", "<eos>"])
     assert figs["attention-overview"]["title"].startswith("Encoder self-attention")
@@ -127,7 +128,7 @@ def test_shared_link_reopens_the_exact_view(page, app_url, probes):
     # choosing another head redraws the focused view (a fragment rerun) and updates the link
     page.get_by_test_id("stRadio").filter(has_text="Head").get_by_text("1", exact=True).click()
     wait_for_figure(page, "attention-head", "Layer 2 · Head 1")
-    assert page.evaluate(FIGURES_JS)["attention-head"]["title"] == "Layer 2 · Head 1"
+    assert figures(page)["attention-head"]["title"] == "Layer 2 · Head 1"
     assert "head=" not in page.url or "head=1" in page.url
     assert exceptions_on(page) == []
     assert real_console_errors(page, probes) == []
@@ -188,7 +189,7 @@ GLYPHS_DIFFER_JS = """
 def test_a_chinese_link_paints_chinese_titles_axes_and_hover(page, app_url, probes):
     open_page(page, f"{app_url}/attention?model=reverse&text=1+2+3&kind=交叉注意力&layer=2&head=1&lang=zh")
     assert page.get_by_role("heading", name="注意力", exact=True).is_visible()
-    figs = page.evaluate(FIGURES_JS)
+    figs = figures(page)
     assert figs["attention-overview"]["title"].startswith("交叉注意力：")
     assert figs["attention-head"]["title"] == "第 2 层 · 头 1"
     chart = page.locator(CHARTS).filter(has=page.locator(".xtitle")).first

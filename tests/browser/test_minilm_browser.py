@@ -9,7 +9,7 @@ import pytest
 from devtools.harness import exceptions_on, open_page, runs, wait_settled
 from model import load_pretrained
 
-from .figures import FIGURES_JS, real_console_errors
+from .figures import figures, real_console_errors
 
 pytestmark = pytest.mark.browser
 SENTENCE = "Transformers tokenize unbelievably long words"
@@ -30,7 +30,7 @@ def test_typing_a_sentence_shows_word_pieces_and_72_heads(page, app_url, probes,
     assert pieces[0] == "[CLS]" and pieces[-1] == "[SEP]" and any(p.startswith("##") for p in pieces)
     line = page.get_by_test_id("stMarkdown").filter(has_text=pieces_label).first.inner_text()
     assert all(p in line for p in pieces)
-    figs = page.evaluate(FIGURES_JS)
+    figs = figures(page)
     overview = figs["attention-overview"]
     assert overview["y"] == [layer.format(n=i) for i in range(1, 7)]
     assert overview["x"] == [head.format(n=h) for h in range(1, 13)]  # 6 layers × 12 heads

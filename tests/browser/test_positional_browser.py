@@ -7,22 +7,22 @@ import pytest
 
 from devtools.harness import exceptions_on, open_page
 
-from .figures import FIGURES_JS, numbered, real_console_errors, type_input, wait_for_figure
+from .figures import figures, numbered, real_console_errors, type_input, wait_for_figure
 
 pytestmark = pytest.mark.browser
 
 
 def test_typing_a_new_input_redraws_the_models_encoding(page, app_url, probes):
     open_page(page, f"{app_url}/positional-encoding")
-    assert "pe-table" in page.evaluate(FIGURES_JS)
+    assert "pe-table" in figures(page)
     type_input(page, "a young horse finds the black mouse")
-    figs = page.evaluate(FIGURES_JS)
+    figs = figures(page)
     tokens = ["a", "young", "horse", "finds", "the", "black", "mouse", "<eos>"]
     assert figs["model-pe"]["y"] == numbered(tokens)
     assert figs["ablation-with"]["x"] == numbered(tokens)
     page.get_by_text("Remove the positional encoding at inference").click()
     wait_for_figure(page, "ablation-without")
-    figs = page.evaluate(FIGURES_JS)
+    figs = figures(page)
     assert figs["ablation-without"]["x"] == numbered(tokens)
     assert "no_pe=true" in page.url
     assert exceptions_on(page) == []
