@@ -26,7 +26,8 @@ LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
 Words = TypedDict(  # "too long" is two phrases, both in the notice; every other entry is one
     "Words",
     {"title": str, "output": str, "layer": str, "head": str, "cross": str, "decoder": str, "rollout": str, "peak": str,
-     "mean": str, "empty": str, "too long": tuple[str, str], "target too long": str, "unknown": str},
+     "mean": str, "empty": str, "too long": tuple[str, str], "target too long": str, "unknown": str,
+     "all tokens": str},
 )  # fmt: skip
 WORDS: dict[str, Words] = {  # what a reader sees in each language
     "en": {
@@ -35,14 +36,14 @@ WORDS: dict[str, Words] = {  # what a reader sees in each language
         "rollout": "Attention rollout (encoder)",
         "peak": "Largest weight per head", "mean": "Mean over heads", "empty": "Type a few tokens",
         "too long": ("The input has 70 tokens", "only the first 63"), "target too long": "The target has 70 tokens",
-        "unknown": "vocabulary",
+        "unknown": "vocabulary", "all tokens": "All tokens",
     },
     "zh": {
         "title": "注意力", "output": "**模型输出：** ", "layer": "第 {n} 层", "head": "头 {n}",
         "cross": "交叉注意力", "decoder": "解码器掩码自注意力", "rollout": "注意力汇总（编码器）",
         "peak": "每个头的最大权重", "mean": "各头平均", "empty": "请输入几个用空格分开的词元",
         "too long": ("输入有 70 个词元", "只用前 63 个"), "target too long": "目标输出有 70 个词元",
-        "unknown": "词表",
+        "unknown": "词表", "all tokens": "全部词元",
     },
 }  # fmt: skip
 
@@ -102,6 +103,8 @@ def test_default_view_draws_every_figure_from_the_translate_model(lang):
     assert not {"kind", "layer", "head"} & set(at.query_params)  # the defaults: a link or a class computes them anew
     output = next(m.value for m in at.markdown if m.value.startswith(WORDS[lang]["output"]))
     assert trace.prediction and output == WORDS[lang]["output"] + " ".join(f"`{w}`" for w in trace.prediction.split())
+    token = at.selectbox(key="token")  # every token: None, which Streamlit shows as the placeholder, in its words
+    assert token.value is None and token.proto.placeholder == WORDS[lang]["all tokens"]
 
 
 @pytest.mark.parametrize(("lang", "kind"), [("en", "Cross-attention"), ("zh", "交叉注意力"), ("zh", "Cross-attention")])

@@ -170,9 +170,10 @@ def focus_section(
             # options show as 1, 2, … so a shared link reads ?layer=2&head=3
             layer = pick_layer.selectbox(_("Layer"), range(n_layers), format_func=one_based, key="layer")
             head = pick_head.radio(_("Head"), range(n_heads), format_func=one_based, key="head", horizontal=True)
+            every = _("All tokens")  # None, which Streamlit shows as the box's placeholder, not as an option
             token = pick_token.selectbox(
-                _("Isolate one query token"), [None, *range(len(queries))], key="token",
-                format_func=shown_as({None: _("All tokens")} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
+                _("Isolate one query token"), [None, *range(len(queries))], key="token", placeholder=every,
+                format_func=shown_as({None: every} | {i: f"{i} · {q}" for i, q in enumerate(queries)}),
                 help=_("Keep only the lines from this token in the head view."),
             )  # fmt: skip
     focused_charts(weights, kind, layer, head, token, queries, keys, change, off, columns=columns)
