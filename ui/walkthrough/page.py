@@ -31,6 +31,7 @@ PAGE = StepByStepView.PAGE
 # Numbers from | Head | Mask: the source's two choices are its widest words ("Worked example | From the model",
 # "示例 | 来自模型"), so its column must hold them in the presenter's controls popover too (~700 px wide)
 CONTROL_COLUMNS = (5, 2, 3)
+MORE_KEY = "wt_more"  # the fold of the temperature and the switches: open or not
 
 
 def ablations_of(view: StepByStepView) -> Ablations:
@@ -70,8 +71,17 @@ def _from_controls(view: StepByStepView) -> tuple[Walk, int, str] | None:
     source_col, head_col, mask_col = st.columns(CONTROL_COLUMNS, vertical_alignment="bottom")
     with source_col:
         source = nav.source_picker()
-    with st.expander(nav.more_label(), key="wt_more"):  # folded: the formula starts on the first screen
-        ablations = nav.ablation_controls()
+    # folded, so that the formula starts on the first screen; and lazy: its slider and switches are drawn only while
+    # it is open (closed, the slider still measured itself on every run: ~16 ms of each Next, docs/capacity.md). Its
+    # label names a changed setting, and a stateful expander's identity includes its label: a new label is a new
+    # expander, which starts as the last one was (else setting the temperature closed the fold).
+    was_open = bool(st.session_state.get(MORE_KEY, False))
+    more = st.expander(nav.more_label(), expanded=was_open, key=MORE_KEY, on_change="rerun")
+    if more.open:
+        with more:
+            ablations = nav.ablation_controls()
+    else:
+        ablations = ablations_of(view)
     if source == EXAMPLE:
         values = example_inputs()
         n_heads = N_HEADS
