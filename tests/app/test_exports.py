@@ -172,6 +172,8 @@ def test_the_sidebar_sets_every_charts_download_format(lang):
 @LANGS
 def test_the_walkthrough_links_to_switching_heads_off(lang):
     at = open_page("pages/step-by-step.py", lang=lang)
+    at.session_state["wt_more"] = True  # the link is in the "More" fold, drawn while it is open
+    at.run()
     links = [e for e in at.get("page_link") if e.proto.label == WORDS[lang]["link"]]
     assert len(links) == 1 and links[0].proto.page.endswith("attention")
 

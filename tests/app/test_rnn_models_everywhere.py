@@ -47,13 +47,16 @@ def test_every_page_with_an_rnn_model(lang, model):
         notice = [m.value for m in at.markdown if words["notice"] in m.value]
         assert notice == [notice[0]] and notice[0].startswith(f"**{model.replace('-', chr(92) + '-')}**"), page
         links = [(link.proto.page, link.proto.label) for link in at.get("page_link")]
-        if page == "pages/step-by-step.py":  # its ablation controls, drawn above the notice, link to head knockouts
+        if page == "pages/step-by-step.py":  # its ablation fold (closed, so lazy: drawn when open) links to knockouts
             links = [(target, label) for target, label in links if target != "attention"]
         assert links == [("rnn-vs-transformer", words["link"])]
         assert not charts_of(at) or page == "pages/positional-encoding.py"  # its sinusoidal table stays
     at.switch_page("pages/step-by-step.py").run()
     at.button_group(key="source").set_value("example").run()  # the worked example needs no model: it stays
     assert not at.exception and at.latex
+    assert [link.proto.page for link in at.get("page_link")] == []  # no notice; the ablations' fold is closed
+    at.session_state["wt_more"] = True  # open, the fold draws its link to head knockouts
+    at.run()
     assert [link.proto.page for link in at.get("page_link")] == ["attention"]  # the ablations' link, not the notice
     for page in OTHER_PAGES:
         at.switch_page(page).run()
