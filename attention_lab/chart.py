@@ -10,3 +10,6 @@ CHARTS = ':is([data-testid="labChart"], [data-testid="stPlotlyChart"])'
 # "every chart drawn" must count these: on a loaded machine the page can be quiet for a while between the two (seen:
 # a lesson slide judged settled with none of its charts yet in the page).
 CHARTS_TO_DRAW = f'{CHARTS}, [data-testid="stBidiComponentRegular"]'
+# A chart already drawn whose newer figure waits until the chart comes near the screen (static/chart.js marks its box
+# data-waiting, and dims it, until that figure is drawn).
+WAITING_CHARTS = '[data-testid="labChart"][data-waiting]'

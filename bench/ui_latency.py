@@ -49,7 +49,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote_plus
 
-from attention_lab.chart import CHARTS_TO_DRAW
+from attention_lab.chart import CHARTS_TO_DRAW, WAITING_CHARTS
 from attention_lab.paths import APP_ROOT
 from devtools.harness import (
     chromium,
@@ -272,13 +272,13 @@ SCROLL_DOWN_JS = """
 # Every chart on screen is drawn with its newest figure (none waits), and the page has been quiet.
 ON_SCREEN_DRAWN = """
 ([quietMs]) => {
-  for (const chart of document.querySelectorAll('[data-testid="labChart"][data-waiting]')) {
+  for (const chart of document.querySelectorAll('WAITING_CHARTS')) {
     const box = chart.getBoundingClientRect();
     if (box.bottom > 0 && box.top < window.innerHeight) return false;
   }
   return performance.now() - window.__lab.lastMutation >= quietMs;
 }
-"""
+""".replace("WAITING_CHARTS", WAITING_CHARTS)
 
 
 def scrolled_ms(page) -> float:

@@ -3,7 +3,7 @@ frontend's known 404 probes under a subpage path."""
 
 from __future__ import annotations
 
-from attention_lab.chart import CHARTS
+from attention_lab.chart import CHARTS, WAITING_CHARTS
 from devtools.harness import runs, wait_settled
 
 # Reads every plotly chart on the page: its role (layout.meta), title, axis tick labels, first trace's size,
@@ -40,14 +40,23 @@ async () => {
     check();
   });
   for (let seen = 0; seen < 100; seen++) {
-    const el = document.querySelector('[data-testid="labChart"][data-waiting]');
+    const el = document.querySelector('WAITING_CHARTS');
     if (!el) break;
     el.scrollIntoView({block: 'center'});
     await drawn(el);
   }
   if (main) main.scrollTop = top;
 }
-"""
+""".replace("WAITING_CHARTS", WAITING_CHARTS)
+# The start of a wait's check (a function body): a chart waiting out of sight is brought into view, as a reader would
+# scroll to it, so that it draws; the check says "not yet" this time.
+SCROLL_TO_WAITING_JS = """
+  const waiting = document.querySelector('WAITING_CHARTS');
+  if (waiting) {
+    waiting.scrollIntoView({block: 'center'});
+    return false;
+  }
+""".replace("WAITING_CHARTS", WAITING_CHARTS)
 
 
 def charts_in_sight(page) -> None:
@@ -78,23 +87,19 @@ def real_console_errors(page, probes) -> list[str]:
 def wait_for_figure(page, role: str, title: str | None = None, timeout_ms: int = 60_000) -> None:
     """Wait until the page is not running, nothing is stale, and every chart with this role is painted (with
     this title). Fragment reruns can be so quick that the harness's rerun counter never sees them running, so
-    these waits look at the chart itself. A chart of this role left out of sight with a newer figure waiting
-    (static/chart.js) is scrolled into view, as a reader would, so that it draws."""
+    these waits look at the chart itself. A chart left out of sight with a newer figure waiting (static/chart.js)
+    is scrolled into view, as a reader would, so that it draws."""
     page.wait_for_function(
         """([chartSelector, role, title]) => {
              const app = document.querySelector('[data-testid="stApp"]');
              if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
              if (document.querySelector('[data-stale="true"]')) return false;
+             SCROLL_TO_WAITING
              const charts = Array.from(document.querySelectorAll(`${chartSelector} .js-plotly-plot`))
                .filter((el) => el.layout && el.layout.meta === role);
-             const waiting = charts.find((el) => el.closest('[data-waiting]'));
-             if (waiting) {
-               waiting.scrollIntoView({block: 'center'});
-               return false;
-             }
              return charts.length > 0 && charts.every((el) => el.querySelector('svg.main-svg')
                && (title === null || el.layout.title.text === title));
-           }""",
+           }""".replace("SCROLL_TO_WAITING", SCROLL_TO_WAITING_JS),
         arg=[CHARTS, role, title], timeout=timeout_ms, polling=25,
     )  # fmt: skip
 

@@ -18,6 +18,8 @@ from PIL import Image, ImageChops
 from attention_lab.paths import APP_ROOT
 from devtools.harness import new_page, streamlit_process
 
+from .figures import SCROLL_TO_WAITING_JS
+
 pytestmark = pytest.mark.browser
 
 ANTI_ALIASING = 32  # of 255: the largest difference in a channel allowed between the two charts' pixels
@@ -176,13 +178,9 @@ BACKGROUNDS_JS = """() => {
 # Whether the backgrounds are the wanted ones (as JSON); a chart out of sight with a newer figure waiting is brought
 # into view first (and the answer is no, this time).
 BACKGROUNDS_ARE_JS = """(wanted) => {
-  const waiting = document.querySelector('[data-testid="labChart"][data-waiting]');
-  if (waiting) {
-    waiting.scrollIntoView({block: 'center'});
-    return false;
-  }
+  SCROLL_TO_WAITING
   return JSON.stringify((BACKGROUNDS)()) === wanted;
-}""".replace("BACKGROUNDS", BACKGROUNDS_JS)
+}""".replace("SCROLL_TO_WAITING", SCROLL_TO_WAITING_JS).replace("BACKGROUNDS", BACKGROUNDS_JS)
 
 
 def _backgrounds(page) -> dict:

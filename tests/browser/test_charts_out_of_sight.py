@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from attention_lab.chart import CHARTS
+from attention_lab.chart import CHARTS, WAITING_CHARTS
 from devtools.harness import exceptions_on, open_page
 
 from .figures import real_console_errors, type_input
@@ -40,7 +40,7 @@ CHARTS_NOW_JS = """
   }];
 }))
 """.replace("CHARTS", CHARTS)
-DRAWN_JS = "(role) => !document.querySelector('[data-testid=\"labChart\"][data-waiting]') && window.__draws[role] > 0"
+DRAWN_JS = f"(role) => !document.querySelector('{WAITING_CHARTS}') && window.__draws[role] > 0"
 
 
 def test_an_edit_draws_the_charts_on_screen_and_the_others_as_the_reader_comes_to_them(page, app_url, probes):
