@@ -7,7 +7,7 @@ import torch
 
 from services.allocator import keep_freed_memory_once, release_when_quiet_once
 from services.collector import freeze_imports_once
-from ui.classroom.follow import follow_room, page_path
+from ui.classroom.follow import follow_room
 from ui.classroom.following import remember_view
 from ui.classroom.holdback import hold_back
 from ui.classroom.page_fragment import run_followed_page
@@ -16,7 +16,7 @@ from ui.classroom.wake import release_wakes
 from ui.config_reads import read_options_without_lock_once
 from ui.language import language_switch
 from ui.lesson.add import add_view_button
-from ui.navigation import app_pages
+from ui.navigation import app_pages, page_path
 from ui.phone import phone_style
 from ui.presenter import presenter_view
 from ui.server_loop import coalesce_server_wakes_once

@@ -32,6 +32,7 @@ class PageSpec:
     script: str
     title: str  # English msgid, translated when the navigation is built
     icon: str
+    reruns_alone: bool = False  # for one person outside a class, an edit reruns the page alone (ui/solo_page.py)
 
     @property
     def url_path(self) -> str:
@@ -39,8 +40,8 @@ class PageSpec:
 
 
 HOME = PageSpec("pages/home.py", N_("Home"), "🏠")
-STEP_BY_STEP = PageSpec("pages/step-by-step.py", N_("Step by step"), "🧮")
-ATTENTION = PageSpec("pages/attention.py", N_("Attention"), "🔦")
+STEP_BY_STEP = PageSpec("pages/step-by-step.py", N_("Step by step"), "🧮", reruns_alone=True)
+ATTENTION = PageSpec("pages/attention.py", N_("Attention"), "🔦", reruns_alone=True)
 POSITIONAL = PageSpec("pages/positional-encoding.py", N_("Positional encoding"), "〰️")
 TRAIN = PageSpec("pages/train.py", N_("Train"), "🏋️")
 INSIDE_A_LAYER = PageSpec("pages/inside-a-layer.py", N_("Inside a layer"), "🔬")
@@ -55,6 +56,16 @@ def app_pages() -> list[st.Page]:
         st.Page(p.script, title=_(p.title), icon=p.icon, url_path=None if p is HOME else p.url_path, default=p is HOME)
         for p in PAGES
     ]
+
+
+def page_path(page: st.Page) -> str:
+    """The URL path of a page, as a class publishes it and views are keyed: its file name (the home page is "home")."""
+    return page.url_path or "home"
+
+
+def page_spec(path: object) -> PageSpec | None:
+    """The page whose URL path is `path`, or None."""
+    return next((spec for spec in PAGES if spec.url_path == path), None)
 
 
 def run_page(page: st.Page, *, again: bool = False) -> None:

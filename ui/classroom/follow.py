@@ -32,7 +32,7 @@ from ..class_role import (
     switch_to,
 )
 from ..models import model_names
-from ..navigation import ATTENTION, PAGES, STEP_BY_STEP, PageSpec
+from ..navigation import ATTENTION, STEP_BY_STEP, page_path, page_spec
 from . import room_state
 from .ask import teacher_question_bar
 from .following import before_apply, follow_bar, full_run_started, go_exploring, touched
@@ -41,15 +41,6 @@ from .student import student_question
 
 PANEL_PAGES = frozenset(spec.url_path for spec in (ATTENTION, STEP_BY_STEP))  # pages that draw the ask panel
 TRIED_KEY = "_class_tried"  # the (room, key) of the URL this session already tried to join
-
-
-def page_path(page: st.Page) -> str:
-    """The URL path a class publishes for a page: its file name (the home page is "home")."""
-    return page.url_path or "home"
-
-
-def page_spec(path: object) -> PageSpec | None:
-    return next((spec for spec in PAGES if spec.url_path == path), None)
 
 
 def follow_room(page: st.Page) -> None:

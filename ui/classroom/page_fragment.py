@@ -20,16 +20,21 @@ from services.rooms import RoomError
 from services.rooms.schema import PAGE
 
 from ..class_role import ClassRole, current_role, room_store
-from ..navigation import run_page
+from ..navigation import page_path, run_page
+from ..solo_page import reruns_alone, run_solo_page
 from .fanout import Recorder
-from .follow import apply_here, page_path
+from .follow import apply_here
 from .following import FULL_RUN_KEY, go_exploring, remember_view, touched
 from .wake import release_wakes
 
 
 def run_followed_page(navigation: st.Page) -> None:
-    """app.py's page: a following student's in the follow fragment, anyone else's as it is."""
+    """app.py's page: a following student's in the follow fragment; one person's outside a class in a fragment of its
+    own when the page reruns alone (ui/solo_page.py); anyone else's as it is."""
     role = current_role()
+    if role is None and reruns_alone(navigation):
+        run_solo_page(navigation)
+        return
     if role is None or role.is_teacher or not role.following:
         run_page(navigation)
         return

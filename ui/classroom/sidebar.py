@@ -6,7 +6,7 @@ import streamlit as st
 
 from ..class_role import current_role
 from ..i18n import _
-from .follow import page_path
+from ..navigation import page_path
 from .student import student_sidebar
 from .teacher import start_class, teacher_sidebar
 from .wake import hold_wakes
