@@ -15,7 +15,7 @@ from streamlit.testing.v1 import AppTest
 from model import load_pretrained
 from services.rooms import shared_room_store
 from ui.class_role import ROLE_KEY
-from ui.classroom.ask import QUESTION_KEY
+from ui.classroom.ask import ASK_FOLD_KEY, QUESTION_KEY
 from ui.tokens import md_escape
 
 from .charts import charts_of
@@ -210,9 +210,16 @@ def chart_counts(at: AppTest) -> list[list[int]]:
     return counts
 
 
+def open_ask(at) -> None:
+    """Open the ask controls' fold, as a reader does (lazy: closed, its pickers are not drawn)."""
+    at.session_state[ASK_FOLD_KEY] = True
+    run(at)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_predict_then_reveal_alone_counts_my_answer_and_reveals_the_argmax(lang):
     at = session(lang, ATTENTION_PAGE, kind="encoder", layer="1", head="1")  # (the page opens on cross-attention)
+    open_ask(at)
     at.radio(key="_q_kind").set_value("attend")
     at.selectbox(key="_q_query_attention_encoder").set_value(2)
     run(at.button(key="_q_ask_attention").click())
@@ -237,6 +244,7 @@ def test_a_question_about_a_row_with_one_key_or_an_empty_trace_gets_a_message():
     at = session(page=ATTENTION_PAGE)
     at.radio(key="kind").set_value("decoder")
     run(at)
+    open_ask(at)
     at.radio(key="_q_kind").set_value("attend")
     at.selectbox(key="_q_query_attention_decoder").set_value(0)
     run(at.button(key="_q_ask_attention").click())
@@ -260,6 +268,7 @@ def test_a_class_question_counts_two_students_and_reveals_the_argmax():
     run(teacher.selectbox(key="layer").set_value(0))  # self-attention's layer 1, head 1
     run(teacher.radio(key="head").set_value(0))
     students = [session(lang, room=role.code) for lang in ("en", "zh")]
+    open_ask(teacher)
     teacher.radio(key="_q_kind").set_value("attend")
     teacher.selectbox(key="_q_query_attention_encoder").set_value(1)
     run(teacher.button(key="_q_ask_attention").click())

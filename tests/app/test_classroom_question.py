@@ -14,13 +14,14 @@ from ui.presenter.folds import FOLDS
 
 from .charts import charts_of
 from .elements import elements
-from .test_classroom import ATTENTION_PAGE, STEP_PAGE, buttons, run, session, start_class, text_of
+from .test_classroom import ATTENTION_PAGE, STEP_PAGE, buttons, open_ask, run, session, start_class, text_of
 
 HIDDEN = {"en": "comes back when the teacher reveals the answer", "zh": "老师揭晓答案后"}
 
 
 def ask(teacher, query: int = 1, kind: str = "cross") -> dict:
     """The teacher asks which key `query` attends to most in the head in focus; returns the question."""
+    open_ask(teacher)
     teacher.radio(key="_q_kind").set_value("attend")
     teacher.selectbox(key=f"_q_query_attention_{kind}").set_value(query)
     run(teacher.button(key="_q_ask_attention").click())
@@ -105,6 +106,7 @@ def test_the_options_are_the_tokens_of_the_kind_asked():
     run(teacher.radio(key="kind").set_value("decoder"))
     trace = load_pretrained("translate").run(teacher.text_input(key="text").value)
     decoder, source = trace.tokens("tgt"), trace.tokens("src")
+    open_ask(teacher)
     options = teacher.selectbox(key="_q_query_attention_decoder").options
     assert options == [f"{i} · {t}" for i, t in enumerate(decoder)] and decoder != source
     question = ask(teacher, query=2, kind="decoder")

@@ -14,6 +14,8 @@ from model import Ablation
 from model.analysis.attention import attention_layers
 from model.analysis.knockout import every_head, format_heads_off
 from tests.toys import toy
+from ui.attention.knockout import FOLD_KEY
+from ui.classroom.ask import ASK_FOLD_KEY
 from ui.classroom.room_state import apply, collect
 
 from .charts import charts_of
@@ -95,6 +97,9 @@ def test_picking_heads_runs_without_them_and_writes_the_link(lang):
     words = WORDS[lang]
     at = open_page(text=TEXT, kind="encoder", layer="1", head="3", lang=lang)
     assert "attention-change" not in figures(at) and "off" not in at.query_params
+    assert not [b for b in at.button_group if b.key and b.key.startswith("off_pills_")]  # closed: drawn when opened
+    at.session_state[FOLD_KEY] = True  # the reader opens the "Switch heads off" fold
+    at.run()
     at.button_group(key="off_pills_encoder.0.self_attn").select(2).run()
     assert not at.exception
     assert at.query_params["off"] == "e1.3"
@@ -120,6 +125,8 @@ def test_picking_heads_runs_without_them_and_writes_the_link(lang):
 )
 def test_a_malformed_link_gets_a_message_and_every_head_stays_on(lang, code):
     at = open_page(text=TEXT, off=code, lang=lang)
+    at.session_state[FOLD_KEY] = True  # open: its head buttons show every head on
+    at.run()
     assert [w.value for w in at.warning if WORDS[lang]["kept on"] in w.value]
     assert not figures(at)["attention-overview"]["layout"].get("annotations")  # no head drawn as off
     assert all(b.value == [] for b in at.button_group if b.key and b.key.startswith("off_pills_"))
@@ -198,6 +205,8 @@ def test_the_rnn_switches_its_attention_off_as_a_whole(lang):
     at.query_params.update(lang=lang)
     at.run()
     assert not at.exception and not at.session_state["context_zero"]
+    at.session_state[FOLD_KEY] = True  # the reader opens the panel's fold
+    at.run()
     at.toggle(key="off_pills_rnn.attn").set_value(True).run()
     assert not at.exception and at.session_state["context_zero"] and at.session_state["heads_off_code"] == "r1.1"
     loaded = toy("translate-rnn")
@@ -206,6 +215,7 @@ def test_the_rnn_switches_its_attention_off_as_a_whole(lang):
     assert output_line(at, label) == label + chips(off) + WORDS[lang]["wrong"]
     at = AppTest.from_function(rnn_knockout_script, default_timeout=120)
     at.query_params.update(lang=lang, model="translate-rnn-noattn")
+    at.session_state[FOLD_KEY] = True
     at.run()
     assert [i.value for i in at.info] == [WORDS[lang]["no attention"]]
 
@@ -265,6 +275,8 @@ def test_a_class_follows_the_teachers_heads_off():
 @LANGS
 def test_the_answers_chart_of_a_question_is_named_after_its_head(lang):
     at = open_page(text=TEXT, kind="encoder", layer="1", head="1", lang=lang)
+    at.session_state[ASK_FOLD_KEY] = True  # the reader opens the ask controls' fold
+    at.run()
     at.radio(key="_q_kind").set_value("attend")
     at.selectbox(key="_q_query_attention_encoder").set_value(2)
     at.button(key="_q_ask_attention").click().run()

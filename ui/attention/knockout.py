@@ -35,6 +35,7 @@ from .knockout_runs import Knockout
 
 OFF_KEY = key_of(AttentionView, "heads_off_code")
 PILLS_KEY = "off_pills_{name}"  # one multi-select per attention block
+FOLD_KEY = "off_fold"  # the panel's fold on the page: open or not
 
 
 def heads_off_now(loaded: LoadedModel) -> HeadsOff:
@@ -123,9 +124,16 @@ def knockout_section(
     label = _("Switch heads off")
     # a follower's fold is lazy: its ~10 head buttons are drawn only while it is open (a rerun per student per change)
     folded = presenting() or folding()
-    with controls(bar, label, lazy=True) if folded else st.expander(label, expanded=bool(heads_off)) as box:
-        if not shut(box):
-            knockout_controls(loaded, heads_off)
+    if folded:
+        with controls(bar, label, lazy=True) as box:
+            if not shut(box):
+                knockout_controls(loaded, heads_off)
+    else:  # lazy too: closed, its ~13 elements were redrawn by the browser on every edit (docs/capacity.md)
+        opened = bool(st.session_state.get(FOLD_KEY, bool(heads_off)))  # a link with heads off opens it
+        fold = st.expander(label, expanded=opened, key=FOLD_KEY, on_change="rerun")
+        if fold.open:
+            with fold:
+                knockout_controls(loaded, heads_off)
     if not heads_off:
         return None
     ablation = Ablation(heads_off=heads_off)
