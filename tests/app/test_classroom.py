@@ -240,6 +240,25 @@ def test_predict_then_reveal_alone_counts_my_answer_and_reveals_the_argmax(lang)
     assert QUESTION_KEY not in at.session_state
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_ask_fold_draws_its_pickers_only_while_open_and_keeps_what_they_hold(lang):
+    at = session(lang, ATTENTION_PAGE, kind="encoder", layer="1", head="1")
+    assert "_q_kind" not in keys(at) and "_q_ask_attention" not in keys(at)  # closed: nothing of it drawn
+    open_ask(at)
+    run(at.radio(key="_q_kind").set_value("attend"))
+    run(at.selectbox(key="_q_query_attention_encoder").set_value(2))
+    at.session_state[ASK_FOLD_KEY] = False  # closed again, and an edit of the page meanwhile
+    run(at.text_input(key="text").set_value("the big dog sees a cat"))
+    assert "_q_kind" not in keys(at)
+    open_ask(at)
+    assert at.radio(key="_q_kind").value == "attend" and at.selectbox(key="_q_query_attention_encoder").value == 2
+
+
+def keys(at: AppTest) -> set[str]:
+    """The keys of the radios, pickers and buttons the run drew."""
+    return {str(w.key) for kind in (at.radio, at.selectbox, at.button) for w in kind if w.key}
+
+
 def test_a_question_about_a_row_with_one_key_or_an_empty_trace_gets_a_message():
     at = session(page=ATTENTION_PAGE)
     at.radio(key="kind").set_value("decoder")

@@ -51,7 +51,6 @@ QUESTION_KEY = "_question"  # st.session_state: the open question of the teacher
 KIND_KEY = "_q_kind"
 ASK_OPEN_KEY = "_q_ask_open"  # open the ask controls in this run ("Ask another question")
 ASK_FOLD_KEY = "_q_fold"  # the ask controls' fold: open or not
-PICK_PREFIXES = ("_q_position_", "_q_query_")  # the keys of the row or position picked in the ask controls
 COUNTS_EVERY = 1.0  # s between refreshes of the teacher's live answer counts
 keep_on_language_switch(KIND_KEY)
 
@@ -193,11 +192,9 @@ def _panel(view: QuestionView) -> None:
         was_open = bool(st.session_state.get(ASK_FOLD_KEY, False))
         opened = bool(st.session_state.pop(ASK_OPEN_KEY, False))
         fold = st.expander(title, expanded=was_open or opened, key=ASK_FOLD_KEY, on_change="rerun")
-        if fold.open:
+        if fold.open:  # closed, what its pickers hold stays in the session (tests/app/test_classroom.py)
             with fold:
                 question = _ask_controls(view, role)
-        else:
-            _keep_picks()
     if question is not None:
         with st.container(border=True):
             st.markdown(f"#### {title}")
@@ -205,13 +202,6 @@ def _panel(view: QuestionView) -> None:
                 _class_question(question, role)
             else:
                 _solo_question(question)
-
-
-def _keep_picks() -> None:
-    """While the fold is closed its pickers are not drawn: what they hold stays, to be shown when it opens."""
-    session = st.session_state
-    for key in [k for k in session if k == KIND_KEY or str(k).startswith(PICK_PREFIXES)]:
-        session[key] = session[key]
 
 
 def _ask_controls(view: QuestionView, role: ClassRole | None) -> dict | None:
