@@ -42,10 +42,10 @@ class PageSpec:
 HOME = PageSpec("pages/home.py", N_("Home"), "🏠")
 STEP_BY_STEP = PageSpec("pages/step-by-step.py", N_("Step by step"), "🧮", reruns_alone=True)
 ATTENTION = PageSpec("pages/attention.py", N_("Attention"), "🔦", reruns_alone=True)
-POSITIONAL = PageSpec("pages/positional-encoding.py", N_("Positional encoding"), "〰️")
+POSITIONAL = PageSpec("pages/positional-encoding.py", N_("Positional encoding"), "〰️", reruns_alone=True)
 TRAIN = PageSpec("pages/train.py", N_("Train"), "🏋️")
-INSIDE_A_LAYER = PageSpec("pages/inside-a-layer.py", N_("Inside a layer"), "🔬")
-RNN_VS_TRANSFORMER = PageSpec("pages/rnn-vs-transformer.py", N_("RNN vs Transformer"), "🔁")
+INSIDE_A_LAYER = PageSpec("pages/inside-a-layer.py", N_("Inside a layer"), "🔬", reruns_alone=True)
+RNN_VS_TRANSFORMER = PageSpec("pages/rnn-vs-transformer.py", N_("RNN vs Transformer"), "🔁", reruns_alone=True)
 LESSON = PageSpec("pages/lesson.py", N_("Lesson"), "🎓")
 PAGES = (HOME, STEP_BY_STEP, ATTENTION, POSITIONAL, TRAIN, INSIDE_A_LAYER, RNN_VS_TRANSFORMER, LESSON)
 

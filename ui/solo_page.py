@@ -13,25 +13,27 @@ sessions do not take this path: a teacher's publish and a student's follow belon
 from __future__ import annotations
 
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-from .navigation import page_spec, run_page
+from .navigation import page_path, page_spec, run_page
+from .presenter import presenter_set_up
+from .run_scope import fragment_run
 from .sidebar import model_choices
 from .state import settle, sync_url
 
 
 def reruns_alone(page: st.Page) -> bool:
     """Whether this page is drawn in a fragment of its own for one person (PageSpec.reruns_alone)."""
-    spec = page_spec(page.url_path or "home")
+    spec = page_spec(page_path(page))
     return spec is not None and spec.reruns_alone
 
 
 @st.fragment
 def run_solo_page(page: st.Page) -> None:
     """The page; in the fragment's own runs, with the view settled before it and the link written after it."""
-    context = get_script_run_ctx()
-    own_run = bool(context is not None and context.fragment_ids_this_run)  # a full run lists no fragment
-    path = page.url_path or "home"
+    own_run = fragment_run()
+    path = page_path(page)
+    if own_run and not presenter_set_up():  # the page's Exit left the presenter view: the app's sidebar and CSS
+        st.rerun(scope="app")
     if own_run:
         settle(path, model_choices())
     run_page(page, again=own_run)
