@@ -1,9 +1,10 @@
 """The load test's protocol client against a real server: it must read what the page really shows.
 
 One `streamlit run` of the app, one session of bench/load's client (no browser): the Attention page's model output
-for inputs the client types equals the shipped model's own prediction, and the focused head's heatmap after a head
-change (a fragment rerun) holds that head's weights from the model's trace. So the client's widget ids, fragment
-reruns and message cache cannot rot without this test failing.
+for inputs the client types (the page's own fragment rerun, ui/solo_page.py) equals the shipped model's own
+prediction, and the focused head's heatmap after a head change (the focus section's fragment rerun) holds that head's
+weights from the model's trace. So the client's widget ids, fragment reruns and message cache cannot rot without this
+test failing.
 """
 
 from __future__ import annotations
@@ -63,8 +64,9 @@ def test_client_reads_the_models_real_output(server_url, reference):
         assert model_output(session) == reference.predict(example).split()
 
         for text in ("1 2 3 4 5", "7 0 7 9"):
-            run = session.rerun({"text": text})
-            assert run.ok and run.fragment_ids == () and not run.exceptions
+            run = session.rerun({"text": text})  # one person's page reruns alone (ui/solo_page.py): its fragment
+            assert run.ok and run.fragment_ids == (session.widget("text").fragment_id,) and not run.exceptions
+            assert run.fragment_ids[0] and run.fragment_ids[0] != session.widget("head").fragment_id
             assert session.value("text") == text
             assert model_output(session) == reference.predict(text).split()
 
