@@ -28,6 +28,7 @@ from views import AttentionView, key_of
 from views.attention import KIND_LABELS as KINDS
 
 from ..i18n import _, explain
+from ..lazy_fold import lazy_fold
 from ..presenter import controls, folding, presenting, shut
 from ..tokens import md_escape, token_chips
 from ..trace_cache import cached_run
@@ -128,12 +129,9 @@ def knockout_section(
         with controls(bar, label, lazy=True) as box:
             if not shut(box):
                 knockout_controls(loaded, heads_off)
-    else:  # lazy too: closed, its ~13 elements were redrawn by the browser on every edit (docs/capacity.md)
-        opened = bool(st.session_state.get(FOLD_KEY, bool(heads_off)))  # a link with heads off opens it
-        fold = st.expander(label, expanded=opened, key=FOLD_KEY, on_change="rerun")
-        if fold.open:
-            with fold:
-                knockout_controls(loaded, heads_off)
+    elif fold := lazy_fold(label, FOLD_KEY, start_open=bool(heads_off)):  # a link with heads off opens it
+        with fold:
+            knockout_controls(loaded, heads_off)
     if not heads_off:
         return None
     ablation = Ablation(heads_off=heads_off)

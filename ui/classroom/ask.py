@@ -36,6 +36,7 @@ from services.rooms import RoomError
 from ..class_role import ClassRole, current_role, notice_error, room_store
 from ..i18n import _, explain
 from ..language import keep_on_language_switch
+from ..lazy_fold import lazy_fold
 from ..trace_cache import cached_run
 from .answers import (
     KIND_NAMES,
@@ -187,12 +188,8 @@ def _panel(view: QuestionView) -> None:
         question = None
     title = _("❓ Ask the class") if role is not None else _("❓ Predict, then reveal")
     if question is None:
-        # lazy: its pickers are drawn only while it is open (closed, they were ~4 of an edit's messages, each redrawn
-        # by the browser: docs/capacity.md); a new title (a class started, another language) starts as the last was
-        was_open = bool(st.session_state.get(ASK_FOLD_KEY, False))
-        opened = bool(st.session_state.pop(ASK_OPEN_KEY, False))
-        fold = st.expander(title, expanded=was_open or opened, key=ASK_FOLD_KEY, on_change="rerun")
-        if fold.open:  # closed, what its pickers hold stays in the session (tests/app/test_classroom.py)
+        fold = lazy_fold(title, ASK_FOLD_KEY, open_now=bool(st.session_state.pop(ASK_OPEN_KEY, False)))
+        if fold:
             with fold:
                 question = _ask_controls(view, role)
     if question is not None:

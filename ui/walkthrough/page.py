@@ -17,6 +17,7 @@ from ..attention.page import slide_input
 from ..attention.view import within
 from ..classroom.ask import walk_question_panel
 from ..i18n import _
+from ..lazy_fold import lazy_fold
 from ..models import get_model
 from ..presenter import controls, folding, page_header, shut
 from ..rnn.notice import transformer_only
@@ -71,13 +72,9 @@ def _from_controls(view: StepByStepView) -> tuple[Walk, int, str] | None:
     source_col, head_col, mask_col = st.columns(CONTROL_COLUMNS, vertical_alignment="bottom")
     with source_col:
         source = nav.source_picker()
-    # folded, so that the formula starts on the first screen; and lazy: its slider and switches are drawn only while
-    # it is open (closed, the slider still measured itself on every run: ~16 ms of each Next, docs/capacity.md). Its
-    # label names a changed setting, and a stateful expander's identity includes its label: a new label is a new
-    # expander, which starts as the last one was (else setting the temperature closed the fold).
-    was_open = bool(st.session_state.get(MORE_KEY, False))
-    more = st.expander(nav.more_label(), expanded=was_open, key=MORE_KEY, on_change="rerun")
-    if more.open:
+    # folded, so that the formula starts on the first screen; and lazy (closed, its slider still measured itself on
+    # every run: ~16 ms of each Next, docs/capacity.md). Its label names a changed setting: lazy_fold keeps it open.
+    if more := lazy_fold(nav.more_label(), MORE_KEY):
         with more:
             ablations = nav.ablation_controls()
     else:
