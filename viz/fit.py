@@ -103,7 +103,7 @@ def _top_ticks(layout: dict, width: float, base: float) -> int:
         size = _size(axis.get("tickfont"), base)
         labels = [str(t) for t in axis.get("ticktext") or []]
         longest = max(map(_em, labels), default=2.0) * size
-        plot_w = (width - margin["l"] - margin["r"] - _tick_room(layout.get("yaxis", {}), base)) * _domain(axis)
+        plot_w = (width - _plot_left(layout, layout.get("yaxis", {}), base) - margin["r"]) * _domain(axis)
         turned = len(labels) * (longest + 0.5 * size) > plot_w
         room = max(room, (longest + size if turned else 1.6 * size))
     return int(room)
@@ -179,7 +179,7 @@ def _fit_ticks(layout: dict, width: float, base: float) -> bool:
         angle = axis.get("tickangle")
         if not isinstance(angle, int | float) or angle == 0 or abs(angle) == 90:
             continue
-        plot_w = (width - margin["l"] - margin["r"] - _tick_room(layout.get("yaxis", {}), base)) * _domain(axis)
+        plot_w = (width - _plot_left(layout, layout.get("yaxis", {}), base) - margin["r"]) * _domain(axis)
         spacing = plot_w / max(1, len(axis.get("tickvals") or axis["ticktext"]))
         size = _size(axis.get("tickfont"), base)
         if spacing >= TICK_LINE * size / abs(math.sin(math.radians(angle))):
@@ -304,6 +304,14 @@ def _tick_room(axis, base: float) -> float:
     return size * max(map(_em, map(str, labels))) + 10
 
 
+def _plot_left(layout: dict, y_axis, base: float) -> float:
+    """Where the plot starts: the left margin, or, when the y axis's tick labels do not fit in it, as far as plotly's
+    automargin pushes it (the labels and its pad: the smallest margin, at most 12 px)."""
+    margin = _margins(layout)
+    pad = min(12, *(margin[side] for side in "lrtb"))
+    return max(float(margin["l"]), pad + _tick_room(y_axis, base))
+
+
 def _cell_sizes(data, layout: dict, width: float, base: float) -> dict[int, int]:
     """{trace index: font size} for the heatmaps whose cell numbers are wider than their cells (half a font size to
     spare), read from the figure's traces without copying them."""
@@ -317,7 +325,7 @@ def _cell_sizes(data, layout: dict, width: float, base: float) -> dict[int, int]
             continue
         axis = layout.get("xaxis" + str(trace.xaxis or "x")[1:], {})
         y_axis = layout.get("yaxis" + str(trace.yaxis or "y")[1:], {})
-        plot_w = max(1.0, width - margin["l"] - margin["r"] - _tick_room(y_axis, base))
+        plot_w = max(1.0, width - _plot_left(layout, y_axis, base) - margin["r"])
         cell_w = plot_w * _domain(axis if isinstance(axis, dict) else {}) / max(1, cells[1])
         size = _size({"size": trace.textfont.size}, base)
         text = {"text": trace.text, "texttemplate": trace.texttemplate}

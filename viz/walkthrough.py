@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from .figure import figure
 from .legend import FOOT, legend_room
+from .matrix import text_em
 from .memo import remembered
 
 FONT = {"size": 16}
@@ -22,6 +23,33 @@ MAX_ANNOTATED = (12, 10)  # print cell values when a matrix has at most this man
 DEMO_FONT = 15  # px: the scaling demo's ticks and legend (the projector enlarges them)
 NARROW_ROW_EM = 20.0  # a legend's row beside a formula (two fifths of a 1280 px projector, ~21 px type)
 WIDE_ROW_EM = 36.0  # its legend's row: a slide's live view (~780 px) in the projector's ~21 px type
+# Margins that hold the axes' tick labels. The charts are drawn in Streamlit's theme, whose axes have automargin on:
+# labels that stick out of a margin make plotly.js draw the figure a second time with a wider one, on every update
+# (~70 ms of a step's chart, docs/capacity.md). Measured in Chromium: plotly needs the labels' width + 27 px beside a
+# heatmap's rows, the numbers' + 19 px and the turned axis title's 34 px beside a bar chart's, 35 px under its one
+# line of token labels. Labels wider than the estimate still fit: plotly then draws twice, as before.
+THEME_TICK_PX = 12  # Streamlit's chart theme draws tick labels this size (static/chart_theme.json)
+TICK_GAP_PX = 30  # beside a y axis's tick labels: their standoff and plotly's pad, with a few px to spare
+AXIS_TITLE_PX = 34  # a turned y axis title (the theme's 14 px) and its standoff
+TICK_LINE_PX = 40  # one line of x tick labels under a plot
+
+
+def left_room(labels, size: float = THEME_TICK_PX) -> int:
+    """A left margin that holds y tick labels `labels` (as typed, not escaped) drawn `size` px."""
+    return int(size * max(map(text_em, map(str, labels)), default=1.0) + TICK_GAP_PX)
+
+
+def right_room(last_label) -> int:
+    """A right margin for an x axis whose last label, centred on the last column, may stick out by half its width."""
+    return max(10, int(THEME_TICK_PX * text_em(str(last_label)) / 2) + 2)
+
+
+def number_labels(values) -> list[str]:
+    """The longest tick labels plotly would write on an axis spanning `values` (sign, integer digits, one decimal)."""
+    finite = np.asarray(values, dtype=np.float64)
+    finite = finite[np.isfinite(finite)]
+    bound = float(np.abs(finite).max()) if finite.size else 1.0
+    return ["−" + "9" * len(str(int(bound))) + ".5"]
 
 
 def _fmt(x: float, digits: int) -> str:
@@ -127,7 +155,8 @@ def matrix_heatmap(
         },
         shapes=shapes,
     )
-    layout["margin"]["t"] = 80
+    right = right_room(col_labels[col_ticks[-1]]) if col_ticks else 10
+    layout["margin"].update(t=80, l=left_room(row_labels), r=right)
     return figure({"data": [trace], "layout": layout})
 
 
@@ -152,6 +181,8 @@ def softmax_bars(weights, masked, key_labels: list[str], title: str, y_title: st
         xaxis={"tickvals": list(range(len(w))), "ticktext": plain(key_labels)},
         yaxis={"title": {"text": y_title}, "range": [0, 1.15]},
     )
+    right = right_room(key_labels[-1]) if len(key_labels) else 10
+    layout["margin"].update(l=left_room(["0.8"]) + AXIS_TITLE_PX, r=right, b=TICK_LINE_PX)
     return figure({"data": [trace], "layout": layout})
 
 
@@ -185,7 +216,8 @@ def contribution_bars(
         xaxis={"tickvals": x, "ticktext": plain(dim_labels)},
         legend=dict(FOOT),
     )
-    layout["margin"]["b"] = bottom
+    totals = np.concatenate([c.clip(min=0).sum(axis=0), c.clip(max=0).sum(axis=0), np.asarray(z_row, dtype=np.float64)])
+    layout["margin"].update(b=bottom, l=left_room(number_labels(totals)))
     return figure({"data": data, "layout": layout})
 
 
@@ -243,5 +275,5 @@ def scaling_demo_figure(
         legend={**FOOT, "font": {"size": DEMO_FONT}},
         meta="scaling-demo",
     )
-    layout["margin"].update(t=50, b=bottom, l=10, r=10)
+    layout["margin"].update(t=50, b=bottom, l=left_room(["32"], DEMO_FONT), r=10)
     return figure({"data": data, "layout": layout})
