@@ -11,8 +11,11 @@ that the plotly modebar does not cover.
 - Plotly's modebar sits over the top right of every chart, where a narrow chart's title runs; a tap shows it and
   it stays. On a phone it is hidden (its buttons zoom and download a slide, which a phone does not need), so the
   title reads.
+- In the presenter view (ui.presenter.style says when) a formula wider than its column is shrunk to fit, with no
+  lower bound: a projector shows the whole formula, never a scroll bar.
 Injected once per run with the presenter's style (a style-only st.html takes no room on the page); the script goes
-to the sidebar like ui.presenter.style's. On a wider screen it only marks the edges to fade.
+to the sidebar like ui.presenter.style's. Whatever it shrinks, it marks the edges to fade afterwards, so only a formula
+still too wide fades.
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ MIN_SCALE = 0.72  # a formula is shrunk to at most this fraction of its size bef
 MIN_TITLE_PX = 11  # a chart title is never shrunk below this
 
 FADE = "3rem"  # the width over which a formula's cut edge fades out
+# KaTeX ends a stacked box (a matrix's bracket, a fraction) with a `.vlist-s` cell that is 2 px wide at any font
+# size, and at the right end of a formula it sticks out by those 2 px: empty, it hides nothing. A formula that
+# overflows by at most this much fits: it is neither shrunk nor faded.
+SLACK_PX = 2
 CSS = f"""
 [data-testid="stMain"] .katex-display {{ overflow-x: auto; overflow-y: hidden; scrollbar-width: thin; }}
 [data-testid="stMain"] .katex-display.lab-more-right {{
@@ -50,21 +57,25 @@ SCRIPT = (
   const lab = window.__labPhone = window.__labPhone || {};
   if (lab.observer) return;
   const mark = (el) => {  // which edges have more to scroll to: the CSS fades those
-    const more = el.scrollWidth > el.clientWidth + 1;
-    el.classList.toggle('lab-more-right', more && el.scrollLeft + el.clientWidth < el.scrollWidth - 1);
+    const more = el.scrollWidth > el.clientWidth + SLACK;
+    el.classList.toggle('lab-more-right', more && el.scrollLeft + el.clientWidth < el.scrollWidth - SLACK);
     el.classList.toggle('lab-more-left', more && el.scrollLeft > 1);
   };
+  const shrink = (el, floor) => {  // to its column's width, down to `floor` of its own size
+    el.style.fontSize = '';
+    if (el.scrollWidth > el.clientWidth + SLACK) {
+      const size = parseFloat(getComputedStyle(el).fontSize);
+      const scale = Math.max(floor, el.clientWidth / el.scrollWidth * 0.98);
+      el.style.fontSize = (size * scale).toFixed(2) + 'px';
+    }
+  };
   const fit = () => {
+    const phone = window.innerWidth <= NARROW, presenting = !!window.__labPresenter?.on;
     for (const el of document.querySelectorAll('[data-testid="stMain"] .katex-display')) {
-      if (window.innerWidth <= NARROW) {
-        el.style.fontSize = '';
-        if (el.scrollWidth > el.clientWidth + 1) {
-          const size = parseFloat(getComputedStyle(el).fontSize);
-          const scale = Math.max(MIN_SCALE, el.clientWidth / el.scrollWidth * 0.98);
-          el.style.fontSize = (size * scale).toFixed(2) + 'px';
-        }
-      }
-      mark(el);
+      if (phone) shrink(el, MIN_SCALE);
+      else if (presenting) shrink(el, 0);  // a projector: the whole formula, never a scroll bar
+      else el.style.fontSize = '';
+      mark(el);  // after the shrinking: only a formula still too wide fades
     }
   };
   const fitTitles = () => {  // a title wider than its chart: shrunk to fit (plotly draws it again at its own size)
@@ -111,6 +122,7 @@ SCRIPT = (
   later();
 })();
 """.replace("MIN_SCALE", str(MIN_SCALE))
+    .replace("SLACK", str(SLACK_PX))
     .replace("CHARTS", CHARTS)
     .replace("MIN_TITLE_PX", str(MIN_TITLE_PX))
     .replace("NARROW", str(NARROW))

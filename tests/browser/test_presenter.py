@@ -16,8 +16,9 @@ STEP_HEADING = {"en": "Step {step} of 8", "zh": "第 {step} 步（共 8 步）"}
 PROSE = {"en": "The score s_ij", "zh": "分数 s_ij"}  # step 2's first sentence
 
 # Boxes of the first formula (KaTeX block) in the main area and of the first chart in the stage's figure column
-# (ui.presenter.stage), how far the formula overflows its own width (a cut-off formula scrolls), and whether the
-# sidebar is collapsed.
+# (ui.presenter.stage), how far the formula overflows its own width (a cut-off formula scrolls; KaTeX's 2 px
+# `.vlist-s` cell after a bracket sticks out at any size and hides nothing), whether it fades out as a cut formula
+# does, and whether the sidebar is collapsed.
 LAYOUT_JS = """
 () => {
   const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect();
@@ -26,6 +27,8 @@ LAYOUT_JS = """
   const chart = document.querySelector('.st-key-presenter_stage_figure CHARTS');
   return {formula: box(formula), chart: box(chart),
           overflow: formula ? formula.scrollWidth - formula.clientWidth : null,
+          faded: formula ? formula.classList.contains('lab-more-right') || formula.classList.contains('lab-more-left')
+                         : null,
           collapsed: document.querySelector('[data-testid="stSidebar"]').getAttribute('data-collapsed')};
 }
 """.replace("CHARTS", CHARTS)
@@ -79,6 +82,7 @@ def test_every_step_fits_above_the_fold_and_the_clicker_steps(browser, app_url, 
             assert inside(layout["formula"], width, height), (step, layout)
             assert inside(layout["chart"], width, height), (step, layout)
             assert layout["overflow"] <= 2, (step, layout)  # the formula is all there, not cut behind a scroll bar
+            assert layout["faded"] is False, (step, layout)  # and not faded out as if it were
             if step == 2:
                 assert page.evaluate(FONT_JS, PROSE[lang]) >= 1.4 * normal, (
                     normal,

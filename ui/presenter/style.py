@@ -41,13 +41,12 @@ PRESENTER = f"""
 """
 
 
-# Two things CSS cannot do, in a few lines of script (our own constant code; no user text goes in):
-# - The sidebar follows the view when it is switched: Streamlit 1.67 applies set_page_config's
-#   initial_sidebar_state on a rerun only until the user has opened or closed the sidebar once (then the browser
-#   remembers their choice), so on a switch the script presses the sidebar's own collapse / expand button.
-# - A formula wider than its column (the presenter's stage gives formulas three fifths of the width) is shrunk to
-#   fit instead of being cut off behind a scroll bar, whenever the main area changes (childList only: the
-#   font-size it sets does not trigger it again).
+# What CSS cannot do, in a few lines of script (our own constant code; no user text goes in): the sidebar follows
+# the view when it is switched. Streamlit 1.67 applies set_page_config's initial_sidebar_state on a rerun only until
+# the user has opened or closed the sidebar once (then the browser remembers their choice), so on a switch the script
+# presses the sidebar's own collapse / expand button. It also tells ui.phone's script that the page is presenting,
+# which then shrinks a formula wider than its column (the stage gives formulas three fifths of the width) to fit,
+# instead of cutting it off behind a scroll bar.
 SCRIPT = """
 (() => {
   const lab = window.__labPresenter = window.__labPresenter || {};
@@ -57,23 +56,6 @@ SCRIPT = """
   const collapsed = sidebar && sidebar.getAttribute('data-collapsed') === 'true';
   if (lab.on && !collapsed) document.querySelector('[data-testid="stSidebarCollapseButton"] button')?.click();
   if (!lab.on && switched && collapsed) document.querySelector('[data-testid="stExpandSidebarButton"]')?.click();
-  if (lab.observer) return;
-  const fit = () => {
-    if (!lab.on || window.innerWidth <= NARROW) return;  // a phone's formulas: ui.phone
-    for (const el of document.querySelectorAll('[data-testid="stMain"] .katex-display')) {
-      el.style.fontSize = '';
-      if (el.scrollWidth > el.clientWidth + 1) {
-        const size = parseFloat(getComputedStyle(el).fontSize);
-        el.style.fontSize = (size * el.clientWidth / el.scrollWidth * 0.98).toFixed(2) + 'px';
-      }
-    }
-  };
-  let queued = false;
-  const later = () => { if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; fit(); }); } };
-  lab.observer = new MutationObserver(later);
-  lab.observer.observe(document.body, {childList: true, subtree: true});
-  window.addEventListener('resize', later);
-  later();
 })();
 """
 
@@ -83,5 +65,5 @@ def inject_style(presenting: bool) -> None:
     The script goes to the sidebar, where its empty element takes no room from the page."""
     big = f"@media (min-width: {NARROW + 1}px) {{ {PRESENTER} }}" if presenting else ""  # a phone keeps its sizes
     st.html(f"<style>{ALWAYS}{big}</style>")
-    script = SCRIPT.replace("PRESENTING", "true" if presenting else "false").replace("NARROW", str(NARROW))
+    script = SCRIPT.replace("PRESENTING", "true" if presenting else "false")
     st.sidebar.html(f"<script>{script}</script>", unsafe_allow_javascript=True)
