@@ -74,7 +74,7 @@ SCRIPT = (
     for (const el of document.querySelectorAll('[data-testid="stMain"] .katex-display')) {
       if (phone) shrink(el, MIN_SCALE);
       else if (presenting) shrink(el, 0);  // a projector: the whole formula, never a scroll bar
-      else el.style.fontSize = '';
+      else if (el.style.fontSize) el.style.fontSize = '';  // one shrunk while presenting: its own size back
       mark(el);  // after the shrinking: only a formula still too wide fades
     }
   };
