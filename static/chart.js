@@ -142,8 +142,15 @@ function chartIn(parentElement) {
     box.appendChild(plot);
     parentElement.appendChild(box);
     chart = { box, plot, latest: 0, drawn: false, frame: 0, grown: false, sent: null, near: true, waiting: null };
-    chart.watcher = new ResizeObserver(() => {
-      if (!chart.drawn || chart.frame) return;
+    // Only a new width is redrawn: the box's height is the plot's own, and it changes with every draw (a chart drawn
+    // afresh grows from nothing). Plotly's resize waits 100 ms before it lays the plot out again, so answering those
+    // changes too redrew each new chart of an edit a second time, ~100 ms after its draw (docs/capacity.md).
+    chart.width = null; // null: not observed yet (the first observation, made after the first draw, is the baseline)
+    chart.watcher = new ResizeObserver((entries) => {
+      const width = entries[entries.length - 1].contentRect.width;
+      const known = chart.width;
+      chart.width = width;
+      if (known === null || width === known || !chart.drawn || chart.frame) return;
       chart.frame = requestAnimationFrame(() => {
         chart.frame = 0;
         if (chart.plot.offsetWidth > 0) {
