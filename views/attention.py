@@ -56,14 +56,18 @@ class AttentionView(PageView):
     # Opens on cross-attention's sharpest head (None: the lowest mean row entropy, model.analysis.attention.
     # sharpest_head, computed by the page for the kind shown; a link or a class naming a layer or head wins)
     kind: str = control(KIND, AttentionKind.CROSS.value)
-    layer: int | None = control(SHARPEST_LAYER, None)
-    head: int | None = control(SHARPEST_HEAD, None)  # the sharpest head of the layer shown
-    token: int | None = control(Whole(0, MAX_TOKENS - 1, none_ok=True), None)  # the one query the head view keeps
+    layer: int | None = control(SHARPEST_LAYER, None, fitted=True)
+    head: int | None = control(SHARPEST_HEAD, None, fitted=True)  # the sharpest head of the layer shown
+    token: int | None = control(
+        Whole(0, MAX_TOKENS - 1, none_ok=True), None, fitted=True
+    )  # the one query the head view keeps
     summaries: bool = control(Flag(), False)
     more: str = control(Choice(tuple(SUMMARY_LABELS), SUMMARY_LABELS), "entropy")  # the summary shown
     heads_off: str = control(Text(MAX_OFF_CHARS), "", name="heads_off_code", url="off")  # model.knockout's code
     second: str = control(Text(MAX_INPUT_CHARS), SECOND_SENTENCE, key="second_sentence")  # MiniLM: compared to input
     atlas: bool = control(Flag(), False)  # the head atlas is open (a lesson slide: the atlas instead of one head)
     atlas_over: str = control(Choice(tuple(ATLAS_LABELS), ATLAS_LABELS), "corpus")  # what the atlas averages over
-    atlas_row: int = control(Whole(0, MAX_ATLAS_ROWS - 1, shown_from=1), 0)  # its picker: block (kind · layer)
-    atlas_head: int = control(HEAD, 0)  # and head; picking opens that head above
+    atlas_row: int = control(
+        Whole(0, MAX_ATLAS_ROWS - 1, shown_from=1), 0, fitted=True
+    )  # its picker: block (kind · layer)
+    atlas_head: int = control(HEAD, 0, fitted=True)  # and head; picking opens that head above

@@ -43,9 +43,9 @@ class Field:
 def _controls(cls: type, prefix: tuple[str, ...]) -> Iterator[Field]:
     for f in dataclasses.fields(cls):
         if CONTROL in f.metadata:
-            spec, name, key, url, room, lesson = f.metadata[CONTROL]
+            spec, name, key, url, room, lesson, fitted = f.metadata[CONTROL]
             name = name or f.name
-            control = Control(spec, name, key or name, url or f.name, room, lesson)
+            control = Control(spec, name, key or name, url or f.name, room, lesson, fitted)
             yield Field((*prefix, f.name), control, f.default)
         elif dataclasses.is_dataclass(f.default_factory):
             yield from _controls(f.default_factory, (*prefix, f.name))

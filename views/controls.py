@@ -105,7 +105,9 @@ CHANNELS = ("url", "room", "lesson")
 @dataclass(frozen=True)
 class Control:
     """One control of a page: its spec, its id in the class room and the lesson file (`name`), the session key
-    the page's widget keeps it under (`key`), its URL parameter (`url`), and the channels it travels on."""
+    the page's widget keeps it under (`key`), its URL parameter (`url`), and the channels it travels on. `fitted`:
+    a whole number whose high is this model's or input's (a layer, a head, a token), lowered by the page
+    (ui.state.fit), so a link's value it cannot take is said there, with that high, not the spec's."""
 
     spec: Spec
     name: str
@@ -113,6 +115,7 @@ class Control:
     url: str
     room: bool = True
     lesson: bool = True
+    fitted: bool = False
 
     def travels(self, channel: str) -> bool:
         return channel == "url" or getattr(self, channel)
@@ -130,8 +133,9 @@ def control(
     url: str = "",
     room: bool = True,
     lesson: bool = True,
+    fitted: bool = False,
 ) -> Any:
     """A view field holding one control. `name` (the room and lesson id) defaults to the field's own name, `key`
     (the session key) to `name`, `url` to the field's name; filled in by `views.fields`."""
-    meta = {CONTROL: (spec, name, key, url, room, lesson)}
+    meta = {CONTROL: (spec, name, key, url, room, lesson, fitted)}
     return dataclasses.field(default=default, metadata=meta)

@@ -23,5 +23,7 @@ class InsideLayerView(PageView):
     stack: str = control(
         Choice(tuple(s.value for s in Stack), STACK_LABELS), Stack.ENCODER.value, name="layer_stack", url="stack"
     )
-    norm: int = control(Whole(0, 63), 0, name="layer_ln", url="ln")  # which sublayer's LayerNorm, in stack order
-    ffn: int = control(LAYER, 0, name="layer_ffn", url="ffn")
+    norm: int = control(
+        Whole(0, 63), 0, name="layer_ln", url="ln", fitted=True
+    )  # which sublayer's LayerNorm, in stack order
+    ffn: int = control(LAYER, 0, name="layer_ffn", url="ffn", fitted=True)

@@ -25,12 +25,12 @@ class StepByStepView(PageView):
     common: Common = field(default_factory=Common)
     source: str = control(Choice(tuple(SOURCE_LABELS), SOURCE_LABELS), "example")
     step: int = control(Whole(1, N_STEPS), 1)
-    query: int = control(Whole(1, MAX_TOKENS), 1)  # the query row steps 5, 6 and 8 follow, counted from 1
+    query: int = control(Whole(1, MAX_TOKENS), 1, fitted=True)  # the query row steps 5, 6 and 8 follow, counted from 1
     mask: str = control(Choice(tuple(MASK_LABELS), MASK_LABELS), "none")  # the worked example's mask
     custom_mask: str | None = control(Grid(), None, key="wt_custom_mask", url="custom")  # its grid when "custom"
     kind: str = control(KIND, AttentionKind.ENCODER.value, name="wt_kind")
-    layer: int = control(LAYER, 0, name="wt_layer")
-    head: int = control(HEAD, 0, name="wt_head")
+    layer: int = control(LAYER, 0, name="wt_layer", fitted=True)
+    head: int = control(HEAD, 0, name="wt_head", fitted=True)
     temperature: float = control(Number(0.1, 5.0), 1.0, name="wt_temperature")
     scale_off: bool = control(Flag(), False, name="wt_scale_off")
     mask_off: bool = control(Flag(), False, name="wt_mask_off")

@@ -17,13 +17,27 @@ from dataclasses import dataclass, field
 
 import pytest
 
+from model import load_pretrained, transformer_of
+
 from .apptest import PAGES, Says, assert_page_drawn, assert_says, open_page
 
 UNKNOWN_MODEL = Says("This link asks for the model “", "这个链接要的模型“")
 NOT_A_CODE = Says("That is not a class code", "这不是课堂代码")
 SLIDERS = {"d_model": "abc", "length": "1e9", "no_pe": "maybe"}
 KB10 = "9" * 10_240
-LAYERS_1_16 = Says("“layer” must be a whole number from 1 to 16.", "“layer”必须是 1 到 16 之间的整数。")
+
+
+def whole(param: str, high: int) -> Says:
+    """The message for a whole number `param` that may go from 1 to `high`."""
+    return Says(f"“{param}” must be a whole number from 1 to {high}.", f"“{param}”必须是 1 到 {high} 之间的整数。")
+
+
+# A layer, head or token's range is the model's (views.Control.fitted), read here from the shipped weights' configs;
+# the Attention page opens on cross-attention (the decoder's layers), Step by step on the encoder's self-attention.
+CONFIGS = {name: transformer_of(load_pretrained(name)).config for name in ("translate", "reverse")}
+DECODER_LAYERS = {name: whole("layer", config.n_decoder_layers) for name, config in CONFIGS.items()}
+HEADS = whole("head", CONFIGS["translate"].n_heads)
+ENCODER_LAYERS = CONFIGS["translate"].n_encoder_layers  # Step by step and Inside a layer open on the encoder
 TOO_LONG = Says("characters, at most 2000. The page opens with its default instead.", "最多 2000 个。")
 
 
@@ -49,19 +63,34 @@ CASES = [
     UrlCase("model-10KB", "positional-encoding", {"model": KB10}, UNKNOWN_MODEL),
     UrlCase("model-script", "attention", {"model": "<script>alert(1)</script>"}, UNKNOWN_MODEL),
     UrlCase(
-        "layer=-1", "attention", {"layer": "-1", "model": "reverse"}, LAYERS_1_16, ("layer",), {"model": "reverse"}
-    ),
-    UrlCase("layer=999", "attention", {"layer": "999", "head": "2"}, LAYERS_1_16, ("layer",), {"head": 1}, BOTH),
-    UrlCase(
-        "layer=3-of-2",
+        "layer=-1",
         "attention",
-        {"layer": "3", "head": "2", "model": "reverse"},
-        Says("“layer” must be a whole number from 1 to 2.", "“layer”必须是 1 到 2 之间的整数。"),
+        {"layer": "-1", "model": "reverse"},
+        DECODER_LAYERS["reverse"],
+        ("layer",),
+        {"model": "reverse"},
+    ),
+    UrlCase(  # past every model's layers: said with this model's range, not the control's 1 to 16
+        "layer=999",
+        "attention",
+        {"layer": "999", "head": "2"},
+        DECODER_LAYERS["translate"],
         ("layer",),
         {"head": 1},
         BOTH,
     ),
-    UrlCase("head=abc", "attention", {"head": "abc", "layer": "2"}, Says("“head”", "“head”"), ("head",), {"layer": 1}),
+    UrlCase(
+        "step-layer=999-head=abc",
+        "step-by-step",
+        {"source": "model", "layer": "999", "head": "abc", "step": "3"},
+        whole("layer", ENCODER_LAYERS),
+        ("layer", "head"),
+        {"step": 3},
+        BOTH,
+    ),
+    UrlCase("step-head=99", "step-by-step", {"source": "model", "head": "99"}, HEADS, ("head",), langs=BOTH),
+    UrlCase("inside-ffn=999", "inside-a-layer", {"ffn": "999"}, whole("ffn", ENCODER_LAYERS), ("ffn",), langs=BOTH),
+    UrlCase("head=abc", "attention", {"head": "abc", "layer": "2"}, HEADS, ("head",), {"layer": 1}),
     UrlCase("kind-more-unknown", "attention", {"kind": "z", "more": "x", "summaries": "x"}, dropped=("kind",)),
     UrlCase("off-not-a-head", "attention", {"off": "<b>zz9</b>"}, Says("is not a head", "不是一个头"), langs=BOTH),
     UrlCase("off-no-such-head", "attention", {"off": "e1.1,e9.9"}, Says("names no head of this", "不是这个模型的头")),

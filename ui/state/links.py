@@ -38,7 +38,9 @@ from .session import defaults, read, reassert, write
 WRITTEN_KEY = "_link_written"  # {page: {param: text}}: each view's parameters as this session last wrote them
 LAST_KEY = "_view_last"  # {page: its view's values when this session last showed it}, for coming back to it
 LINK_NOTES_KEY = "_link_notes"  # messages about the link, shown once under the page's title
-GIVEN_KEY = "_link_given"  # (page, {param: text}) the last link read gave, for fit()
+# (page, {param: text}, {param the view could not take}) the last link read gave, for fit(): a fitted control's
+# value is checked there against this model's high (views.Control.fitted)
+GIVEN_KEY = "_link_given"
 # Called with the page after each sync_url: features that react to a view the user may have just changed, in a
 # fragment's run too (ui.classroom.following: a following student's touch), so this module imports none of them.
 ON_SYNC: list[Callable[[str], None]] = []
@@ -82,7 +84,13 @@ def settle(page: str, models: Mapping[str, str]) -> PageView | None:
     changed = {p: text for p, text in given.items() if written.get(p) != text}
     if changed:
         settings, problems = from_params(cls, changed, _labels)
-        notes = [_unknown_model(changed[p.param]) if p.param == MODEL_PARAM else _note(p) for p in problems]
+        fitted = {f.control.url for f in fields(cls) if f.control.fitted}
+        said_by_fit = {p.param for p in problems if p.param in fitted}  # with the model's range, by fit()
+        notes = [
+            _unknown_model(changed[p.param]) if p.param == MODEL_PARAM else _note(p)
+            for p in problems
+            if p.param not in said_by_fit
+        ]
         if "model" in settings:
             asked = settings.pop("model")
             if asked in models:
@@ -90,8 +98,9 @@ def settle(page: str, models: Mapping[str, str]) -> PageView | None:
             else:
                 notes.append(_unknown_model(asked))
         write(build(cls, settings), st.session_state, set(settings))
-        st.session_state[GIVEN_KEY] = (page, {by_name(cls)[name].control.url: changed[by_name(cls)[name].control.url]
-                                              for name in settings})  # fmt: skip
+        given = {by_name(cls)[name].control.url: changed[by_name(cls)[name].control.url] for name in settings}
+        given |= {p.param: p.value for p in problems if p.param in said_by_fit}  # the value cut short
+        st.session_state[GIVEN_KEY] = (page, given, said_by_fit)
         if notes:
             st.session_state[LINK_NOTES_KEY] = notes
     defaults(cls, st.session_state, st.session_state.get(LAST_KEY, {}).get(page, {}))
@@ -139,19 +148,23 @@ def sync_url(page: str) -> None:
 
 
 def fit(page: str, highs: dict[str, int]) -> None:
-    """Before a page draws the widgets of these controls: each whole-number control of `page`'s view above what
+    """Before a page draws the widgets of these controls (each a fitted one, views.Control.fitted): each above what
     this model or input has (its last layer, head, row: `highs` by control name) goes back to its default; when
-    the link gave that value, the page says so."""
+    the link gave that value, or one the control could never take (layer=999, head=abc), the page says so, with
+    this model's range."""
     cls = VIEWS[page]
+    assert all(by_name(cls)[name].control.fitted for name in highs), highs  # settle() leaves their notes to here
     view, reset = fit_view(read(cls, st.session_state), highs)
-    if not reset:
+    if reset:
+        write(view, st.session_state, set(reset))
+    given_page, given, refused = st.session_state.get(GIVEN_KEY, ("", {}, set()))
+    if given_page != page:
         return
-    write(view, st.session_state, set(reset))
-    given_page, given = st.session_state.get(GIVEN_KEY, ("", {}))
-    for name in reset:
+    for name in highs:
         control = by_name(cls)[name].control
-        if given_page != page or control.url not in given:
+        if control.url not in given or not (name in reset or control.url in refused):
             continue
+        refused.discard(control.url)
         spec = control.spec
         assert isinstance(spec, Whole), name  # every caller's `highs` names whole-number controls
         error = ViewError(ViewError.NOT_WHOLE, field=control.url, low=spec.shown(spec.low),
