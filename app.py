@@ -12,6 +12,7 @@ from ui.classroom.following import remember_view
 from ui.classroom.holdback import hold_back
 from ui.classroom.page_fragment import run_followed_page
 from ui.classroom.sidebar import classroom_sidebar
+from ui.classroom.teacher import teacher_run_ends
 from ui.classroom.wake import release_wakes
 from ui.config_reads import read_options_without_lock_once
 from ui.language import language_switch
@@ -56,5 +57,6 @@ try:
         run_followed_page(navigation)  # a following student's page: in a fragment the room's moves rerun alone
 finally:
     remember_view(page_path(navigation))  # a following student's view, to tell their own touches by
+    teacher_run_ends(page_path(navigation))  # a teacher's: the view the page ended on goes to the class
     release_wakes()  # a teacher's run: its students rerun now, after the teacher's page
 sync_url(page_path(navigation))  # what the page's own widgets moved in this run

@@ -51,7 +51,7 @@ def install(path: str) -> None:
     def put(self, doc):
         kept = original_put(self, doc)
         if kept:
-            note(event="room", version=doc.version, rev=doc.rev)
+            note(event="room", code=doc.code, version=doc.version, rev=doc.rev)
         return kept
 
     profiles: list[cProfile.Profile] = []

@@ -41,8 +41,8 @@ class ClassRole:
     shared: dict = field(default_factory=dict, repr=False)  # teacher: model name → the model object shared under it
     shared_errors: dict = field(default_factory=dict, repr=False)  # teacher: model name → why the room refused it
     shared_lessons: set = field(default_factory=set, repr=False)  # teacher: ids of the lessons kept with the room
-    full_run_view: dict = field(default_factory=dict, repr=False)  # teacher: the view at the last full run
-    tick_view: dict = field(default_factory=dict, repr=False)  # teacher: the view at the last fragment run
+    full_run_held: dict = field(default_factory=dict, repr=False)  # teacher: the widget values a full run ended on
+    tick_held: dict = field(default_factory=dict, repr=False)  # teacher: those the last fragment run got
     pending: dict = field(default_factory=dict, repr=False)  # teacher: settings that run moved (room_state.moved)
     pending_since: float = 0.0  # teacher: monotonic time of that full run
     published: dict | None = field(default=None, repr=False)  # teacher: the view this session last sent the room

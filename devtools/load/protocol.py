@@ -99,6 +99,7 @@ class StreamlitSession:
         self._cache: dict[str, tuple[ForwardMsg, int, str]] = {}  # hash → (message, run count when used, fragment)
         self._run_count, self._max_age = 0, 2
         self._timers: dict[str, tuple[float, threading.Event]] = {}  # fragment id → (interval, stop flag)
+        self.timers_on = True  # False: the timers stay set but send nothing (a test sends the fragments' reruns itself)
         self._cond = threading.Condition()
         self._send_lock = threading.Lock()
         self._ws: websocket.WebSocket | None = None
@@ -157,6 +158,19 @@ class StreamlitSession:
         fragments = {w.fragment_id for w in changed}
         fragment = fragments.pop() if len(fragments) == 1 else ""
         return self._request(self._client_state(fragment_id=fragment, extra=triggers))
+
+    def tick(self, fragment: str, states: dict[str, WidgetState] | None = None) -> Run:
+        """One timed rerun of `fragment` (run_every), as its timer sends it, and its run; carrying `states` (a copy of
+        `states` from earlier: a browser that has not drawn the latest run yet), else this session's values."""
+        msg = self._client_state(fragment_id=fragment, auto=True)
+        if states is not None:
+            del msg.rerun_script.widget_states.widgets[:]
+            msg.rerun_script.widget_states.widgets.extend(states[i] for i in self.widgets if i in states)
+        return self._request(msg)
+
+    def timed_fragments(self) -> dict[str, float]:
+        """{fragment id: seconds between its reruns} of the run_every fragments this session reruns on a timer."""
+        return {fragment: interval for fragment, (interval, _) in self._timers.items()}
 
     def go_to(self, path: str) -> Run:
         """Open another page of the app in this session, as a click in its navigation does, and wait for its run."""
@@ -380,6 +394,8 @@ class StreamlitSession:
 
     def _tick(self, fragment: str, interval: float, stop: threading.Event) -> None:
         while not stop.wait(interval):
+            if not self.timers_on:
+                continue
             try:
                 self._send(self._client_state(fragment_id=fragment, auto=True))
             except (ProtocolError, OSError, websocket.WebSocketException):

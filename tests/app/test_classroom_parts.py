@@ -16,6 +16,7 @@ from services.rooms import RoomLimits
 from services.rooms.schema import state_json
 from ui.classroom import room_state
 from ui.classroom.join import join_link, qr_png
+from ui.state.session import IMPLICIT_KEY
 
 TEACHER = {
     "model": "reverse", "text": "1 2 3", "target": "", "kind": "cross", "step": np.int64(5), "layer": 1,
@@ -123,3 +124,25 @@ def test_the_qr_code_reads_back_as_the_join_link_and_never_holds_the_key():
     decoded = [r.text for r in zxingcpp.read_barcodes(Image.open(io.BytesIO(qr_png(link))))]
     assert decoded == ["http://192.168.1.20:8501/?room=K7QX3M"]
     assert key not in decoded[0] and "key=" not in decoded[0]
+
+
+def test_a_stale_computed_head_is_put_back_on_the_values_the_view_reads_as_its_default():
+    """The sharpest head moves from 3 to 2 with a new input: None in the view both times, so the view alone cannot
+    tell that a browser still sending head 3 is stale; the values held can (ui/classroom/teacher.py _tick_view)."""
+    before = {"head": 2, IMPLICIT_KEY: {"head": 2}}
+    after = {"head": 1, IMPLICIT_KEY: {"head": 1}}
+    assert room_state.collect(before, "attention")["head"] is None
+    assert room_state.collect(after, "attention")["head"] is None
+    pending = room_state.moved([room_state.held(before, "attention")] * 2, room_state.held(after, "attention"))
+    assert pending == {"head": ((2,), 1)}
+    stale = {"head": 2, IMPLICIT_KEY: {"head": 1}}  # the browser's old head, the run's computed one
+    assert room_state.collect(stale, "attention")["head"] == 2  # what went to the class before
+    values = room_state.undo_stale(room_state.held(stale, "attention"), pending)
+    assert room_state.collect_held(values, stale, "attention")["head"] is None
+    chosen = {"head": 3, IMPLICIT_KEY: {"head": 1}}  # the teacher picks head 4: that goes out
+    assert room_state.collect_held(room_state.undo_stale(room_state.held(chosen, "attention"), pending), chosen,
+                                   "attention")["head"] == 3  # fmt: skip
+
+
+def test_settings_that_moved_are_compared_by_value_so_a_grid_held_as_rows_can_move():
+    assert room_state.moved([{"m": [[1]]}, {"m": [[1]]}], {"m": [[0]]}) == {"m": (([[1]],), [[0]])}

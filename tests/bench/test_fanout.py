@@ -7,6 +7,7 @@ from a recording) and bench/load's protocol client (no browser; tests/browser/te
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import time
@@ -20,6 +21,7 @@ from devtools.harness import streamlit_process
 from devtools.load.classroom import PAGES, Room, change_view, next_step, open_page, start_class
 from devtools.load.protocol import ProtocolError, StreamlitSession
 from devtools.timeline import TIMELINE_ENV
+from ui.classroom.teacher import PUBLISH_EVERY
 
 STEP, ATTENTION = PAGES["step-by-step"], PAGES["attention"]
 FOLLOW_TIMEOUT = 60.0  # s: generous for a loaded machine; nothing here is timed
@@ -38,6 +40,12 @@ def events(timeline: Path, since: float) -> list[dict]:
     time.sleep(1.5)  # the timeline is written once a second
     lines = timeline.read_text().splitlines() if timeline.exists() else []
     return [e for e in map(json.loads, lines) if e["t"] >= since]
+
+
+def started_since(timeline: Path, session: StreamlitSession, since: float) -> list[dict]:
+    """The session's runs and replays that started at or after `since` (one noted later may have started before)."""
+    return [e for e in events(timeline, since) if e.get("session") == session.session_id[:8]
+            and e["event"] in ("run", "replay") and e.get("started", e["t"]) >= since]  # fmt: skip
 
 
 def shows(session: StreamlitSession, page, view: str):
@@ -134,7 +142,7 @@ def test_a_student_in_another_language_gets_a_run_of_their_own_and_a_replayed_st
         others = [s for s in students if s is not replayed]
         sent = follow(teacher, others, room, lambda: change_view(teacher, room, rng), ATTENTION)
         assert replayed.value("text") == "1 2 3"
-        assert not [e for e in events(timeline, sent) if e.get("session") == replayed.session_id[:8]]  # exploring
+        assert started_since(timeline, replayed, sent) == []  # exploring: not woken
 
 
 def test_no_student_is_sent_a_change_before_the_teacher_has_been_sent_its_whole_page(server):
@@ -156,3 +164,28 @@ def test_no_student_is_sent_a_change_before_the_teacher_has_been_sent_its_whole_
                       and e["session"] in student_ids]  # fmt: skip
             assert finished and len(starts) >= len(students), (finished, starts)
             assert min(starts) > finished[0], "a student was sent the change before the teacher's page had been sent"
+
+
+def test_a_teacher_browser_still_sending_the_head_from_before_a_new_input_does_not_move_the_class(server):
+    """A new input moves the head the page computes (the sharpest; None in the view, before and after). The teacher's
+    publish timer may rerun with the widget values the browser held before it drew that run: the old head, which read
+    as a head the teacher chose and went to the class, then back (seen in CI under load). Now no new version."""
+    url, timeline = server
+    with a_class(url, ATTENTION, ("en",)) as (teacher, students, room):
+        rng = random.Random(5)
+        teacher.timers_on = False  # the publish fragment's reruns are the ones sent below
+        for _ in range(20):  # a change whose sharpest head differs from the one before
+            before, head = copy.deepcopy(teacher.states), teacher.value("head")
+            follow(teacher, students, room, lambda: change_view(teacher, room, rng), ATTENTION)
+            if teacher.value("head") != head:
+                break
+        else:
+            pytest.fail("20 inputs, all with the same sharpest head")
+        publish = next(f for f, every in teacher.timed_fragments().items() if every == PUBLISH_EVERY)
+        sent = time.time()
+        teacher.tick(publish, before)  # sent before the browser drew the change
+        teacher.tick(publish)  # and once it has
+        rooms = [e for e in events(timeline, 0.0) if e["event"] == "room" and e["code"] == room.code]
+        was = max(e["version"] for e in rooms if e["t"] < sent)
+        assert [e["version"] for e in rooms if e["t"] >= sent and e["version"] != was] == [], "the old head went out"
+        assert started_since(timeline, students[0], sent) == [], rooms[-6:]

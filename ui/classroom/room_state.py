@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping, MutableMapping
 from services.rooms.schema import PAGE
 from views import ViewError, build, check_mapping, fields, to_mapping, view_class
 
-from ..state.session import read, write
+from ..state.session import IMPLICIT_KEY, read, write
 
 MODEL = "model"  # the control a student may not have (a model trained in the teacher's session, say)
 
@@ -23,6 +23,23 @@ def collect(session: Mapping, page: str) -> dict:
     if cls is None:
         return {PAGE: page}
     return {PAGE: page, **to_mapping(read(cls, session), "room")}
+
+
+def held(session: Mapping, page: str) -> dict:
+    """{session key: value} of every control of `page`'s view the session holds: the widget values as the browser
+    sends them back, before read() turns them into a view (a value equal to the default the page computed reads as
+    None there, so a stale one would not show as stale in the view)."""
+    cls = view_class(page)
+    if cls is None:
+        return {}
+    keys = {f.control.key for f in fields(cls)}
+    return {key: session[key] for key in keys if key in session}
+
+
+def collect_held(values: Mapping, session: Mapping, page: str) -> dict:
+    """The room state of the view `values` (held()'s, perhaps with stale ones put back) hold, with the defaults the
+    session's page computed."""
+    return collect({**values, IMPLICIT_KEY: session.get(IMPLICIT_KEY, {})}, page)
 
 
 def apply(state: Mapping, session: MutableMapping, models: Collection[str]) -> list[str]:
@@ -51,9 +68,13 @@ def moved(earlier: list[Mapping], after: Mapping) -> dict:
     had in the `earlier` views (the last full run's, the last fragment run's); None stands for absent."""
     changed = {}
     for name in set(after).union(*earlier):
-        was = tuple({old.get(name) for old in earlier} - {after.get(name)})
+        was: list = []  # by ==, not a set: a matrix's value is a list
+        for old in earlier:
+            value = old.get(name)
+            if value != after.get(name) and value not in was:
+                was.append(value)
         if was:
-            changed[name] = (was, after.get(name))
+            changed[name] = (tuple(was), after.get(name))
     return changed
 
 

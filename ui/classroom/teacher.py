@@ -3,7 +3,8 @@ students, End the class; and the publish fragment that sends the teacher's view 
 
 The publish fragment sits in the sidebar with run_every, so it runs in every full run of the app and also
 between them: changes made inside a page's own fragments (the Attention page's layer and head) reach the
-class within PUBLISH_EVERY seconds. A view this session already sent is not sent again, only the room kept
+class within PUBLISH_EVERY seconds. A full run publishes again at its end (teacher_run_ends) when its page moved
+a setting after the sidebar. A view this session already sent is not sent again, only the room kept
 alive: a teacher with two tabs (the projector's, and a link opened on a laptop) moves the class from the one
 they last changed, instead of each tab pulling it back to its own view twice a second.
 """
@@ -155,13 +156,8 @@ def publish_tick(page: str) -> None:
     try:
         store = room_store()
         _share_models(store, role)
-        view = _view(role, page, full_run)
-        if view == role.published:  # unchanged here: keep the room alive, and leave it to another tab of ours
-            store.teacher_heartbeat(role.code, role.teacher_key)
-        else:
-            _share_lesson(store, role, view)
-            role.refused = publish_view(store, role, view)
-            role.published = view
+        view = room_state.collect(st.session_state, page) if full_run else _tick_view(role, page)
+        _publish_if_moved(store, role, view)
         snapshot = store.snapshot(role.code)
     except (RoomClosed, RoomNotFound) as exc:
         end_class(role, exc)
@@ -175,19 +171,44 @@ def publish_tick(page: str) -> None:
     st.markdown(students_line(snapshot.student_count))
 
 
-def _view(role: ClassRole, page: str, full_run: bool) -> dict:
-    """This session's view; in the fragment runs after a full run, without the values that run moved away from
-    while the browser has not caught up (see room_state.undo_stale)."""
-    state = room_state.collect(st.session_state, page)
-    if full_run:
-        role.pending = room_state.moved([role.full_run_view, role.tick_view], state)
-        role.pending_since, role.full_run_view = time.monotonic(), state
-        return state
-    role.tick_view = state
+def teacher_run_ends(page: str) -> None:
+    """The end of a teacher's full run (app.py): the page may have moved settings after the sidebar published
+    (a layer fitted to the model, the sharpest head of a new input): publish the view it ends on, so its students'
+    wakes, held until the teacher's page is sent, carry it; and note what the run moved (see _tick_view)."""
+    role = current_role()
+    if role is None or not role.is_teacher:
+        return
+    session = st.session_state
+    ended = room_state.held(session, page)
+    role.pending = room_state.moved([role.full_run_held, role.tick_held], ended)
+    role.pending_since, role.full_run_held = time.monotonic(), ended
+    with suppress(RoomError):  # a room gone meanwhile: the next tick ends the class and says so
+        _publish_if_moved(room_store(), role, room_state.collect(session, page))
+
+
+def _tick_view(role: ClassRole, page: str) -> dict:
+    """This session's view in a fragment run, with the widget values the last full run moved put back while the
+    browser has not caught up with them (room_state.undo_stale). Read on the values, not on the view: the sharpest
+    head the run computed for a new input reads as None in the view, as the old one did, yet a browser still sending
+    the old head would publish it as a choice."""
+    session = st.session_state
+    values = role.tick_held = room_state.held(session, page)
     if role.pending and time.monotonic() - role.pending_since < STALE_FOR:
-        return room_state.undo_stale(state, role.pending)
-    role.pending = {}
-    return state
+        values = room_state.undo_stale(values, role.pending)
+    else:
+        role.pending = {}
+    return room_state.collect_held(values, session, page)
+
+
+def _publish_if_moved(store: RoomStore, role: ClassRole, view: dict) -> None:
+    """Publish `view` unless this session sent it last; else only keep the room alive, and leave it to another tab of
+    ours."""
+    if view == role.published:
+        store.teacher_heartbeat(role.code, role.teacher_key)
+        return
+    _share_lesson(store, role, view)
+    role.refused = publish_view(store, role, view)
+    role.published = view
 
 
 def publish_view(store: RoomStore, role: ClassRole, state: dict) -> list[InvalidState]:
