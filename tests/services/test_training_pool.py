@@ -8,6 +8,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import time
 import types
 import weakref
@@ -21,6 +22,7 @@ import torch
 from model import get_task
 from model.analysis.probe import probe_attention
 from model.train import TrainConfig, default_model_config, train
+from services.allocator import release_freed_memory
 from services.training import (
     REASON_NO_HEARTBEAT,
     REASON_SESSION_ENDED,
@@ -35,6 +37,7 @@ from services.training import (
     TrainingPool,
     WorkerCrashedError,
 )
+from services.training import pool as pool_module
 from tests.toys import TransformerSizes
 
 TINY = TransformerSizes(d_model=32, n_heads=2, d_ff=64)
@@ -381,21 +384,31 @@ class DroppedSession:
         self.me, self.model = self, model
 
 
-def test_after_a_job_finishes_the_pool_frees_dropped_sessions(fresh_pool):
+def test_after_a_job_finishes_the_pool_frees_dropped_sessions(fresh_pool, monkeypatch):
     """The garbage of sessions gone meanwhile (cycles, which only a full collection frees: Streamlit's post-script
     GC is off) is collected by the pool's own thread once a job has finished, and the kept heap given back
-    (services/allocator.py); a soak's server grew by each run's model without it (docs/capacity.md, "6. Soak")."""
+    (services/allocator.py); a soak's server grew by each run's model without it (docs/capacity.md, "6. Soak").
+    The release is recorded by thread: in this process an AppTest's app.py may have started the server's
+    release-when-quiet thread, which collects too (it did, under load, within a 0.5 s wait here)."""
+    releases: list[str] = []
+
+    def recorded() -> int:
+        releases.append(threading.current_thread().name)
+        return release_freed_memory()
+
+    monkeypatch.setattr(pool_module, "release_freed_memory", recorded)
     gc.disable()  # only an explicit collection frees the cycle now
     try:
         session = DroppedSession(torch.nn.Linear(256, 256))
         alive, weights = weakref.ref(session), weakref.ref(session.model.weight)
         del session
-        time.sleep(0.5)
         assert alive() is not None and weights() is not None  # garbage that nothing collects by itself
 
         job = submit(fresh_pool, "a", short_config(20))
         assert job.join(WAIT) and job.status == "done"
         wait_until(lambda: alive() is None and weights() is None, what="the dropped session and its model to be freed")
+        wait_until(lambda: releases, what="the pool's release")
+        assert releases == ["training-pool-reader"]
     finally:
         gc.enable()
 
