@@ -44,31 +44,49 @@ def value_key(value: Any) -> Hashable:
 
 
 class BoundedCache:
-    """At most `size` results, the least recently used dropped first; safe across threads."""
+    """At most `size` results and, when `size_of` is given, at most `max_bytes` of them as it measures them (a result
+    larger than that alone is not kept); the least recently used dropped first; safe across threads."""
 
-    def __init__(self, size: int) -> None:
-        self._size, self._lock, self._items = size, threading.Lock(), OrderedDict[Hashable, Any]()
+    def __init__(self, size: int, max_bytes: int | None = None, size_of: Callable[[Any], int] | None = None) -> None:
+        if (max_bytes is None) != (size_of is None):
+            raise ValueError("max_bytes and size_of go together")
+        self._size, self._max_bytes, self._size_of = size, max_bytes, size_of
+        self._lock, self._items = threading.Lock(), OrderedDict[Hashable, tuple[Any, int]]()
+        self._bytes = 0
 
     def get(self, key: Hashable) -> Any:
         """The result kept under `key`, or MISSING."""
         with self._lock:
-            found = self._items.get(key, MISSING)
-            if found is not MISSING:
-                self._items.move_to_end(key)
-            return found
+            found = self._items.get(key)
+            if found is None:
+                return MISSING
+            self._items.move_to_end(key)
+            return found[0]
 
     def put(self, key: Hashable, result: Any) -> None:
+        size = 0 if self._size_of is None else max(0, int(self._size_of(result)))
+        if self._max_bytes is not None and size > self._max_bytes:
+            return
         with self._lock:
-            self._items[key] = result
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
+            if key in self._items:
+                self._bytes -= self._items.pop(key)[1]
+            self._items[key] = (result, size)
+            self._bytes += size
+            while len(self._items) > self._size or (self._max_bytes is not None and self._bytes > self._max_bytes):
+                self._bytes -= self._items.popitem(last=False)[1][1]
 
     def __len__(self) -> int:
         return len(self._items)
 
+    @property
+    def nbytes(self) -> int:
+        """The kept results' size as `size_of` measured them (0 without it)."""
+        return self._bytes
+
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._bytes = 0
 
 
 def kept(cache: BoundedCache, keep: Callable[[Any], Any] | None = None, give: Callable[[Any], Any] | None = None):

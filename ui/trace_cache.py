@@ -24,7 +24,7 @@ from .shared_models import is_marked_shared
 
 CACHE_KEY = "_trace_cache"
 CACHE_SIZE = 8  # a few recent inputs (each trace of our models is well under 2 MB)
-SHARED_ENTRIES, SHARED_BYTES = 32, 64 * 2**20  # process-wide: a class's recent inputs (soak: bounded memory)
+SHARED_ENTRIES, SHARED_BYTES = 16, 64 * 2**20  # process-wide: a class's recent inputs (soak: bounded memory)
 
 
 def trace_bytes(trace: Trace) -> int:

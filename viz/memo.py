@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import TypeVar
 
+import numpy as np
 import plotly.graph_objects as go
 from plotly.basedatatypes import BaseFigure
 
@@ -19,11 +20,38 @@ from model.memo import MISSING, BoundedCache, kept
 
 F = TypeVar("F", bound=Callable[..., go.Figure])
 T = TypeVar("T")
-MAX_FIGURES = 256  # figures kept per process (a step-by-step heatmap ~10 kB, an overview of a model's heads ~0.3 MB)
+# Figures kept per process, by count and by their estimated memory (figure_bytes): a class's current view needs a
+# dozen (a step's charts in two languages); more only fill the server's memory (docs/capacity.md, "6. Soak").
+MAX_FIGURES, MAX_FIGURE_BYTES = 32, 16 * 2**20
+# A shared figure is kept with what is derived from it: its fitted copy (which shares its numbers) and that copy's
+# JSON, about half as much again as the figure (measured with tracemalloc over 40 Attention edits: 14.2 MB).
+DERIVED_SHARE = 1.5
 FROZEN = "_lab_frozen"  # attribute of a shared figure: {what was derived from it: the derived figure}
 
 
-_figures = BoundedCache(MAX_FIGURES)
+def value_bytes(value: object) -> int:
+    """Roughly the memory a figure's value holds in CPython: arrays by their bytes, lists and dicts with their items."""
+    if isinstance(value, np.ndarray):
+        return 112 + value.nbytes
+    if isinstance(value, (str, bytes)):
+        return 49 + len(value)
+    if isinstance(value, dict):
+        return 232 + sum(value_bytes(key) + value_bytes(item) for key, item in value.items())
+    if isinstance(value, (list, tuple)):
+        if value and isinstance(value[0], (int, float)) and isinstance(value[-1], (int, float)):
+            return 56 + 32 * len(value)  # a row of numbers: a pointer and a float object each (the common case, fast)
+        return 56 + 8 * len(value) + sum(value_bytes(item) for item in value)
+    return 24
+
+
+def figure_bytes(fig: go.Figure) -> int:
+    """The memory a shared figure is estimated to hold, with what will be derived from it (DERIVED_SHARE)."""
+    data: list = getattr(fig, "_data", [])  # plotly's own dicts of the figure's traces and layout (no copies made)
+    layout: dict = getattr(fig, "_layout", {})
+    return int(DERIVED_SHARE * (value_bytes(data) + value_bytes(layout)))
+
+
+_figures = BoundedCache(MAX_FIGURES, MAX_FIGURE_BYTES, figure_bytes)
 
 
 def remembered(build: F) -> F:

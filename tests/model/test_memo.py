@@ -39,6 +39,24 @@ def test_the_cache_keeps_the_most_recently_used():
     assert len(cache) == 2
 
 
+def test_a_cache_with_a_byte_bound_drops_the_least_recent_until_it_fits():
+    cache = BoundedCache(10, max_bytes=100, size_of=len)
+    cache.put("a", "x" * 40)
+    cache.put("b", "y" * 40)
+    assert cache.nbytes == 80
+    assert cache.get("a") == "x" * 40  # "a" is now the most recent
+    cache.put("c", "z" * 30)  # 110 bytes: "b" goes
+    assert cache.get("b") is MISSING and cache.nbytes == 70 and len(cache) == 2
+    cache.put("a", "w" * 10)  # a key put again counts its new size only
+    assert cache.nbytes == 40 and cache.get("a") == "w" * 10
+    cache.put("huge", "h" * 101)  # larger than the bound alone: not kept, nothing else dropped
+    assert cache.get("huge") is MISSING and len(cache) == 2 and cache.nbytes == 40
+    cache.clear()
+    assert len(cache) == 0 and cache.nbytes == 0
+    with pytest.raises(ValueError):
+        BoundedCache(2, max_bytes=10)
+
+
 def _example(temperature: float = 1.0):
     x, wq, wk, wv, wo = (RNG.standard_normal((4, 4)) for _ in range(5))
     return (x, wq, wk, wv, wo, 2), {"mask": np.tril(np.ones((4, 4), dtype=bool)), "temperature": temperature}

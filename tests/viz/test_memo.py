@@ -47,6 +47,25 @@ def test_the_cache_is_bounded():
     assert matrix_heatmap(z, rows, cols, "title 0") is not first
 
 
+def test_a_figure_is_measured_by_its_numbers_and_the_cache_by_those_measures():
+    z = np.zeros((100, 100))  # 80 000 bytes as an array; as rows of floats, a pointer and a float object per number
+    empty = memo.figure_bytes(go.Figure())  # its layout's template
+    as_array = memo.figure_bytes(go.Figure(go.Heatmap(z=z))) - empty
+    assert 80_000 * memo.DERIVED_SHARE < as_array < (80_000 + 2_000) * memo.DERIVED_SHARE
+    as_rows = memo.figure_bytes(go.Figure(go.Heatmap(z=z.tolist()))) - empty
+    rows_bytes = 100 * (56 + 32 * 100)
+    assert rows_bytes * memo.DERIVED_SHARE < as_rows < (rows_bytes + 2_000) * memo.DERIVED_SHARE
+
+    @remembered
+    def big(n: int) -> go.Figure:  # about a quarter of the cache's bytes each
+        side = int((memo.MAX_FIGURE_BYTES / 4 / memo.DERIVED_SHARE / 8) ** 0.5)
+        return go.Figure(go.Heatmap(z=np.full((side, side), float(n))))
+
+    figures = [big(n) for n in range(6)]
+    assert len(memo._figures) == 3 and memo._figures.nbytes <= memo.MAX_FIGURE_BYTES
+    assert big(5) is figures[5] and big(0) is not figures[0]  # the oldest went to make room
+
+
 def test_arguments_without_a_value_key_build_every_time():
     calls = []
 
