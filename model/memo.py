@@ -63,10 +63,12 @@ class BoundedCache:
             self._items.move_to_end(key)
             return found[0]
 
-    def put(self, key: Hashable, result: Any) -> None:
+    def put(self, key: Hashable, result: Any) -> int:
+        """Keep `result` under `key`; how many results were dropped to make room."""
         size = 0 if self._size_of is None else max(0, int(self._size_of(result)))
         if self._max_bytes is not None and size > self._max_bytes:
-            return
+            return 0
+        dropped = 0
         with self._lock:
             if key in self._items:
                 self._bytes -= self._items.pop(key)[1]
@@ -74,6 +76,13 @@ class BoundedCache:
             self._bytes += size
             while len(self._items) > self._size or (self._max_bytes is not None and self._bytes > self._max_bytes):
                 self._bytes -= self._items.popitem(last=False)[1][1]
+                dropped += 1
+        return dropped
+
+    def kept_keys(self) -> list[Hashable]:
+        """The keys kept, the least recently used first."""
+        with self._lock:
+            return list(self._items)
 
     def __len__(self) -> int:
         return len(self._items)

@@ -8,11 +8,12 @@ computes it while the others wait for that result instead of computing it again 
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+from model.memo import MISSING, BoundedCache
 
 V = TypeVar("V")
 
@@ -30,27 +31,25 @@ class CacheStats:
 class SharedCache(Generic[V]):
     """get(key, compute) → the cached value, or compute() once for all threads asking for the same key.
 
-    Bounded by max_entries and by max_bytes as measured by size_of (the least recently used go first);
-    a value larger than max_bytes alone is returned but not kept. An exception from compute() reaches
-    every thread that waited for it and nothing is cached.
+    The values are kept in a model.memo.BoundedCache: bounded by max_entries and by max_bytes as measured by size_of
+    (the least recently used go first); a value larger than max_bytes alone is returned but not kept. An exception
+    from compute() reaches every thread that waited for it and nothing is cached.
     """
 
     def __init__(self, max_entries: int, max_bytes: int, size_of: Callable[[V], int]) -> None:
         if max_entries < 1 or max_bytes < 1:
             raise ValueError("max_entries and max_bytes must be positive")
-        self.max_entries, self.max_bytes, self._size_of = max_entries, max_bytes, size_of
-        self._lock = threading.Lock()
-        self._values: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        self._lock = threading.Lock()  # taken before the kept values' own lock, never after it
+        self._kept = BoundedCache(max_entries, max_bytes, size_of)
         self._pending: dict[Hashable, Future[V]] = {}
-        self._bytes = 0
         self.stats = CacheStats()
 
     def get(self, key: Hashable, compute: Callable[[], V]) -> V:
         with self._lock:
-            if key in self._values:
-                self._values.move_to_end(key)
+            found = self._kept.get(key)
+            if found is not MISSING:
                 self.stats.hits += 1
-                return self._values[key][0]
+                return found
             pending = self._pending.get(key)
             owner = pending is None
             if pending is None:
@@ -69,31 +68,20 @@ class SharedCache(Generic[V]):
             raise
         with self._lock:
             del self._pending[key]
-            self._keep(key, value)
+            self.stats.evicted += self._kept.put(key, value)
         pending.set_result(value)
         return value
 
-    def _keep(self, key: Hashable, value: V) -> None:
-        size = max(0, int(self._size_of(value)))
-        if size > self.max_bytes:
-            return
-        self._values[key] = (value, size)
-        self._bytes += size
-        while len(self._values) > self.max_entries or self._bytes > self.max_bytes:
-            _, (_, dropped) = self._values.popitem(last=False)
-            self._bytes -= dropped
-            self.stats.evicted += 1
-
     def __len__(self) -> int:
-        with self._lock:
-            return len(self._values)
+        return len(self._kept)
+
+    def kept_keys(self) -> list[Hashable]:
+        """The keys kept, the least recently used first."""
+        return self._kept.kept_keys()
 
     @property
     def nbytes(self) -> int:
-        with self._lock:
-            return self._bytes
+        return self._kept.nbytes
 
     def clear(self) -> None:
-        with self._lock:
-            self._values.clear()
-            self._bytes = 0
+        self._kept.clear()

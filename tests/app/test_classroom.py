@@ -332,7 +332,7 @@ def test_followers_of_a_shipped_model_share_one_trace_and_a_private_model_shares
     assert private.selectbox(key="model").value == "mine"
     assert next(iter(private.session_state["_trace_cache"].values())).tokens("src")[:6] == text.split()
     assert SHARED_TRACES.stats.computed == computed
-    assert all(isinstance(key, tuple) and key[0] is not mine.model for key in SHARED_TRACES._values)
+    assert all(isinstance(key, tuple) and key[0] is not mine.model for key in SHARED_TRACES.kept_keys())
 
 
 def test_a_class_following_the_teachers_new_input_runs_the_model_once(monkeypatch):
