@@ -16,11 +16,11 @@ the page, which nests: a lesson slide's live view, a column inside it).
 
 from __future__ import annotations
 
-import plotly.io
 import streamlit as st
 
 from model.io.export import file_stem
-from viz.fit import fit_to_width
+from viz.figure_json import figure_json
+from viz.fit import fit_to_width, fitted_dict
 from viz.memo import derived, dict_figure
 from viz.projector import projector_layout
 
@@ -85,6 +85,11 @@ def chart_width(share: float = 1.0) -> float:
     return PAGE_WIDTH[presenting()] * page_share() * share
 
 
+def fitted_json(fig, width: float) -> str:
+    """The JSON of `fig` fitted to `width` px (viz.fit)."""
+    return figure_json(fitted_dict(fig, width))
+
+
 def show_chart(
     fig,
     key: str | None = None,
@@ -105,14 +110,15 @@ def show_chart(
     if presenting() and present_style:  # a figure every follower shares is restyled and fitted once (viz.memo)
         fig = derived(fig, ("projector", present_height), lambda f: projector_layout(f, max_height=present_height))
     width = chart_width(share)
-    fig = derived(fig, ("fit", width), lambda f: fit_to_width(f, width))
-    if theme is None:  # drawn in place, from JSON made once for every follower
-        figure_json = derived(fig, "json", lambda f: plotly_colours(plotly.io.to_json(f, validate=False)).encode())
+    # its JSON fitted to the width, written from plotly's own dicts of it (viz.figure_json), once for every follower
+    if theme is None:  # drawn in place
+        figure_json = derived(fig, ("json", width), lambda f: plotly_colours(fitted_json(f, width)).encode())
         if draw_in_place(figure_json, chart_config(name), key, where):
             return
     elif theme == STREAMLIT_THEME:  # the same, themed in the browser as Streamlit's chart does
-        themed_json = derived(fig, "streamlit-json", streamlit_theme_json)
+        themed_json = derived(fig, ("streamlit-json", width), lambda f: streamlit_theme_json(fitted_dict(f, width)))
         if themed_json is not None and draw_in_place(themed_json, chart_config(name), key, where, theme):
             return
-    drawn = dict_figure(derived(fig, "dict", lambda f: f.to_dict()))  # its dict made once for every follower
+    fitted = derived(fig, ("fit", width), lambda f: fit_to_width(f, width))  # Streamlit's own chart: no component
+    drawn = dict_figure(derived(fitted, "dict", lambda f: f.to_dict()))  # its dict made once for every follower
     (where or st).plotly_chart(drawn, key=key, width="stretch", config=chart_config(name), theme=theme)

@@ -20,6 +20,8 @@ import streamlit as st
 from streamlit.elements.lib.utils import user_key_from_element_id
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from viz.figure_json import figure_json
+
 from .phone import NARROW
 from .plotly_bundle import STREAMLIT_STATIC, plotly_chunk_path
 
@@ -85,15 +87,16 @@ def _default_template() -> dict | None:
     return json.loads(plotly.io.to_json(go.Figure(), validate=False))["layout"]["template"]
 
 
-def streamlit_theme_json(figure: go.Figure) -> bytes | None:
-    """The figure's JSON for chart.js to draw in Streamlit's theme: without its template, which is Streamlit's default
-    one (chart.js puts in the themed copy for the reader's colour scheme); None for a figure with another template,
-    which only Streamlit's own chart can theme."""
-    spec = json.loads(plotly.io.to_json(figure, validate=False))
-    layout = spec.setdefault("layout", {})
-    if layout.pop("template", None) != _default_template() or _default_template() is None:
+def streamlit_theme_json(spec: dict) -> bytes | None:
+    """The JSON of a figure's dict (viz.fit.fitted_dict, viz.figure_json.fig_dict) for chart.js to draw in Streamlit's
+    theme: without its template, which is Streamlit's default one (chart.js puts in the themed copy for the reader's
+    colour scheme); None for a figure with another template, which only Streamlit's own chart can theme."""
+    layout = {**spec.get("layout", {})}
+    template = layout.pop("template", None)
+    default = _default_template()
+    if default is None or template is None or json.loads(figure_json({"template": template}))["template"] != default:
         return None
-    return json.dumps(spec, separators=(",", ":")).encode()
+    return figure_json({**spec, "layout": layout}).encode()
 
 
 CHART_KEY_PREFIX = "lab_chart:"  # a chart's key in the component's own: its widget state is not the page's

@@ -10,11 +10,14 @@ characters, with a margin for error. Nothing else changes: data, labels and colo
 
 from __future__ import annotations
 
+import copy
 import html
 import math
 import re
 
 import plotly.graph_objects as go
+
+from .figure_json import fig_dict
 
 LINE = 1.3  # a title's line height, in font sizes
 TITLE_PAD, TITLE_GAP = 10, 12  # px above a title anchored at the top, and between it and the plot
@@ -335,34 +338,47 @@ def _cell_sizes(data, layout: dict, width: float, base: float) -> dict[int, int]
     return sizes
 
 
-def fit_to_width(fig: go.Figure, width_px: float) -> go.Figure:
-    """`fig` as drawn `width_px` wide: titles wrapped onto more lines, axis titles wrapped to their axes, crowded
-    turned tick labels upright, cell numbers shrunk to their cells (or left to the hover when they would be smaller
-    than MIN_CELL_FONT), row labels (tokens) no taller than their rows (every k-th one when they would be smaller than
-    MIN_ROW_FONT). Returns `fig` itself when everything fits, else
-    a new figure (built from a dict without plotly's validation, as viz.projector does: only text and sizes plotly
-    accepts are changed). Only the layout is copied to find out; the traces are copied only when a cell's numbers
-    must shrink."""
-    layout = fig.layout.to_plotly_json()
+def fitted_spec(fig: go.Figure, width_px: float) -> dict | None:
+    """The dict of `fig` as drawn `width_px` wide (see fit_to_width), or None when everything fits. It is made from
+    plotly's own dicts of `fig` without copying them whole: the layout is copied but for its template, a trace only
+    when its text changes, and what is not copied is shared with `fig` (read it, never change it)."""
+    own = fig_dict(fig)
+    layout = {key: value if key == "template" else copy.deepcopy(value) for key, value in own["layout"].items()}
     base = _size(layout.get("font"), 12.0)
     changed = _fit_title(layout, width_px, base)
     changed = _fit_axis_titles(layout, width_px, base) or changed
     changed = _fit_ticks(layout, width_px, base) or changed
     sizes = _cell_sizes(fig.data, layout, width_px, base)
     rows_changed, rows = _fit_rows(layout, fig.data, width_px, base)
-    changed = changed or rows_changed
-    if not changed and not sizes and not rows:
-        return fig
-    spec = fig.to_dict()
-    spec["layout"] = layout
+    if not (changed or rows_changed or sizes or rows):
+        return None
+    data = list(own["data"])
+    for i in {*rows, *sizes}:
+        data[i] = {**data[i], "textfont": {**data[i].get("textfont", {})}}
     for i, (size, every) in rows.items():
-        trace = spec["data"][i]
-        trace.setdefault("textfont", {})["size"] = size
+        data[i]["textfont"]["size"] = size
         if every > 1:
-            trace["text"] = [t if k % every == 0 else "" for k, t in enumerate(trace["text"])]
+            data[i]["text"] = [t if k % every == 0 else "" for k, t in enumerate(data[i]["text"])]
     for i, size in sizes.items():
         if size < MIN_CELL_FONT:  # unreadable: the colours and the hover tell the values
-            spec["data"][i]["texttemplate"] = ""
+            data[i]["texttemplate"] = ""
         else:
-            spec["data"][i].setdefault("textfont", {})["size"] = size
-    return go.Figure(spec, _validate=False)
+            data[i]["textfont"]["size"] = size
+    return {"data": data, "layout": layout}
+
+
+def fitted_dict(fig: go.Figure, width_px: float) -> dict:
+    """The dict of `fig` as drawn `width_px` wide: fitted_spec's, or plotly's own of `fig` when everything fits
+    (shared with it either way: read it, never change it). figure_json writes it."""
+    spec = fitted_spec(fig, width_px)
+    return fig_dict(fig) if spec is None else spec
+
+
+def fit_to_width(fig: go.Figure, width_px: float) -> go.Figure:
+    """`fig` as drawn `width_px` wide: titles wrapped onto more lines, axis titles wrapped to their axes, crowded
+    turned tick labels upright, cell numbers shrunk to their cells (or left to the hover when they would be smaller
+    than MIN_CELL_FONT), row labels (tokens) no taller than their rows (every k-th one when they would be smaller than
+    MIN_ROW_FONT). Returns `fig` itself when everything fits, else a new figure (built from fitted_spec's dict
+    without plotly's validation, as viz.projector does: only text and sizes plotly accepts are changed)."""
+    spec = fitted_spec(fig, width_px)
+    return fig if spec is None else go.Figure(spec, _validate=False)

@@ -24,7 +24,8 @@ T = TypeVar("T")
 # dozen (a step's charts in two languages); more only fill the server's memory (docs/capacity.md, "6. Soak").
 MAX_FIGURES, MAX_FIGURE_BYTES = 32, 16 * 2**20
 # A shared figure is kept with what is derived from it: its fitted copy (which shares its numbers) and that copy's
-# JSON, about half as much again as the figure (measured with tracemalloc over 40 Attention edits: 14.2 MB).
+# JSON, about half as much again as the figure (measured with tracemalloc over 40 Attention edits: 14.2 MB). Since
+# 2026-11-29 a chart drawn in place keeps only the JSON (ui.charts: the fitted dict is not kept), so this overstates it.
 DERIVED_SHARE = 1.5
 FROZEN = "_lab_frozen"  # attribute of a shared figure: {what was derived from it: the derived figure}
 
@@ -40,6 +41,8 @@ def value_bytes(value: object) -> int:
     if isinstance(value, (list, tuple)):
         if value and isinstance(value[0], (int, float)) and isinstance(value[-1], (int, float)):
             return 56 + 32 * len(value)  # a row of numbers: a pointer and a float object each (the common case, fast)
+        if value and isinstance(value[0], str) and isinstance(value[-1], str):  # a row of hover texts (as common)
+            return 56 + 57 * len(value) + sum(map(len, value))  # a pointer and a str object (49 + its length) each
         return 56 + 8 * len(value) + sum(value_bytes(item) for item in value)
     return 24
 

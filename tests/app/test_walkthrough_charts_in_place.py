@@ -13,6 +13,7 @@ import plotly.io as pio
 from attention_lab.paths import APP_ROOT
 from ui.in_place_chart import STREAMLIT_THEME, chart_key, streamlit_theme_json, unused_key
 from viz import walkthrough as walk_figures
+from viz.figure_json import fig_dict
 
 from .test_step_by_step import MODEL, click, open_page
 
@@ -46,13 +47,13 @@ def test_every_step_sends_its_figures_in_streamlits_theme_without_the_template_u
 
 def test_a_figure_in_streamlits_template_is_sent_without_it_and_any_other_is_not_themed_here():
     figure = walk_figures.matrix_heatmap(np.eye(2), ["a", "b"], ["1", "2"], "title")
-    themed = streamlit_theme_json(figure)
+    themed = streamlit_theme_json(fig_dict(figure))
     assert themed is not None  # the figure is in Streamlit's template
     sent = json.loads(themed)
     full = json.loads(pio.to_json(figure, validate=False))
     assert full["layout"].pop("template")["layout"]["colorway"][0] == "#000001"  # Streamlit's placeholder
     assert sent == full  # everything else as plotly serializes it
-    assert streamlit_theme_json(go.Figure(layout={"template": "plotly_white"})) is None
+    assert streamlit_theme_json(fig_dict(go.Figure(layout={"template": "plotly_white"}))) is None
 
 
 def test_outside_a_run_the_first_key_is_number_zero():

@@ -34,6 +34,7 @@ PROBE_APP = textwrap.dedent(
     from ui.charts import CHART_CONFIG
     from ui.in_place_chart import STREAMLIT_THEME, draw_in_place, streamlit_theme_json
     from viz import walkthrough as fig
+    from viz.figure_json import fig_dict
 
     scores = np.array([[1.0, -0.5, 2.0], [0.3, 0.1, -1.2], [2.5, 0.0, 0.4]])
     masked = np.array([False, False, True])
@@ -46,7 +47,7 @@ PROBE_APP = textwrap.dedent(
         ),
     }
     for name, figure in figures.items():
-        assert draw_in_place(streamlit_theme_json(figure), CHART_CONFIG, f"lab_{name}", theme=STREAMLIT_THEME)
+        assert draw_in_place(streamlit_theme_json(fig_dict(figure)), CHART_CONFIG, f"lab_{name}", theme=STREAMLIT_THEME)
         st.plotly_chart(figure, theme="streamlit", key=f"st_{name}", config=CHART_CONFIG)
     """
 )
