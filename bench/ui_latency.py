@@ -12,7 +12,8 @@ is judged like devtools/harness.py's wait_settled, plus a check that the page sh
   default  the default model (translate) and sentences like its example, in each language
   large    64 source tokens (and a 64-token target) on an untrained 4+4-layer × 8-head model, written to
            a temporary folder and offered to the app through ATTENTION_LAB_EXTRA_MODELS
-  floor    a one-box app (st.text_input + st.write) on the same machine in the same run, for scale
+  floor    a one-box app (st.text_input + st.write) on the same machine in the same run, for scale: Streamlit's
+           defaults; the one-person cases (reverse, step) measure it again in the lab's runner settings (LAB_RUNNER)
   next     the Step-by-step page's Next button through steps 1 → 8, numbers from the worked example and
            from the model (click to the new step painted and quiet; no goal, for the record)
   cold     process start to the first complete paint of a shared /attention link, the server started as the
@@ -86,15 +87,21 @@ st.write(text)
 """
 
 
+# The lab's .streamlit/config.toml turns Streamlit's gc.collect(2) after every run off (docs/capacity.md, finding 1);
+# the floor app runs on Streamlit's defaults, as issue 15 names it ("Streamlit's floor app"), and once more with it off.
+LAB_RUNNER = ("--runner.postScriptGC", "false")
+
+
 @contextmanager
-def floor_server(folder: Path):
-    """`streamlit run` of the one-box floor app; yields its URL."""
+def floor_server(folder: Path, settings: tuple[str, ...] = ()):
+    """`streamlit run` of the one-box floor app (Streamlit's defaults, plus `settings`: "--runner.postScriptGC",
+    "false", …); yields its URL."""
     script = folder / "floor_app.py"
     script.write_text(FLOOR_APP)
     port = free_port()
     cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
            "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-           "--server.fileWatcherType", "none"]  # fmt: skip
+           "--server.fileWatcherType", "none", *settings]  # fmt: skip
     proc = subprocess.Popen(cmd, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
     url = f"http://127.0.0.1:{port}"
     try:
@@ -369,7 +376,9 @@ def one_person(browser, roots: dict[str, Path], cases: set[str], edits: int, rou
     with tempfile.TemporaryDirectory(prefix="attention-lab-floor-") as tmp, ExitStack() as servers:
         urls = {name: servers.enter_context(streamlit_server(root=root)) for name, root in roots.items()}
         floor_url = servers.enter_context(floor_server(Path(tmp)))
+        lab_floor_url = servers.enter_context(floor_server(Path(tmp), LAB_RUNNER))
         floor: list[float] = []
+        lab_floor: list[float] = []
         for r in range(rounds):  # round by round, so every checkout and the floor see the same machine load
             for name, url in rotated(list(urls.items()), r):
                 if "reverse" in cases:
@@ -383,12 +392,19 @@ def one_person(browser, roots: dict[str, Path], cases: set[str], edits: int, rou
             page = new_page(browser)
             floor += measure_edits(page, floor_url, [f"edit {r} {i}" for i in range(edits + 1)], MARKDOWN_SHOWS, str)
             page.context.close()
+            page = new_page(browser)
+            lab_floor += measure_edits(page, lab_floor_url, [f"edit {r} {i}" for i in range(edits + 1)], MARKDOWN_SHOWS,
+                                       str)  # fmt: skip
+            page.context.close()
     floor_p50 = statistics.median(floor)
     print(f"one person (issue 15), {rounds} rounds × {edits} edits; load average {os.getloadavg()}")
     report("floor: text_input + st.write", floor, "(for scale)")
+    report("floor, postScriptGC off as the lab", lab_floor, "(for scale: the same app in the lab's runner settings)")
     for (name, what), timed in results.items():
         label = {"reverse": "/attention?model=reverse, typed"}.get(what, f"/step-by-step {what}")
         report_ratio(f"[{name}] {label}", timed, floor_p50)
+    scale = floor_p50 / statistics.median(lab_floor)
+    print(f"(÷ the floor in the lab's runner settings instead: each ratio above × {scale:.2f})")
     for name, values in scrolls.items():
         report(f"[{name}] scroll to the charts below an edit", values, "(for the record: charts drawn as they come)")
 
