@@ -18,6 +18,8 @@ from plotly.basedatatypes import BaseFigure
 
 from model.memo import MISSING, BoundedCache, kept
 
+from .figure_json import fig_dict
+
 F = TypeVar("F", bound=Callable[..., go.Figure])
 T = TypeVar("T")
 # Figures kept per process, by count and by their estimated memory (figure_bytes): a class's current view needs a
@@ -49,9 +51,8 @@ def value_bytes(value: object) -> int:
 
 def figure_bytes(fig: go.Figure) -> int:
     """The memory a shared figure is estimated to hold, with what will be derived from it (DERIVED_SHARE)."""
-    data: list = getattr(fig, "_data", [])  # plotly's own dicts of the figure's traces and layout (no copies made)
-    layout: dict = getattr(fig, "_layout", {})
-    return int(DERIVED_SHARE * (value_bytes(data) + value_bytes(layout)))
+    own = fig_dict(fig)  # plotly's own dicts of the figure's traces and layout (no copies made)
+    return int(DERIVED_SHARE * (value_bytes(own["data"]) + value_bytes(own["layout"])))
 
 
 _figures = BoundedCache(MAX_FIGURES, MAX_FIGURE_BYTES, figure_bytes)
