@@ -25,11 +25,11 @@ import streamlit as st
 from ..class_role import ClassRole, current_role
 from ..i18n import _
 from ..presenter.layout import FOLD_WHEN
+from ..run_scope import fragment_run
 from ..state import ON_SYNC
 from . import room_state
 
 STALE_FOR = 120.0  # s after an apply during which a value it replaced may still come back from a slow browser
-FULL_RUN_KEY = "_class_full_run"  # True from follow_room to remember_view: the run is the app's, not a fragment's
 
 
 def following() -> bool:
@@ -73,8 +73,7 @@ def _view(page: str) -> dict:
 
 
 def full_run_started() -> None:
-    """At the start of a full run (follow_room): touches are told by follow_room then, not by a fragment's check."""
-    st.session_state[FULL_RUN_KEY] = True
+    """At the start of a full run (follow_room): the page's fragment is not drawn until this run draws it."""
     role = current_role()
     if role is not None:
         role.follow_fragment = ""  # until this run draws a following student's page in its fragment again
@@ -82,7 +81,6 @@ def full_run_started() -> None:
 
 def remember_view(page: str) -> None:
     """At the end of a full run: the view a following student's session holds, to tell their own touches by."""
-    st.session_state[FULL_RUN_KEY] = False
     role = current_role()
     if role is not None and not role.is_teacher and role.following:
         role.followed_page, role.followed_view = page, _view(page)
@@ -127,8 +125,8 @@ def touched_in_fragment(page: str) -> None:
     """After a fragment's run (ui.state's ON_SYNC): a following student who changed a control there (the kind, a
     layer: a fragment reruns alone, and a follower's page has no full run until the room moves) explores on their
     own from now, and the whole page reruns so the bar says so at once."""
-    if st.session_state.get(FULL_RUN_KEY, False):
-        return  # follow_room checked at the run's start
+    if not fragment_run():
+        return  # a full run: follow_room checked at the run's start
     role = current_role()
     if role is None or role.is_teacher or not role.following or not touched(role, page, catch_up=False):
         return

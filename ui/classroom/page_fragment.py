@@ -21,10 +21,11 @@ from services.rooms.schema import PAGE
 
 from ..class_role import ClassRole, current_role, room_store
 from ..navigation import page_path, run_page
+from ..run_scope import fragment_run
 from ..solo_page import reruns_alone, run_solo_page
 from .fanout import Recorder
 from .follow import apply_here
-from .following import FULL_RUN_KEY, go_exploring, remember_view, touched
+from .following import go_exploring, remember_view, touched
 from .wake import release_wakes
 
 
@@ -45,7 +46,7 @@ def run_followed_page(navigation: st.Page) -> None:
 def _follow_fragment(navigation: st.Page) -> None:
     """The page; in the fragment's own runs, first the teacher's view of it (or the whole app, when that cannot
     do)."""
-    own_run = not st.session_state.get(FULL_RUN_KEY, False)
+    own_run = fragment_run()
     role = current_role()
     recording = Recorder() if own_run and role is not None else nullcontext()
     with recording as recorder, st.container():  # the page in a container of its own: fanout.py says why

@@ -32,6 +32,7 @@ from ..lesson.files import lesson_bytes
 from ..lesson.state import find_lesson
 from ..models import user_models
 from ..presenter.layout import BAR_ITEMS
+from ..run_scope import fragment_run
 from ..sidebar import MODEL_KEY
 from ..trace_cache import is_shared
 from . import room_state
@@ -39,7 +40,6 @@ from .join import join_link, qr_png
 
 PUBLISH_EVERY = 0.5  # s between publishes (and heartbeats) of the teacher's view
 STALE_FOR = 10.0  # s after a full run during which the browser may still send values from before it
-FULL_RUN_KEY = "_class_full_run"  # set by the app's full run just before it calls the publisher
 SHOW_JOIN_KEY = "_class_show_join"  # open the join dialog in this run
 ENDED_BY_YOU = N_("You ended class {code}.")
 BAR_COUNT_KEY = "presenter_class_count"  # the count's box in the presenter bar: one line, the bar's button size
@@ -86,7 +86,6 @@ def students_line(count: int) -> str:
 def teacher_sidebar(role: ClassRole, page: str) -> None:
     """The class's code, the live count, and the buttons to show the join link again and to end the class."""
     st.markdown(_("🎓 **Class {code}** · you are the teacher").format(code=role.code))
-    st.session_state[FULL_RUN_KEY] = True
     publish_tick(page)
     st.button(_("Show the join link"), on_click=_show_join, width="stretch", key="_class_show")
     with st.popover(_("End the class"), width="stretch"):  # one click away from every student's class: confirm
@@ -149,7 +148,7 @@ def _dialog_count(code: str) -> None:
 @st.fragment(run_every=PUBLISH_EVERY)
 def publish_tick(page: str) -> None:
     """Send this view (and models trained or uploaded here) to the room; show how many students are connected."""
-    full_run = st.session_state.pop(FULL_RUN_KEY, False)
+    full_run = not fragment_run()  # in the app's full run, or in the fragment's own (every PUBLISH_EVERY s)
     role = current_role()
     if role is None or not role.is_teacher:
         return
