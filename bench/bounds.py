@@ -24,18 +24,14 @@ import argparse
 import os
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.request
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
-from ui_latency import DONE_JS, MARKDOWN_SHOWS, QUIET_MS, T0_JS, cold_start, percentile
+from ui_latency import DONE_JS, MARKDOWN_SHOWS, QUIET_MS, T0_JS, cold_start, percentile, script_server
 
 from attention_lab.paths import APP_ROOT
-from devtools.harness import chromium, free_port, new_page
+from devtools.harness import chromium, new_page
 
 INPUT_BOX = """
 import streamlit as st
@@ -82,37 +78,14 @@ def load_average() -> str:
 
 
 def app_folder(parent: Path, name: str, script: str) -> Path:
-    """A folder holding the app as app.py, the lab's static/ (the chart component's script) and its
-    .streamlit/config.toml (the lab's runner and static serving settings)."""
+    """The app written as app.py in a folder of its own, beside the lab's static/ (the chart component's script) and
+    its .streamlit/config.toml (the lab's runner and static serving settings); the script's path."""
     folder = parent / name.replace(" ", "").replace("+", "_")
     (folder / ".streamlit").mkdir(parents=True)
     (folder / "app.py").write_text(script)
     (folder / "static").symlink_to(APP_ROOT / "static")
     shutil.copy(APP_ROOT / ".streamlit" / "config.toml", folder / ".streamlit" / "config.toml")
-    return folder
-
-
-@contextmanager
-def server(folder: Path, settings: tuple[str, ...] = ()):
-    """`streamlit run app.py` in `folder` (its config.toml, plus `settings`); yields (URL, the time it was started)."""
-    port = free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port),
-           "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-           *settings]  # fmt: skip
-    started = time.time()
-    proc = subprocess.Popen(cmd, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
-    url = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(600):
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.05)
-        yield url, started
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    return folder / "app.py"
 
 
 def wait_shown(page, text: str) -> None:
@@ -133,11 +106,11 @@ def edit_ms(page, text: str) -> float:
 def edits(browser, rounds: int, n_edits: int) -> None:
     """Every edit app (and the floor on Streamlit's defaults) edit by edit in turn, a fresh page of each per round."""
     with tempfile.TemporaryDirectory(prefix="attention-lab-bounds-") as tmp, ExitStack() as stack:
-        urls = {name: stack.enter_context(server(app_folder(Path(tmp), name, script)))[0]
+        urls = {name: stack.enter_context(script_server(app_folder(Path(tmp), name, script)))[0]
                 for name, script in EDIT_APPS.items()}  # fmt: skip
         defaults = app_folder(Path(tmp), "defaults", INPUT_BOX)
-        (defaults / ".streamlit" / "config.toml").unlink()
-        urls = {"floor, Streamlit's defaults": stack.enter_context(server(defaults))[0], **urls}
+        (defaults.parent / ".streamlit" / "config.toml").unlink()  # Streamlit's defaults
+        urls = {"floor, Streamlit's defaults": stack.enter_context(script_server(defaults))[0], **urls}
         times: dict[str, list[float]] = {name: [] for name in urls}
         for r in range(rounds):
             pages = {}
@@ -170,11 +143,11 @@ def cold(browser, rounds: int) -> None:
     lab = "the lab: attention-lab, /attention"
     times: dict[str, list[float]] = {name: [] for name in [*COLD_APPS, lab]}
     with tempfile.TemporaryDirectory(prefix="attention-lab-bounds-") as tmp:
-        folders = {name: app_folder(Path(tmp), name, script) for name, script in COLD_APPS.items()}
+        scripts = {name: app_folder(Path(tmp), name, script) for name, script in COLD_APPS.items()}
         for _ in range(rounds):
-            for name, folder in folders.items():
+            for name, script in scripts.items():
                 page = new_page(browser)
-                with server(folder) as (url, started):
+                with script_server(script) as (url, started):
                     page.goto(url)
                     wait_shown(page, SHOWN)
                     times[name].append(page.evaluate("performance.timeOrigin + window.__lab.lastMutation") / 1000

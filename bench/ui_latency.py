@@ -93,28 +93,36 @@ LAB_RUNNER = ("--runner.postScriptGC", "false")
 
 
 @contextmanager
-def floor_server(folder: Path, settings: tuple[str, ...] = ()):
-    """`streamlit run` of the one-box floor app (Streamlit's defaults, plus `settings`: "--runner.postScriptGC",
-    "false", …); yields its URL."""
-    script = folder / "floor_app.py"
-    script.write_text(FLOOR_APP)
+def script_server(script: Path, settings: tuple[str, ...] = ()):
+    """`streamlit run` of `script` in its folder (that folder's .streamlit/config.toml, if any, plus `settings`:
+    "--runner.postScriptGC", "false", …), headless on a free port; yields (its URL, the time it was started)."""
     port = free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
+    cmd = [sys.executable, "-m", "streamlit", "run", script.name, "--server.headless", "true",
            "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
            "--server.fileWatcherType", "none", *settings]  # fmt: skip
-    proc = subprocess.Popen(cmd, cwd=folder, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ))
+    started = time.time()
+    proc = subprocess.Popen(cmd, cwd=script.parent, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(600):
+        for _ in range(1200):
             try:
                 with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1):
                     break
             except OSError:
-                time.sleep(0.1)
-        yield url
+                time.sleep(0.05)
+        yield url, started
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+@contextmanager
+def floor_server(folder: Path, settings: tuple[str, ...] = ()):
+    """`streamlit run` of the one-box floor app (Streamlit's defaults, plus `settings`); yields its URL."""
+    script = folder / "floor_app.py"
+    script.write_text(FLOOR_APP)
+    with script_server(script, settings) as (url, _started):
+        yield url
 
 
 # Done = the page shows the new input (a check run in the page), the script is not running, nothing is stale,
