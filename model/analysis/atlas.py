@@ -10,6 +10,8 @@ is NaN (a toy model has no [CLS]). Roles, for query position i and key position 
     punctuation  the key is punctuation (every character a Unicode punctuation mark: , . ! ? ， 。 “ …)
     mirror       j = Lk − 2 − i: the source read backwards, its <eos> left last (cross-attention and the RNN only;
                  the alignment of a model that reverses)
+    previous_line  j is the token at i's offset in the line before i's (lines end at ，。 or a newline: lines.py;
+                 self-attention only; what a poem's heads show: 疑 reads 床, 。 reads ，)
 
 Breadth is the entropy of each row in nats, averaged over rows, and normalised by the log of the number of keys the
 row may see (1 = uniform over them, 0 = one key); rows that may see a single key are left out of the normalised one.
@@ -37,14 +39,15 @@ from ..naming import AttentionKind, parse_attention_name, part_name
 from ..runner import LoadedModel
 from ..trace import Trace
 from .attention import attention_maps
+from .lines import previous_line_keys
 
-ROLES = ("previous", "next", "self", "cls", "sep", "punctuation", "mirror")
+ROLES = ("previous", "next", "self", "cls", "sep", "punctuation", "mirror", "previous_line")
 BROAD, MIXED = "broad", "mixed"
 DOMINANT = (*ROLES, BROAD, MIXED)  # every value dominant_role() can give
 DOMINANT_SHARE = 0.4  # a role dominates a head that gives it at least this share of its attention
 BROAD_ENTROPY = 0.7  # otherwise a head whose normalised entropy is at least this is broad
 CLS, SEP = "[CLS]", "[SEP]"
-POSITIONAL = ("previous", "next", "self", "mirror")  # roles defined by positions rather than by tokens
+POSITIONAL = ("previous", "next", "self", "mirror", "previous_line")  # roles defined by positions, not tokens
 
 
 def is_punctuation(token: str) -> bool:
@@ -86,6 +89,9 @@ def _role_masks(
             masks[r] = j == i
         elif role == "mirror":
             masks[r] = (j == nk - 2 - i) if crosses else False
+        elif role == "previous_line":
+            above = previous_line_keys(query_tokens)[:, None]  # (Lq, 1), −1 where a query has no line above
+            masks[r] = (j == above) & (above >= 0) if not crosses and query_tokens == key_tokens else False
         else:
             masks[r] = np.broadcast_to(token_role[role][None, :], (nq, nk))
     rows = np.asarray(masks.any(axis=-1))  # (R, Lq)

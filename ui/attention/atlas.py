@@ -26,7 +26,7 @@ from .view import PAGE, head_name, layer_name, one_based
 ROLE_NAMES = {
     "previous": N_("previous token"), "next": N_("next token"), "self": N_("itself"), "cls": N_("[CLS]"),
     "sep": N_("[SEP]"), "punctuation": N_("punctuation"), "mirror": N_("mirrored position"),
-    "broad": N_("broad"), "mixed": N_("mixed"),
+    "previous_line": N_("same place, line above"), "broad": N_("broad"), "mixed": N_("mixed"),
 }  # fmt: skip
 KIND_SHORT = {
     AttentionKind.ENCODER: N_("Encoder"),
@@ -117,13 +117,20 @@ def head_line(atlas: Atlas, row: tuple[int, AttentionKind, int], head: int, kind
     )  # fmt: skip
 
 
+def family_lacks(loaded: AnyLoaded) -> tuple[str, ...]:
+    """The roles the legend leaves out for this model: [CLS] and [SEP] outside the BERT family, the line above
+    outside a GPT (the only family trained on lines of poems)."""
+    lacks = () if isinstance(loaded, LoadedEncoder) else ("cls", "sep")
+    return lacks if loaded.config.arch == "gpt" else (*lacks, "previous_line")
+
+
 def draw_atlas(loaded: AnyLoaded, atlas: Atlas, over: str) -> None:
     """The grid, coloured by dominant role, with what the roles mean."""
     rows = atlas_rows(atlas)
     kinds = len({kind for _, kind, _ in rows})
     order = [b for b, _, _ in rows]
     dominant = atlas.dominant()[order]
-    roles = [r for r in DOMINANT if isinstance(loaded, LoadedEncoder) or r not in ("cls", "sep")]
+    roles = [r for r in DOMINANT if r not in family_lacks(loaded)]
     where = _("averaged over {n} fixed inputs").format(n=atlas.n_inputs) if over == "corpus" else _("on this input")
     fig = atlas_figure(
         dominant, atlas.scores[order], atlas.entropy_norm[order],
@@ -137,8 +144,9 @@ def draw_atlas(loaded: AnyLoaded, atlas: Atlas, over: str) -> None:
     st.caption(
         _(
             "A head's role is the kind of key that gets at least 40% of its attention: the previous or next token, "
-            "itself, [CLS], [SEP], punctuation, or (cross-attention) the mirrored position; otherwise broad (spread "
-            "out) or mixed. Hover a head for its shares."
+            "itself, [CLS], [SEP], punctuation, (cross-attention) the mirrored position, or the same place one "
+            "line above (lines end at ，。 or a new line); otherwise broad (spread out) or mixed. Hover a head for "
+            "its shares."
         )
     )
     if over == "corpus" and isinstance(loaded, LoadedEncoder):
