@@ -12,6 +12,7 @@ class DictConfig:
     """JSON round trip shared by the model configs: to_dict / from_dict with clear errors."""
 
     arch: ClassVar[str]  # which model family this config builds (see model/architectures.py)
+    required: ClassVar[tuple[str, ...]] = ("src_vocab_size", "tgt_vocab_size")  # the settings without a default
     __dataclass_fields__: ClassVar[dict[str, Field[Any]]]  # every subclass is a dataclass (asdict, fields)
 
     def to_dict(self) -> dict:
@@ -26,7 +27,7 @@ class DictConfig:
         unknown = sorted(set(data) - known)
         if unknown:
             raise LabError(N_("model config has unknown settings: {names}."), names=", ".join(unknown))
-        missing = sorted(n for n in ("src_vocab_size", "tgt_vocab_size") if n not in data)
+        missing = sorted(n for n in cls.required if n not in data)
         if missing:
             raise LabError(N_("model config is missing: {names}."), names=", ".join(missing))
         return cls(**data)

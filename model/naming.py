@@ -13,33 +13,35 @@ source side (`src`, `encoder`) and T on the target side (`tgt`, `decoder`); Lq a
 and key lengths: S and S (encoder), T and T (decoder), T and S (cross). {side} is src | tgt, {stack}
 encoder | decoder, {i} a layer from 0, {attn} self_attn | cross_attn (cross_attn in the decoder only), {gate}
 a gate of the RNN's cell: reset, update (GRU) or input, forget, output (LSTM; the plain RNN has none).
-The family column says which model families write a name (FAMILIES): transformer (our encoder–decoder), rnn, and
-bert (the encoder-only MiniLM: the `src` side and the encoder's names only, d = d_model, positions learned).
+The family column says which model families write a name (FAMILIES): transformer (our encoder–decoder), rnn,
+bert (the encoder-only MiniLM: the `src` side and the encoder's names only, d = d_model, positions learned), and gpt
+(the decoder-only GPT: the `tgt` side, the decoder's causal self_attn and ffn (pre-LN), decoder.final_norm and the
+logits of the LM head tied to the embedding, d = d_model, positions learned, V its vocabulary; GPT_KINDS).
 
 | name | shape | family | meaning |
 |---|---|---|---|
-| `{side}.embed` | B, L, d | transformer/rnn/bert | token embedding (× √d_model when a Transformer's config scales it) |
-| `{side}.pos` | L, d | transformer/bert | positions added (zeros when off; bert: learned rows); no batch axis |
+| `{side}.embed` | B, L, d | transformer/rnn/bert/gpt | token embedding (× √d_model when a ModelConfig scales it) |
+| `{side}.pos` | L, d | transformer/bert/gpt | positions added (zeros when off; bert/gpt: learned rows); no batch axis |
 | `{side}.type` | B, L, d | bert | token-type (segment) embedding added: the type-0 row for one sentence |
 | `{side}.sum` | B, L, d | bert | embed + pos + type, before the embedding LayerNorm |
-| `{side}.input` | B, L, d | transformer/bert | the stack's input: embedding + position (bert: LayerNorm of sum) |
-| `{stack}.{i}.{attn}.q` | B, H, Lq, dk | transformer/bert | per-head queries |
-| `{stack}.{i}.{attn}.k` | B, H, Lk, dk | transformer/bert | per-head keys |
-| `{stack}.{i}.{attn}.v` | B, H, Lk, dk | transformer/bert | per-head values |
-| `{stack}.{i}.{attn}.scores` | B, H, Lq, Lk | transformer/bert | Q Kᵀ, raw |
-| `{stack}.{i}.{attn}.scaled` | B, H, Lq, Lk | transformer/bert | ÷ √dk (and ÷ temperature when set) |
-| `{stack}.{i}.{attn}.masked` | B, H, Lq, Lk | transformer/bert | scaled, −inf where masked (padding, causal) |
-| `{stack}.{i}.{attn}.weights` | B, H, Lq, Lk | transformer/bert | softmax of masked; rows sum to 1 |
-| `{stack}.{i}.{attn}.head_out` | B, H, Lq, dk | transformer/bert | weights @ V (zeros for a head switched off) |
-| `{stack}.{i}.{attn}.concat` | B, Lq, d | transformer/bert | the heads' outputs side by side |
-| `{stack}.{i}.{attn}.out` | B, Lq, d | transformer/bert | concat @ Wᴼ |
-| `{stack}.{i}.{attn}.resid` | B, Lq, d | transformer/bert | residual sum |
-| `{stack}.{i}.{attn}.norm` | B, Lq, d | transformer/bert | LayerNorm of resid (post-LN), of the input (pre-LN) |
-| `{stack}.{i}.ffn.hidden` | B, L, d_ff | transformer/bert | ReLU(x W₁ + b₁) (bert: GELU, the exact erf form) |
-| `{stack}.{i}.ffn.out` | B, L, d | transformer/bert | hidden W₂ + b₂ |
-| `{stack}.{i}.ffn.resid` | B, L, d | transformer/bert | residual sum |
-| `{stack}.{i}.ffn.norm` | B, L, d | transformer/bert | LayerNorm of resid (post-LN), of the input (pre-LN) |
-| `{stack}.final_norm` | B, L, d | transformer | the LayerNorm that ends a pre-LN stack (pre-LN only) |
+| `{side}.input` | B, L, d | transformer/bert/gpt | the stack's input: embedding + position (bert: LayerNorm of sum) |
+| `{stack}.{i}.{attn}.q` | B, H, Lq, dk | transformer/bert/gpt | per-head queries |
+| `{stack}.{i}.{attn}.k` | B, H, Lk, dk | transformer/bert/gpt | per-head keys |
+| `{stack}.{i}.{attn}.v` | B, H, Lk, dk | transformer/bert/gpt | per-head values |
+| `{stack}.{i}.{attn}.scores` | B, H, Lq, Lk | transformer/bert/gpt | Q Kᵀ, raw |
+| `{stack}.{i}.{attn}.scaled` | B, H, Lq, Lk | transformer/bert/gpt | ÷ √dk (and ÷ temperature when set) |
+| `{stack}.{i}.{attn}.masked` | B, H, Lq, Lk | transformer/bert/gpt | scaled, −inf where masked (padding, causal) |
+| `{stack}.{i}.{attn}.weights` | B, H, Lq, Lk | transformer/bert/gpt | softmax of masked; rows sum to 1 |
+| `{stack}.{i}.{attn}.head_out` | B, H, Lq, dk | transformer/bert/gpt | weights @ V (zeros for a head switched off) |
+| `{stack}.{i}.{attn}.concat` | B, Lq, d | transformer/bert/gpt | the heads' outputs side by side |
+| `{stack}.{i}.{attn}.out` | B, Lq, d | transformer/bert/gpt | concat @ Wᴼ |
+| `{stack}.{i}.{attn}.resid` | B, Lq, d | transformer/bert/gpt | residual sum |
+| `{stack}.{i}.{attn}.norm` | B, Lq, d | transformer/bert/gpt | LayerNorm of resid (post-LN), of the input (pre-LN) |
+| `{stack}.{i}.ffn.hidden` | B, L, d_ff | transformer/bert/gpt | ReLU(x W₁ + b₁) (bert: erf GELU; gpt: tanh GELU) |
+| `{stack}.{i}.ffn.out` | B, L, d | transformer/bert/gpt | hidden W₂ + b₂ |
+| `{stack}.{i}.ffn.resid` | B, L, d | transformer/bert/gpt | residual sum |
+| `{stack}.{i}.ffn.norm` | B, L, d | transformer/bert/gpt | LayerNorm of resid (post-LN), of the input (pre-LN) |
+| `{stack}.final_norm` | B, L, d | transformer/gpt | the LayerNorm that ends a pre-LN stack (pre-LN only; gpt: ln_f) |
 | `rnn.enc.h` | B, S, d | rnn | encoder states h_i (both directions side by side when bidirectional) |
 | `rnn.enc.final` | B, d | rnn | h_fin: forward state at the last real token ⧺ backward state at the first |
 | `rnn.enc.c` | B, S, d | rnn | the encoder's LSTM cell states (LSTM only) |
@@ -52,9 +54,11 @@ bert (the encoder-only MiniLM: the `src` side and the encoder's names only, d = 
 | `rnn.dec.s` | B, T, d | rnn | s_t, the decoder state after step t |
 | `rnn.dec.c` | B, T, d | rnn | the decoder's LSTM cell states (LSTM only) |
 | `rnn.dec.gates.{gate}` | B, T, d | rnn | the decoder cell's gates |
-| `logits` | B, T, V | transformer/rnn | scores of the next token after each decoder position |
+| `logits` | B, T, V | transformer/rnn/gpt | scores of the next token after each decoder position (gpt: tied head) |
 
-An RNN with score `none` writes no `rnn.attn.*`; the bert family writes no `tgt.*`, `decoder.*` or `logits`.
+An RNN with score `none` writes no `rnn.attn.*`; the bert family writes no `tgt.*`, `decoder.*` or `logits`; the gpt
+family no `src.*`, `encoder.*` or `cross_attn`. With a KVCache a GPT step's trace holds the new positions' rows only:
+q, scores … weights (B, H, T_new, T) over every position so far, the rest with T_new positions.
 An attention block is named by its prefix (`attention_name(kind, layer)`: "decoder.1.cross_attn", "rnn.attn");
 Ablation.heads_off and the pages use it.
 """
@@ -80,7 +84,7 @@ class Side(StrEnum):
 
 
 SELF_ATTN, CROSS_ATTN, FFN = "self_attn", "cross_attn", "ffn"  # the sublayers of a Transformer layer
-FAMILIES = ("transformer", "rnn", "bert")  # the model families a trace may come from (config.arch)
+FAMILIES = ("transformer", "rnn", "bert", "gpt")  # the model families a trace may come from (config.arch)
 
 
 class Stack(StrEnum):
@@ -156,6 +160,11 @@ class AttentionKind(StrEnum):
 
 
 TRANSFORMER_KINDS: tuple[AttentionKind, ...] = (AttentionKind.ENCODER, AttentionKind.DECODER, AttentionKind.CROSS)
+GPT_KINDS: tuple[AttentionKind, ...] = (AttentionKind.DECODER,)  # decoder-only: causal self-attention, nothing else
+BERT_KINDS: tuple[AttentionKind, ...] = (AttentionKind.ENCODER,)  # encoder-only: self-attention over the source
+FAMILY_KINDS: dict[str, tuple[AttentionKind, ...]] = {
+    "transformer": TRANSFORMER_KINDS, "rnn": (AttentionKind.RNN,), "bert": BERT_KINDS, "gpt": GPT_KINDS,
+}  # fmt: skip  # the kinds of attention each family (config.arch) has
 
 # ---- the parts a block writes ----------------------------------------------------------------------------------
 

@@ -14,7 +14,8 @@ class Trace(Mapping[str, torch.Tensor]):
     """Read-only mapping from dotted names ("encoder.0.self_attn.weights") to tensors, batch first.
 
     tokens("src") / tokens("tgt") give the token strings along each axis (batch of one); an encoder-only model's
-    trace (MiniLM) has no decoder side, so its tokens("tgt") raises ValueError and its prediction is None.
+    trace (MiniLM) has no decoder side, so its tokens("tgt") raises ValueError and its prediction is None; a
+    decoder-only GPT's has no source side (tokens("src") raises), and its prediction is the most likely next token.
     notices: messages for the reader about this run that are not errors (the input was cut to the model's limit),
     each a LabError carried rather than raised, so the app shows it in the reader's language (ui.i18n.explain).
     """
@@ -58,13 +59,14 @@ class Trace(Mapping[str, torch.Tensor]):
         tokens = self._tokens[side]
         if tokens is None:
             raise ValueError(
-                f"this trace carries no {side} tokens (it came straight from forward(), or from an encoder-only model, "
-                "which has no decoder side)."
+                f"this trace carries no {side} tokens (it came straight from forward(), or from a model without that "
+                "side: an encoder-only model has no decoder side, a decoder-only GPT no source)."
             )
         return list(tokens)
 
-    def with_tokens(self, src_tokens: list[str], tgt_tokens: list[str] | None, **details) -> Trace:
-        """The same tensors labelled with tokens (and unknown / unknown_target / prediction)."""
+    def with_tokens(self, src_tokens: list[str] | None, tgt_tokens: list[str] | None, **details) -> Trace:
+        """The same tensors labelled with tokens (and unknown / unknown_target / prediction / notices); None for a side
+        the model does not have (a decoder-only GPT has no source)."""
         return Trace(self._tensors, src_tokens, tgt_tokens, **details)
 
     def numpy(self, name: str, batch: int | None = 0):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import N_, InputError
-from ..naming import TRANSFORMER_KINDS, AttentionKind, Stack, attention_name
+from ..naming import FAMILY_KINDS, TRANSFORMER_KINDS, AttentionKind, Stack, attention_name
 
 MAX_CODE_CHARS = 2000  # a link's off= longer than this is refused unread
 MAX_WORD_CHARS = 40  # the longest list of heads a file name spells out
@@ -45,7 +45,7 @@ def attention_blocks(config) -> list[Block]:
         return [Block(attention_name(AttentionKind.RNN), AttentionKind.RNN, 0, 1)] if config.attention else []
     return [
         Block(attention_name(kind, layer), kind, layer, config.n_heads)
-        for kind in TRANSFORMER_KINDS
+        for kind in FAMILY_KINDS.get(config.arch, TRANSFORMER_KINDS)  # a GPT: decoder self-attention only
         for layer in range(config.n_encoder_layers if kind.stack is Stack.ENCODER else config.n_decoder_layers)
     ]
 

@@ -64,10 +64,29 @@ class MultiHeadAttention(nn.Module):
         ablation: Ablation = NO_ABLATION,
     ) -> torch.Tensor:
         q, k, v = self.project(query, memory)  # (B, H, L, dk)
+        return self.attend(q, k, v, mask, trace, name, ablation)
+
+    def attend(
+        self,
+        q: torch.Tensor,  # (B, H, Lq, dk)
+        k: torch.Tensor,  # (B, H, Lk, dk)
+        v: torch.Tensor,  # (B, H, Lk, dk)
+        mask: torch.Tensor | None,  # bool, broadcastable to (B, H, Lq, Lk), True = may attend
+        trace: Record = None,
+        name: str = "attn",
+        ablation: Ablation = NO_ABLATION,
+        *,
+        is_causal: bool = False,  # mask is the plain causal mask (Lq == Lk): the fused kernel builds its own
+    ) -> torch.Tensor:
+        """The heads' attention over projected q, k, v, then concat @ Wᴼ + b: (B, Lq, d). Fused without a trace,
+        the explicit attention() with one (every intermediate written under `name`)."""
         p = self.dropout if self.training else 0.0
         if trace is None:
             divisor = scale_factor(self.d_head, scale=ablation.scale, temperature=ablation.temperature)
-            head_out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask, dropout_p=p, scale=1.0 / divisor)
+            fused_mask = None if is_causal else mask
+            head_out = F.scaled_dot_product_attention(
+                q, k, v, attn_mask=fused_mask, dropout_p=p, is_causal=is_causal, scale=1.0 / divisor
+            )
         else:
             res = attention(q, k, v, mask, temperature=ablation.temperature, scale=ablation.scale, dropout_p=p)
             head_out = res.out  # (B, H, Lq, dk)
@@ -86,13 +105,19 @@ class MultiHeadAttention(nn.Module):
         return out
 
 
-# gelu: the exact erf form, which BERT's config calls "gelu" (not the tanh approximation)
-ACTIVATIONS: dict[str, Callable[[torch.Tensor], torch.Tensor]] = {"relu": F.relu, "gelu": F.gelu}
+def gelu_tanh(x: torch.Tensor) -> torch.Tensor:
+    """GELU's tanh approximation, 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³))): GPT-2's activation ("gelu_new")."""
+    return F.gelu(x, approximate="tanh")
+
+
+# gelu: the exact erf form, which BERT's config calls "gelu"; gelu_tanh: the approximation GPT-2 was trained with
+Activation = Callable[[torch.Tensor], torch.Tensor]
+ACTIVATIONS: dict[str, Activation] = {"relu": F.relu, "gelu": F.gelu, "gelu_tanh": gelu_tanh}
 
 
 class FeedForward(nn.Module):
     """FFN(x) = max(0, x W₁ + b₁) W₂ + b₂, applied to each position alone (the paper's ReLU; BERT-family encoders
-    use GELU(x W₁ + b₁) instead: activation="gelu")."""
+    use GELU(x W₁ + b₁) instead: activation="gelu"; GPT-2 its tanh approximation: activation="gelu_tanh")."""
 
     def __init__(self, d_model: int, d_ff: int, dropout: float = 0.0, activation: str = "relu"):
         super().__init__()

@@ -18,9 +18,12 @@ import torch
 
 from model import LoadedEncoder, LoadedModel, ModelConfig, RNNConfig, get_task, naming
 from model.architectures import AnyConfig, build_model
+from model.gpt import LoadedGPT
 from model.naming import (
     CONTRACT,
     FAMILIES,
+    FAMILY_KINDS,
+    GPT_KINDS,
     LOGITS,
     RNN_ATTN,
     TRANSFORMER_KINDS,
@@ -45,7 +48,7 @@ from model.naming import (
     sum_name,
     type_name,
 )
-from tests.toys import Vocabularies, toy
+from tests.toys import Vocabularies, tiny_gpt, toy
 
 from .minilm import minilm
 
@@ -57,6 +60,10 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_attention_kinds_keep_their_stored_values_and_tables():
     assert [k.value for k in AttentionKind] == ["encoder", "decoder", "cross", "rnn"]
     assert TRANSFORMER_KINDS == (AttentionKind.ENCODER, AttentionKind.DECODER, AttentionKind.CROSS)
+    assert GPT_KINDS == (AttentionKind.DECODER,)  # decoder-only: causal self-attention, no encoder, no cross
+    assert FAMILY_KINDS == {
+        "transformer": ("encoder", "decoder", "cross"), "rnn": ("rnn",), "bert": ("encoder",), "gpt": ("decoder",),
+    }  # fmt: skip
     table = {k: (k.stack, k.module, k.query_side, k.key_side, k.code) for k in AttentionKind}
     assert table == {
         "encoder": ("encoder", "self_attn", "src", "src", "e"),
@@ -155,21 +162,24 @@ def test_axes_of_each_name(name, axes):
 def test_the_table_is_the_docstring_s_and_complete():
     assert len(CONTRACT) == 35
     assert len({e.pattern for e in CONTRACT}) == len(CONTRACT)
-    assert FAMILIES == ("transformer", "rnn", "bert")
+    assert FAMILIES == ("transformer", "rnn", "bert", "gpt")
     for entry in CONTRACT:
         assert f"| `{entry.pattern}` | {', '.join(entry.axes)} | {entry.family} |" in naming.__doc__
         assert entry.families and set(entry.families) <= set(FAMILIES), entry
     by_pattern = {e.pattern: e.families for e in CONTRACT}
-    assert by_pattern["{side}.embed"] == ("transformer", "rnn", "bert")
+    assert by_pattern["{side}.embed"] == ("transformer", "rnn", "bert", "gpt")
     assert by_pattern["{side}.type"] == by_pattern["{side}.sum"] == ("bert",)
-    assert by_pattern["logits"] == ("transformer", "rnn")
-    assert by_pattern["{stack}.final_norm"] == ("transformer",)
+    assert by_pattern["logits"] == ("transformer", "rnn", "gpt")
+    assert by_pattern["{stack}.final_norm"] == ("transformer", "gpt")
+    assert by_pattern["{stack}.{i}.{attn}.weights"] == ("transformer", "bert", "gpt")
 
 
 # ---- (b) real forward passes ------------------------------------------------------------------------------------
 
 
-LABELS = ("translate", "translate-rnn", "translate-rnn-noattn", "pre-ln", "lstm-bidirectional", "rnn-dot", "minilm")
+LABELS = (
+    "translate", "translate-rnn", "translate-rnn-noattn", "pre-ln", "lstm-bidirectional", "rnn-dot", "minilm", "gpt",
+)  # fmt: skip
 
 
 @functools.cache
@@ -187,14 +197,20 @@ def _model_of(label: str) -> LoadedModel:
     return LoadedModel(build_model(configs[label]), task, name=label)
 
 
-def model_of(label: str) -> LoadedModel | LoadedEncoder:
+@functools.cache
+def _gpt() -> LoadedGPT:
+    return tiny_gpt("en", n_layers=3)
+
+
+def model_of(label: str) -> LoadedModel | LoadedEncoder | LoadedGPT:
     """A shipped model of each family, variants whose traces hold more names (pre-LN, LSTM both ways, the plain RNN
-    with dot scores), and MiniLM (the bert family)."""
-    return minilm() if label == "minilm" else _model_of(label)
+    with dot scores), MiniLM (the bert family) and a small GPT (the gpt family)."""
+    return minilm() if label == "minilm" else _gpt() if label == "gpt" else _model_of(label)
 
 
-def run(loaded: LoadedModel | LoadedEncoder, text: str, target: str | None = None):
-    return loaded.run(text) if isinstance(loaded, LoadedEncoder) else loaded.run(text, target)
+def run(loaded: LoadedModel | LoadedEncoder | LoadedGPT, text: str, target: str | None = None):
+    """A trace of the text; a model without a decoder input of its own (MiniLM, a GPT) takes no target."""
+    return loaded.run(text) if isinstance(loaded, LoadedEncoder | LoadedGPT) else loaded.run(text, target)
 
 
 @pytest.mark.parametrize("label", LABELS)
@@ -202,9 +218,10 @@ def test_every_name_a_forward_pass_writes_is_in_the_table_with_its_shape(label):
     loaded = model_of(label)
     trace = run(loaded, "the big red dog sees a cat", "le chien rouge grand voit")
     config = loaded.config
-    encoder_only = isinstance(loaded, LoadedEncoder)
+    encoder_only, decoder_only = isinstance(loaded, LoadedEncoder), isinstance(loaded, LoadedGPT)
     sizes = {
-        "B": 1, "S": len(trace.tokens("src")), "T": None if encoder_only else len(trace.tokens("tgt")),
+        "B": 1, "S": None if decoder_only else len(trace.tokens("src")),
+        "T": None if encoder_only else len(trace.tokens("tgt")),
         "V": getattr(config, "tgt_vocab_size", None), "H": getattr(config, "n_heads", None),
         "dk": getattr(config, "d_head", None), "d_ff": getattr(config, "d_ff", None),
     }  # fmt: skip

@@ -1,0 +1,28 @@
+"""A decoder-only GPT in the GPT-2 layout, traced under our decoder's names (model/naming.py).
+
+config.py     GPTConfig: sizes; learned positions, pre-LN, GELU (tanh), tied head fixed (arch "gpt")
+vocab.py      CharVocab: one token per character, capped to the most frequent, the rest one unknown mark □
+attention.py  CausalSelfAttention: MultiHeadAttention with the causal mask and a key/value cache path
+block.py      GPTBlock: pre-LN self-attention and GELU MLP, under DecoderLayer's attribute names
+cache.py      KVCache: the keys and values already computed, so generation feeds one token at a time
+model.py      GPT: wte + wpe → N blocks → ln_f → logits tied to wte; forward(ids, record=True) → (logits, Trace)
+runner.py     LoadedGPT: next_token, generate, trace, run, tokenize (the pages' interface); GPTTask
+"""
+
+from .cache import KVCache
+from .config import GPTConfig
+from .model import GPT
+from .runner import GPT_TASKS, GPTTask, LoadedGPT, NextToken
+from .vocab import UNKNOWN_MARK, CharVocab
+
+__all__ = [
+    "GPT",
+    "GPT_TASKS",
+    "UNKNOWN_MARK",
+    "CharVocab",
+    "GPTConfig",
+    "GPTTask",
+    "KVCache",
+    "LoadedGPT",
+    "NextToken",
+]

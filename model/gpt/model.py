@@ -1,0 +1,126 @@
+"""GPT: a decoder-only Transformer in the GPT-2 layout, with a traced forward and a key/value cache.
+
+    ids (B, T) ─ wte + wpe ─▶ tgt.input (B, T, d) ─ N × GPTBlock ─▶ ln_f ─▶ decoder.final_norm ─ @ wteᵀ ─▶ logits
+
+Token embedding wte and learned positions wpe are added (no scaling, no embedding LayerNorm), N pre-LN blocks of causal
+self-attention and a GELU MLP follow (model/gpt/block.py), a final LayerNorm ln_f ends the stack, and the LM head is
+wte itself (tied), so logits = ln_f(x) @ wteᵀ, with no bias. Initialised as GPT-2 and nanoGPT do: every weight
+N(0, 0.02), biases 0, and the two projections that write into the residual stream (attention's Wᴼ, the MLP's second
+layer) N(0, 0.02 / √(2·n_layers)), so the stream's size does not grow with depth.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal, overload
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from ..ablation import NO_ABLATION, Ablation
+from ..forward_checks import new_record
+from ..naming import LOGITS, Side, Stack, embed_name, final_norm_name, input_name, pos_name
+from ..trace import Trace
+from ..transformer.layers import Record
+from .block import GPTBlock
+from .cache import KVCache
+from .config import GPTConfig
+
+INIT_STD = 0.02  # GPT-2's initializer_range
+
+
+class GPT(nn.Module):
+    """Token + learned position embeddings → N pre-LN causal blocks → ln_f → tied LM head."""
+
+    def __init__(self, config: GPTConfig):
+        super().__init__()
+        c = self.config = config
+        self.wte = nn.Embedding(c.vocab_size, c.d_model)  # (V, d), also the LM head
+        self.wpe = nn.Embedding(c.max_len, c.d_model)  # (max_len, d): row p is position p
+        self.embed_dropout = nn.Dropout(c.dropout)
+        self.decoder = nn.ModuleList(GPTBlock(c) for _ in range(c.n_layers))
+        self.ln_f = nn.LayerNorm(c.d_model, eps=c.layer_norm_eps)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """GPT-2's initialisation: N(0, 0.02) weights, zero biases, residual projections ÷ √(2·n_layers)."""
+        for module in self.modules():
+            if isinstance(module, nn.Linear | nn.Embedding):
+                nn.init.normal_(module.weight, std=INIT_STD)
+            if isinstance(module, nn.Linear) and module.bias is not None:
+                nn.init.zeros_(module.bias)
+            if isinstance(module, nn.LayerNorm):
+                nn.init.ones_(module.weight)
+                nn.init.zeros_(module.bias)
+        residual_std = INIT_STD / math.sqrt(2 * self.config.n_layers)
+        for block in self.blocks:
+            nn.init.normal_(block.self_attn.in_proj_weight, std=INIT_STD)
+            nn.init.zeros_(block.self_attn.in_proj_bias)
+            nn.init.normal_(block.self_attn.out_proj.weight, std=residual_std)
+            nn.init.normal_(block.ffn.linear2.weight, std=residual_std)
+
+    @property
+    def blocks(self) -> list[GPTBlock]:
+        """The blocks, typed (nn.ModuleList holds any nn.Module)."""
+        return [block for block in self.decoder if isinstance(block, GPTBlock)]
+
+    def unembed(self, x: torch.Tensor) -> torch.Tensor:
+        """Logits of a residual stream: ln_f(x) @ wteᵀ, (..., d) → (..., V). The logit lens reads any layer so."""
+        return F.linear(self.ln_f(x), self.wte.weight)
+
+    def _check(self, ids: torch.Tensor, start: int) -> None:
+        if ids.dim() != 2 or ids.shape[1] == 0:
+            raise ValueError(f"ids must have shape (batch, length) with at least one token, got {tuple(ids.shape)}.")
+        if start + ids.shape[1] > self.config.max_len:
+            raise ValueError(
+                f"{start} cached + {ids.shape[1]} new tokens exceed this model's context of {self.config.max_len}."
+            )
+        low, high = int(ids.min()), int(ids.max())
+        if low < 0 or high >= self.config.vocab_size:
+            raise ValueError(f"token ids must be in 0..{self.config.vocab_size - 1}, got {low}..{high}.")
+
+    @overload
+    def forward(
+        self, ids: torch.Tensor, *, record: Literal[False] = ..., ablation: Ablation = ..., cache: KVCache | None = ...
+    ) -> torch.Tensor: ...
+
+    @overload
+    def forward(
+        self, ids: torch.Tensor, *, record: Literal[True], ablation: Ablation = ..., cache: KVCache | None = ...
+    ) -> tuple[torch.Tensor, Trace]: ...
+
+    def forward(
+        self,
+        ids: torch.Tensor,  # (B, T): the new tokens (all of them without a cache)
+        *,
+        record: bool = False,
+        ablation: Ablation = NO_ABLATION,
+        cache: KVCache | None = None,  # keys and values of the earlier tokens; extended in place
+    ) -> torch.Tensor | tuple[torch.Tensor, Trace]:
+        """Logits (B, T, V) of the token after each position; with record=True, (logits, Trace). With a cache, the
+        ids continue the cached positions and the trace's attention rows are the new positions' (B, H, T, start + T)."""
+        start = 0 if cache is None else cache.length
+        self._check(ids, start)
+        trace: Record = new_record(self, record)
+        T = ids.shape[1]
+        embed = self.wte(ids)  # (B, T, d)
+        pos = self.wpe.weight[start : start + T]  # (T, d): the position rows used
+        if not ablation.positional:
+            pos = torch.zeros_like(pos)
+        x = embed + pos  # (B, T, d): the residual stream before block 0
+        if trace is not None:
+            tgt = Side.TGT
+            trace.update({embed_name(tgt): embed, pos_name(tgt): pos.detach(), input_name(tgt): x})
+        x = self.embed_dropout(x)
+        for i, block in enumerate(self.decoder):
+            x = block(x, trace, i, ablation, cache)
+        if cache is not None:
+            cache.advance(T)
+        final = self.ln_f(x)  # (B, T, d)
+        logits = F.linear(final, self.wte.weight)  # (B, T, V): the head tied to the embedding
+        if trace is None:
+            return logits
+        trace[final_norm_name(Stack.DECODER)] = final
+        trace[LOGITS] = logits
+        return logits, Trace(trace)

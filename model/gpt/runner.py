@@ -1,0 +1,252 @@
+"""LoadedGPT: a trained GPT with its character vocabulary, run on text the way the pages and the README need.
+
+It answers the questions LoadedModel and LoadedEncoder answer (.name, .config with arch "gpt", .task with .name,
+.example, .description, .max_words, .meta, .tokenize, .run(text) → Trace) and the language model's own:
+next_token (the distribution of the next token, every stage of model/sampling.py's chain), generate (text written one
+token at a time, reusing cached keys and values) and trace. A prompt longer than the context is cut from the left
+(the model reads the last max_len characters), with a notice; characters outside the vocabulary read as □.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+from ..ablation import NO_ABLATION, Ablation
+from ..errors import N_, InputError, LabError
+from ..sampling import UNCHANGED, Chain, SamplingSettings, chain, generator_of, sample
+from ..trace import Trace
+from .cache import KVCache
+from .config import GPTConfig
+from .model import GPT
+from .vocab import CharVocab
+
+MAX_NEW_TOKENS = 2000  # the most characters one generate() call writes
+NO_TARGET = N_("{name} is a decoder-only model: it continues the prompt, so it takes no target text.")
+
+
+@dataclass(frozen=True)
+class GPTTask:
+    """What a GPT was trained to write, in the shape the pages read a toy task in (.name, .example, .description)."""
+
+    name: str  # the corpus' name, stored in the checkpoint: "shakespeare", "tang-poems"
+    example: str  # a prompt for the pages' defaults
+    description: str  # N_ text, translated where it is shown
+    language: str = "en"  # the language it writes: "en" or "zh"
+
+
+GPT_TASKS: dict[str, GPTTask] = {
+    task.name: task
+    for task in (
+        GPTTask("shakespeare", "To be, or not to be", N_("Writes English like Shakespeare's plays, one character at "
+                                                          "a time."), "en"),
+        GPTTask("tang-poems", "床前明月光，", N_("Writes classical Chinese poems like the Tang poets', one character "
+                                                  "at a time."), "zh"),
+    )
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A prompt as the model reads it: ids and their characters (□ for unknown ones), cut to the context."""
+
+    ids: list[int]
+    tokens: list[str]
+    unknown: list[str]  # the characters the vocabulary lacks, once each
+    cut: int = 0  # characters left out at the start (the prompt was longer than the context)
+    limit: int = 0  # the context, max_len
+
+    def notice(self) -> LabError | None:
+        """The message that the prompt was cut from the left, or None."""
+        if not self.cut:
+            return None
+        return LabError(
+            N_("The prompt has {n} characters; this model reads at most {limit}, so the first {cut} were left out."),
+            n=self.cut + len(self.ids), limit=self.limit, cut=self.cut,
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class NextToken:
+    """The distribution of the next token: the whole chain, and the kept tokens most likely first (probs sum to 1)."""
+
+    chain: Chain
+    ids: list[int]  # the kept tokens, most likely first
+    tokens: list[str]
+    probs: list[float]  # their renormalised probabilities, summing to 1
+    vocab: CharVocab = field(repr=False)
+
+    @classmethod
+    def of(cls, c: Chain, vocab: CharVocab) -> NextToken:
+        order = [int(i) for i in c.order if bool(c.kept[i])]
+        return cls(c, order, [vocab.itos[i] for i in order], [float(c.renormalised[i]) for i in order], vocab)
+
+    def candidates(self, n: int) -> list[tuple[int, str, float, bool, float]]:
+        """The n most likely tokens before the cut: (id, token, probability, kept, renormalised probability)."""
+        c = self.chain
+        return [
+            (int(i), self.vocab.itos[int(i)], float(c.probs[i]), bool(c.kept[i]), float(c.renormalised[i]))
+            for i in c.order[:n]
+        ]
+
+
+@dataclass
+class LoadedGPT:
+    """A trained GPT ready to use. Never mutated after loading, so threads and sessions may share it."""
+
+    model: GPT
+    vocab: CharVocab
+    name: str = "gpt"
+    task: GPTTask = field(default_factory=lambda: GPT_TASKS["shakespeare"])
+    meta: dict[str, Any] = field(default_factory=dict)  # how it was trained: steps, seconds, corpus, split, losses
+
+    def __post_init__(self) -> None:
+        self.model.eval()
+        if len(self.vocab) != self.config.vocab_size:
+            raise LabError(
+                N_("the vocabulary has {n} tokens but the model config says {size}."),
+                n=len(self.vocab), size=self.config.vocab_size,
+            )  # fmt: skip
+
+    @property
+    def config(self) -> GPTConfig:
+        """The model's config; config.arch is 'gpt'."""
+        return self.model.config
+
+    @property
+    def max_len(self) -> int:
+        """The context: the most characters the model reads at once."""
+        return self.config.max_len
+
+    @property
+    def max_words(self) -> int:
+        """The counterpart of LoadedModel.max_words: characters of context (a longer prompt is cut from the left)."""
+        return self.config.max_len
+
+    @property
+    def vocabulary(self) -> list[str]:
+        """Every token's string, by id."""
+        return self.vocab.to_list()
+
+    # ---- reading a prompt ----
+
+    def tokenize(self, text: str) -> Prompt:
+        """Text → the ids the model reads: one per character, □ for unknown ones, the last max_len characters."""
+        if not isinstance(text, str) or not text:
+            raise InputError(
+                N_("The prompt is empty: type a few characters for the model to continue, e.g. '{example}'."),
+                example=self.task.example,
+            )
+        ids, unknown = self.vocab.encode(text)
+        cut = max(0, len(ids) - self.max_len)
+        ids = ids[cut:]
+        return Prompt(ids, [self.vocab.itos[i] for i in ids], unknown, cut, self.max_len)
+
+    def prompt_of_ids(self, ids: list[int]) -> Prompt:
+        """Token ids (from a link, or appended one by one) → a Prompt; InputError for an id outside the vocabulary."""
+        if not ids:
+            raise InputError(N_("The prompt is empty: type a few characters for the model to continue, e.g. "
+                                "'{example}'."), example=self.task.example)  # fmt: skip
+        bad = [i for i in ids if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(self.vocab)]
+        if bad:
+            raise InputError(
+                N_("Token id {value} is not in this model's vocabulary (0 to {last})."),
+                value=repr(bad[0]), last=len(self.vocab) - 1,
+            )  # fmt: skip
+        cut = max(0, len(ids) - self.max_len)
+        kept = list(ids[cut:])
+        return Prompt(kept, [self.vocab.itos[i] for i in kept], [], cut, self.max_len)
+
+    def _prompt(self, text_or_ids: str | list[int]) -> Prompt:
+        return self.tokenize(text_or_ids) if isinstance(text_or_ids, str) else self.prompt_of_ids(list(text_or_ids))
+
+    # ---- the pages' interface ----
+
+    def run(self, text: str, target: str | None = None, ablation: Ablation = NO_ABLATION) -> Trace:
+        """Trace of one prompt (batch of one): trace.tokens("tgt") its characters, trace.prediction the most likely
+        next one, trace.unknown the characters read as □, trace.notices the cut. A non-empty target is an
+        InputError: a decoder-only model has no decoder input of its own."""
+        if target is not None and target.strip():
+            raise InputError(NO_TARGET, name=self.name)
+        return self.trace(text, ablation)
+
+    def trace(self, text_or_ids: str | list[int], ablation: Ablation = NO_ABLATION) -> Trace:
+        """Every named intermediate of the forward pass over the prompt (model/naming.py's names)."""
+        prompt = self._prompt(text_or_ids)
+        with torch.inference_mode():
+            logits, trace = self.model(self._ids_of(prompt.ids), record=True, ablation=ablation)
+        notice = prompt.notice()
+        prediction = self.vocab.itos[int(torch.argmax(logits[0, -1]))]
+        return trace.with_tokens(
+            None, prompt.tokens, unknown=prompt.unknown, prediction=prediction, notices=(notice,) if notice else ()
+        )
+
+    def last_logits(self, text_or_ids: str | list[int], ablation: Ablation = NO_ABLATION) -> torch.Tensor:
+        """The logits (V,) of the token after the prompt."""
+        prompt = self._prompt(text_or_ids)
+        with torch.inference_mode():
+            return self.model(self._ids_of(prompt.ids), ablation=ablation)[0, -1]
+
+    def next_token(
+        self,
+        text_or_ids: str | list[int],
+        temperature: float = 1.0,
+        top_k: int | None = None,
+        top_p: float | None = None,
+        ablation: Ablation = NO_ABLATION,
+    ) -> NextToken:
+        """The distribution of the next token under these settings: .tokens, .probs (most likely first, summing to 1)
+        and .chain, every stage (logits, ÷ T, softmax, kept, renormalised)."""
+        settings = SamplingSettings(temperature, top_k, top_p)
+        return NextToken.of(chain(self.last_logits(text_or_ids, ablation), settings), self.vocab)
+
+    def generate_ids(
+        self, text_or_ids: str | list[int], n: int, settings: SamplingSettings = UNCHANGED,
+        ablation: Ablation = NO_ABLATION,
+    ) -> list[int]:  # fmt: skip
+        """The ids of n tokens written after the prompt, one at a time. Until the context is full each step feeds
+        only the new token (a KVCache holds the earlier keys and values); then each step re-reads the last max_len
+        tokens (learned positions end there). The same seed and settings give the same tokens."""
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_NEW_TOKENS:
+            raise InputError(
+                N_("The number of tokens to write must be a whole number from 0 to {limit}; got {value}."),
+                limit=MAX_NEW_TOKENS, value=repr(n),
+            )  # fmt: skip
+        settings.check_vocabulary(len(self.vocab))
+        ids = list(self._prompt(text_or_ids).ids)
+        generator = generator_of(settings.seed)
+        cache: KVCache | None = KVCache(self.config)
+        written: list[int] = []
+        with torch.inference_mode():
+            logits = self.model(self._ids_of(ids), ablation=ablation, cache=cache)[0, -1]  # (V,)
+            for step in range(n):
+                token = sample(chain(logits, settings), generator)
+                written.append(token)
+                ids.append(token)
+                if step == n - 1:
+                    break
+                if cache is not None and cache.room == 0:
+                    cache = None  # the context is full: from now on, re-read the last max_len tokens
+                new = ids[-1:] if cache is not None else ids[-self.max_len :]
+                logits = self.model(self._ids_of(new), ablation=ablation, cache=cache)[0, -1]
+        return written
+
+    @staticmethod
+    def _ids_of(ids: list[int]) -> torch.Tensor:
+        return torch.tensor([ids], dtype=torch.long)  # (1, T)
+
+    def generate(
+        self,
+        text_or_ids: str | list[int],
+        n: int = 40,
+        temperature: float = 1.0,
+        top_k: int | None = None,
+        top_p: float | None = None,
+        seed: int | None = None,
+        ablation: Ablation = NO_ABLATION,
+    ) -> str:
+        """The n characters written after the prompt (the prompt itself not included); same seed, same text."""
+        settings = SamplingSettings(temperature, top_k, top_p, seed)
+        return self.vocab.decode(self.generate_ids(text_or_ids, n, settings, ablation))

@@ -1,0 +1,110 @@
+"""LoadedGPT, the pages' interface: prompts (empty, over the context, unknown characters), run/trace, next_token and
+generate (cached steps equal to re-reading the text, seeds), checked against the model's own forward pass."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from model import InputError
+from model.gpt import UNKNOWN_MARK, LoadedGPT
+from model.sampling import SamplingSettings, chain, sample
+from tests.toys import tiny_gpt
+
+
+@pytest.fixture(scope="module")
+def lm() -> LoadedGPT:
+    return tiny_gpt("en", max_len=16)
+
+
+def test_what_it_says_about_itself(lm):
+    assert lm.config.arch == "gpt" and lm.max_words == lm.max_len == 16
+    assert lm.vocabulary == list(lm.vocab.itos) and lm.vocabulary[-1] == UNKNOWN_MARK
+    assert lm.task.example and lm.task.description and lm.task.language == "en"
+
+
+@pytest.mark.parametrize("bad", ["", None, 3])
+def test_an_empty_prompt_is_an_input_error(lm, bad):
+    with pytest.raises(InputError, match="empty"):
+        lm.tokenize(bad)
+    with pytest.raises(InputError, match="empty"):
+        lm.next_token([])
+
+
+def test_a_long_prompt_is_cut_from_the_left_with_a_notice(lm):
+    text = "To be, or not to be, that is the question"  # 41 characters, the context is 16
+    trace = lm.trace(text)
+    assert "".join(trace.tokens("tgt")) == text[-16:]
+    (notice,) = trace.notices
+    assert notice.params == {"n": 41, "limit": 16, "cut": 25}
+    assert "left out" in str(notice)
+    assert lm.trace(text[-16:]).notices == ()
+    torch.testing.assert_close(trace["logits"], lm.trace(text[-16:])["logits"])
+
+
+def test_unknown_characters_read_as_the_mark(lm):
+    trace = lm.trace("To bé?")
+    assert trace.tokens("tgt") == ["T", "o", " ", "b", UNKNOWN_MARK, UNKNOWN_MARK]
+    assert trace.unknown == ["é", "?"]
+    with pytest.raises(ValueError, match="no src tokens"):
+        trace.tokens("src")
+
+
+def test_run_takes_no_target_and_predicts_the_most_likely_next_token(lm):
+    with pytest.raises(InputError, match="decoder-only"):
+        lm.run("To be", "or not")
+    trace = lm.run("To be", "  ")
+    logits = lm.model(torch.tensor([lm.tokenize("To be").ids]))[0, -1]
+    assert trace.prediction == lm.vocabulary[int(logits.argmax())]
+
+
+def test_ids_outside_the_vocabulary_are_an_input_error(lm):
+    for bad in ([len(lm.vocabulary)], [-1], [1, "2"]):
+        with pytest.raises(InputError, match="vocabulary"):
+            lm.next_token(bad)
+
+
+def test_next_token_is_the_chain_of_the_model_s_last_logits(lm):
+    dist = lm.next_token("To be, or not to", temperature=0.7, top_k=6)
+    logits = lm.model(torch.tensor([lm.tokenize("To be, or not to").ids]))[0, -1]
+    expected = chain(logits, SamplingSettings(0.7, 6))
+    torch.testing.assert_close(dist.chain.renormalised, expected.renormalised)
+    assert len(dist.tokens) == 6 and abs(sum(dist.probs) - 1) < 1e-12
+    assert dist.probs == sorted(dist.probs, reverse=True)
+    assert dist.tokens == [lm.vocabulary[i] for i in dist.ids]
+    assert dist.ids == [int(i) for i in torch.topk(logits, 6).indices]
+    top = dist.candidates(8)
+    assert [c[3] for c in top] == [True] * 6 + [False] * 2 and top[6][4] == 0.0
+
+
+def test_generate_with_the_cache_equals_re_reading_the_text(lm):
+    settings = SamplingSettings(temperature=0.9, top_k=8, seed=11)
+    written = lm.generate_ids("To be", 30, settings)  # 5 + 30 > 16: the context fills, then it slides
+    generator = torch.Generator().manual_seed(11)
+    ids = lm.tokenize("To be").ids
+    for token in written:  # by hand: every step re-reads the last 16 tokens in full
+        logits = lm.model(torch.tensor([ids[-16:]]))[0, -1]
+        assert sample(chain(logits, settings), generator) == token
+        ids.append(token)
+
+
+def test_the_same_seed_writes_the_same_text(lm):
+    a = lm.generate("To be", n=40, temperature=0.8, top_k=10, top_p=0.95, seed=1)
+    assert a == lm.generate("To be", n=40, temperature=0.8, top_k=10, top_p=0.95, seed=1)
+    assert len(a) == 40
+    assert {lm.generate("To be", n=40, seed=s) for s in range(4)} != {a}
+    greedy = lm.generate("To be", n=10, temperature=0)
+    ids = lm.tokenize("To be").ids
+    for _ in greedy:
+        ids.append(int(lm.model(torch.tensor([ids[-16:]]))[0, -1].argmax()))
+    assert lm.vocab.decode(ids[5:]) == greedy
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [dict(temperature=-1.0), dict(temperature=float("nan")), dict(temperature=1e9), dict(top_k=0),
+     dict(top_k=10_000), dict(top_p=0.0), dict(top_p=1.5), dict(seed=-3), dict(n=10**6), dict(n=-1)],
+)  # fmt: skip
+def test_bad_settings_are_input_errors(lm, settings):
+    with pytest.raises(InputError):
+        lm.generate("To be", **settings)
