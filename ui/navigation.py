@@ -46,8 +46,9 @@ POSITIONAL = PageSpec("pages/positional-encoding.py", N_("Positional encoding"),
 TRAIN = PageSpec("pages/train.py", N_("Train"), "🏋️")
 INSIDE_A_LAYER = PageSpec("pages/inside-a-layer.py", N_("Inside a layer"), "🔬", reruns_alone=True)
 RNN_VS_TRANSFORMER = PageSpec("pages/rnn-vs-transformer.py", N_("RNN vs Transformer"), "🔁", reruns_alone=True)
+NEXT_TOKEN = PageSpec("pages/next-token.py", N_("Next token"), "✍️", reruns_alone=True)
 LESSON = PageSpec("pages/lesson.py", N_("Lesson"), "🎓")
-PAGES = (HOME, STEP_BY_STEP, ATTENTION, POSITIONAL, TRAIN, INSIDE_A_LAYER, RNN_VS_TRANSFORMER, LESSON)
+PAGES = (HOME, STEP_BY_STEP, ATTENTION, POSITIONAL, TRAIN, INSIDE_A_LAYER, RNN_VS_TRANSFORMER, NEXT_TOKEN, LESSON)
 
 
 def app_pages() -> list[st.Page]:

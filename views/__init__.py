@@ -12,6 +12,7 @@ from .controls import Choice, Control, Flag, Grid, Number, Text, Whole
 from .errors import ViewError
 from .layers import InsideLayerView
 from .lesson import DEFAULT_LESSON, LessonView
+from .next_token import NextTokenView
 from .pages import SLIDE_PAGES, VIEWS, view_class
 from .plain import HomeView, TrainView
 from .positional import PositionalView
@@ -20,8 +21,8 @@ from .walkthrough import StepByStepView
 
 __all__ = [
     "DEFAULT_LESSON", "DEFAULT_MODEL", "SLIDE_PAGES", "VIEWS", "AttentionView", "Choice", "Common", "Control",
-    "Field", "Flag", "Grid", "HomeView", "InsideLayerView", "LessonView", "LinkProblem", "Number", "PageView",
-    "PositionalView", "RnnView", "StepByStepView", "Text", "TrainView", "ViewError", "Whole", "build",
+    "Field", "Flag", "Grid", "HomeView", "InsideLayerView", "LessonView", "LinkProblem", "NextTokenView", "Number",
+    "PageView", "PositionalView", "RnnView", "StepByStepView", "Text", "TrainView", "ViewError", "Whole", "build",
     "check_mapping", "fields", "fit", "from_mapping", "from_params", "get", "key_of", "replace", "to_mapping",
     "to_params", "values", "view_class",
 ]  # fmt: skip

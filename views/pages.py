@@ -6,6 +6,7 @@ from .attention import AttentionView
 from .base import PageView
 from .layers import InsideLayerView
 from .lesson import LessonView
+from .next_token import NextTokenView
 from .plain import HomeView, TrainView
 from .positional import PositionalView
 from .rnn import RnnView
@@ -14,7 +15,8 @@ from .walkthrough import StepByStepView
 VIEWS: dict[str, type[PageView]] = {
     cls.PAGE: cls
     for cls in (
-        HomeView, AttentionView, StepByStepView, PositionalView, InsideLayerView, TrainView, RnnView, LessonView,
+        HomeView, AttentionView, StepByStepView, PositionalView, InsideLayerView, TrainView, RnnView, NextTokenView,
+        LessonView,
     )
 }  # fmt: skip
 SLIDE_PAGES = tuple(page for page, cls in VIEWS.items() if cls.SLIDE)  # the pages a lesson slide can show

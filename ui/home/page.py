@@ -26,6 +26,10 @@ SECTIONS = [
         "Where attention came from: an RNN encoder–decoder squeezes the input into one vector, then attention lets "
         "it look back. Its alignment beside the Transformer's, its decoder step by step, and what the textbooks claim "
         "about the two, measured.")),
+    (nav.NEXT_TOKEN, N_(
+        "How a GPT writes: pick a GPT model, type a prompt in English or Chinese and watch it choose the next token. "
+        "The probabilities with temperature, top-k and top-p, writing one token at a time, what the new token "
+        "looked at, each layer's guess (the logit lens) and the cached keys and values.")),
     (nav.LESSON, N_(
         "A ready lesson in 14 slides, from why attention to a recap, each with a live view; download it, edit it, "
         "upload your own, or build one from the views you add.")),

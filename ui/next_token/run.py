@@ -1,0 +1,50 @@
+"""The GPT's run on the text so far, kept per session: the trace of the prompt and the tokens written after it, and
+the chain of the next token under this session's settings (model.sampling on the trace's own last logits, so the
+numbers on screen are those the model computed, with one forward pass per text)."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+
+import streamlit as st
+
+from model import Trace
+from model.gpt import LoadedGPT, NextToken
+from model.gpt.runner import Prompt
+from model.naming import LOGITS
+from model.sampling import SamplingSettings, chain
+
+from ..trace_cache import traced
+
+CACHE_KEY = "_next_token_runs"
+CACHE_SIZE = 8  # the last few texts: Back and a click on a candidate come back to one of them
+
+
+@dataclass(frozen=True)
+class Run:
+    """One text as the model read it (`prompt`: its ids, characters, the cut) and its trace."""
+
+    text: str
+    prompt: Prompt
+    trace: Trace
+
+
+def run_text(loaded: LoadedGPT, text: str) -> Run:
+    """The model's run on `text` (InputError for an empty one), once per session and text; the trace is shared
+    between sessions for a shipped model (ui.trace_cache.traced)."""
+    cache: OrderedDict = st.session_state.setdefault(CACHE_KEY, OrderedDict())
+    key = (loaded.model, text)
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+    found = Run(text, loaded.tokenize(text), traced(loaded, text, None))
+    cache[key] = found
+    while len(cache) > CACHE_SIZE:
+        cache.popitem(last=False)
+    return found
+
+
+def next_token(loaded: LoadedGPT, run: Run, settings: SamplingSettings) -> NextToken:
+    """The next token's whole chain (logits, ÷ T, softmax, kept, renormalised) from the run's last logits."""
+    return NextToken.of(chain(run.trace[LOGITS][0, -1], settings), loaded.vocab)
