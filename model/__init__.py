@@ -1,10 +1,11 @@
-"""Attention Lab's model package: a traced encoder–decoder Transformer and RNN, toy tasks and training.
+"""Attention Lab's model package: a traced encoder–decoder Transformer and RNN, a GPT, toy tasks and training.
 
 Pure PyTorch: nothing here imports Streamlit, plotly, or the app's layers above it (services, ui, viz).
 
 transformer/     the encoder–decoder Transformer: config, attention, positions, layers, model
 rnn/             the recurrent encoder–decoder with attention: config, cells, encoder, attention, model
 bert/            a BERT-family encoder (MiniLM from an installed package) traced under the encoder's names
+gpt/             a decoder-only GPT in the GPT-2 layout (character-level, KV cache) traced under the decoder's names
 analysis/        numbers computed from traces: attention, layers, the RNN lessons, heads switched off, the probe,
                  the head atlas (what each head attends to)
 io/              checkpoints, the shipped models, archives, trace exports (safetensors, never pickle)
@@ -12,13 +13,16 @@ teach/           the walkthrough's arithmetic, one block opened up, questions wi
 tasks/           the toy tasks and their vocabularies
 naming.py        AttentionKind and every trace name with its shape: the contract with everything else
 trace.py         Trace, what a traced forward returns; ablation.py what a run may switch off
+sampling.py      choosing the next token: temperature, top-k, top-p, greedy, seeded samples
 architectures.py the families by name; runner.py LoadedModel (bert/runner.py LoadedEncoder); decode.py greedy decoding
 train.py         training (`python -m model.train`); checkpoints/ the shipped models
 """
 
+from . import sampling
 from .ablation import NO_ABLATION, Ablation
 from .bert import BertConfig, BertEncoder, LoadedEncoder, cosine_similarity, load_minilm, sentence_embedding
 from .errors import CheckpointError, InputError
+from .gpt import GPT, CharVocab, GPTConfig, KVCache, LoadedGPT, NextToken
 from .io.checkpoint import load_checkpoint, load_checkpoint_bytes, save_checkpoint
 from .io.pretrained import (
     PRETRAINED,
@@ -40,6 +44,7 @@ from .transformer.attention import AttentionResult, attention, causal_mask
 from .transformer.positional import sinusoidal_at, sinusoidal_curve, sinusoidal_table
 
 __all__ = [
+    "GPT",
     "NO_ABLATION",
     "PRETRAINED",
     "TASKS",
@@ -48,11 +53,16 @@ __all__ = [
     "AttentionResult",
     "BertConfig",
     "BertEncoder",
+    "CharVocab",
     "CheckpointError",
+    "GPTConfig",
     "InputError",
+    "KVCache",
     "LoadedEncoder",
+    "LoadedGPT",
     "LoadedModel",
     "ModelConfig",
+    "NextToken",
     "RNNConfig",
     "RNNSeq2Seq",
     "Seq2SeqTransformer",
@@ -71,6 +81,7 @@ __all__ = [
     "missing_pretrained",
     "pretrained_arch",
     "rnn_of",
+    "sampling",
     "save_checkpoint",
     "sentence_embedding",
     "sinusoidal_at",

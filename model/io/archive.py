@@ -13,17 +13,21 @@ import zipfile
 
 from ..errors import N_, CheckpointError
 from ..runner import LoadedModel
-from .checkpoint import CONFIG_FILE, WEIGHTS_FILE, checkpoint_bytes, load_checkpoint_bytes
+from .checkpoint import CONFIG_FILE, WEIGHTS_FILE, AnyCheckpoint, checkpoint_bytes, load_checkpoint_bytes, task_model
 
 MAX_ARCHIVE_BYTES = 16 * 2**20  # the zip itself; our models are well under 2 MB
 MAX_MEMBER_BYTES = 32 * 2**20  # one file once decompressed
 MAX_MEMBERS = 8  # two files, plus a folder entry or two a zip tool may add
 MAX_RATIO = 200  # decompressed / compressed; far above what real weights reach (~1.1)
 PICKLE_SUFFIXES = (".pt", ".pth", ".pkl", ".pickle", ".bin", ".ckpt", ".joblib", ".npy", ".npz")
-_IGNORED_PREFIXES = ("__MACOSX/",)  # resource forks macOS Finder adds when zipping
+_IGNORED_PREFIXES = ("__MACOSX/",)
+PICKLED = N_(
+    "{weights} is a pickle (torch.save) file, not safetensors. Pickles can run code, so they are never loaded here; "
+    "save the weights with safetensors."
+)  # resource forks macOS Finder adds when zipping
 
 
-def pack_archive(loaded: LoadedModel) -> bytes:
+def pack_archive(loaded: AnyCheckpoint) -> bytes:
     """The zip the Download button offers: config.json + model.safetensors at its root."""
     config_bytes, weights_bytes = checkpoint_bytes(loaded)
     buffer = io.BytesIO()
@@ -58,18 +62,17 @@ def unpack_archive(data: bytes) -> tuple[bytes, bytes]:
         return _read(archive, members[CONFIG_FILE]), _read(archive, members[WEIGHTS_FILE])
 
 
-def load_archive(data: bytes, name: str | None = None) -> LoadedModel:
-    """Unpack, refuse pickles, validate against the config, and load (eval mode)."""
+def load_any_archive(data: bytes, name: str | None = None) -> AnyCheckpoint:
+    """Unpack, refuse pickles, validate against the config, and load (eval mode): a toy task's model or a GPT."""
     config_bytes, weights_bytes = unpack_archive(data)
     if _looks_pickled(weights_bytes):
-        raise CheckpointError(
-            N_(
-                "{weights} is a pickle (torch.save) file, not safetensors. Pickles can run code, so they are "
-                "never loaded here; save the weights with safetensors."
-            ),
-            weights=WEIGHTS_FILE,
-        )
+        raise CheckpointError(PICKLED, weights=WEIGHTS_FILE)
     return load_checkpoint_bytes(config_bytes, weights_bytes, name=name)
+
+
+def load_archive(data: bytes, name: str | None = None) -> LoadedModel:
+    """A toy task's model, as the Train page makes them (a GPT's archive is refused with a message)."""
+    return task_model(load_any_archive(data, name))
 
 
 def _check_members(archive: zipfile.ZipFile) -> dict[str, zipfile.ZipInfo]:

@@ -1,5 +1,6 @@
 """The pretrained models by name: the checkpoints shipped in the repository, made by `python -m model.train`
-(commands in README), and MiniLM, which comes from an installed package when it is installed.
+(commands in README): the toy task models and the GPTs (gpt-en, gpt-zh: LoadedGPT), and MiniLM, which comes from an
+installed package when it is installed.
 
 PRETRAINED lists the shipped checkpoints only (always there). available_pretrained() adds the packaged models that
 are installed here, so a picker offers exactly what load_pretrained can load; missing_pretrained() names the ones
@@ -14,6 +15,7 @@ from typing import Literal, overload
 from ..architectures import AnyTransformer
 from ..bert import package as minilm
 from ..bert.runner import LoadedEncoder
+from ..gpt.runner import LoadedGPT
 from ..rnn.model import RNNSeq2Seq
 from ..runner import LoadedModel
 from .checkpoint import load_checkpoint
@@ -30,9 +32,17 @@ PRETRAINED: tuple[str, ...] = (
     "translate-rnn-noattn",
     "reverse-rnn-noattn",
 )
+GPT_PREFIX = "gpt-"  # the shipped GPTs' names: gpt-en, gpt-zh
+
+
+def _arch_of_name(name: str) -> str:
+    return "gpt" if name.startswith(GPT_PREFIX) else "rnn" if "-rnn" in name else "transformer"
+
+
 # The family of each shipped model (config.json says so too), so a picker can filter without loading.
-PRETRAINED_ARCH: dict[str, str] = {name: "rnn" if "-rnn" in name else "transformer" for name in PRETRAINED}
-AnyLoaded = LoadedModel | LoadedEncoder  # what load_pretrained gives: a toy model, or MiniLM (config.arch "bert")
+PRETRAINED_ARCH: dict[str, str] = {name: _arch_of_name(name) for name in PRETRAINED}
+# what load_pretrained gives: a toy model, MiniLM (config.arch "bert") or a GPT (config.arch "gpt")
+AnyLoaded = LoadedModel | LoadedEncoder | LoadedGPT
 # Models that come from an installed package (model/bert/package.py), with their family: offered when installed.
 PACKAGED_ARCH: dict[str, str] = {minilm.NAME: "bert"}
 
@@ -81,12 +91,17 @@ def load_pretrained(name: Literal["minilm"]) -> LoadedEncoder: ...
 
 
 @overload
+def load_pretrained(name: Literal["gpt-en", "gpt-zh"]) -> LoadedGPT: ...
+
+
+@overload
 def load_pretrained(name: str) -> AnyLoaded: ...
 
 
 def load_pretrained(name: str) -> AnyLoaded:
-    """A pretrained model by name: a shipped checkpoint (one of PRETRAINED) as a LoadedModel, or "minilm" as a
-    LoadedEncoder (CheckpointError, whose message is the install line, when its package is not installed)."""
+    """A pretrained model by name: a shipped checkpoint (one of PRETRAINED) as a LoadedModel (a toy task's) or a
+    LoadedGPT (gpt-en, gpt-zh), or "minilm" as a LoadedEncoder (CheckpointError, whose message is the install line,
+    when its package is not installed)."""
     if name == minilm.NAME:
         return minilm.load_minilm()
     if name not in PRETRAINED:

@@ -28,6 +28,7 @@ import numpy as np
 
 from model import CheckpointError, Task, load_checkpoint_bytes
 from model.architectures import AnyConfig
+from model.io.checkpoint import task_model
 from model.train import TrainConfig, TrainResult
 
 from ..allocator import release_freed_memory
@@ -268,7 +269,8 @@ class TrainingPool:
     def _finish_trained(self, job: JobHandle, message: Message) -> None:
         fields = message.fields
         try:
-            loaded = load_checkpoint_bytes(message.blobs["config.json"], message.blobs["model.safetensors"], job.name)
+            blobs = message.blobs
+            loaded = task_model(load_checkpoint_bytes(blobs["config.json"], blobs["model.safetensors"], job.name))
         except (CheckpointError, KeyError) as exc:
             self._finish(job, FAILED, failure=JobFailedError(f"the trained model came back damaged ({exc})"))
             return

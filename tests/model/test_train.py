@@ -8,6 +8,7 @@ import threading
 import pytest
 
 from model import get_task, load_checkpoint
+from model.io.checkpoint import task_model
 from model.train import StepInfo, TrainConfig, default_model_config, lr_at, main, train
 from tests.toys import TransformerSizes, transformer_config
 
@@ -75,7 +76,7 @@ def test_command_line_writes_a_loadable_checkpoint(tmp_path, capsys):
     assert code == 0
     printed = capsys.readouterr().out
     assert "held-out exact match" in printed and " s\n" in printed
-    loaded = load_checkpoint(out)
+    loaded = task_model(load_checkpoint(out))
     assert transformer_config(loaded).d_model == 16 and loaded.meta["steps"] == 20
     assert loaded.meta["command"].startswith("python -m model.train --task sort")
 

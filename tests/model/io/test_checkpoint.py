@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from model import CheckpointError, load_checkpoint, load_pretrained, save_checkpoint
+from model.io.checkpoint import task_model
 from model.io.pretrained import CHECKPOINT_DIR
 from tests.toys import toy
 
@@ -25,7 +26,7 @@ def test_save_and_load_round_trip(tmp_path):
     loaded = toy("reverse")
     out = save_checkpoint(loaded, tmp_path / "again")
     assert sorted(p.name for p in out.iterdir()) == ["config.json", "model.safetensors"]  # no temp files left
-    again = load_checkpoint(out)
+    again = task_model(load_checkpoint(out))
     for key, value in loaded.model.state_dict().items():
         assert torch.equal(value, again.model.state_dict()[key])
     assert again.predict("1 2 3") == "3 2 1"
