@@ -16,6 +16,7 @@ PAGES = {  # URL path → script
     "positional-encoding": "pages/positional-encoding.py",
     "train": "pages/train.py",
     "inside-a-layer": "pages/inside-a-layer.py",
+    "next-token": "pages/next-token.py",
     "lesson": "pages/lesson.py",
 }
 TITLES = {  # each page's title in each language: the page drew itself after the bad input
@@ -25,6 +26,7 @@ TITLES = {  # each page's title in each language: the page drew itself after the
     "positional-encoding": {"en": "Positional encoding", "zh": "位置编码"},
     "train": {"en": "Train a model", "zh": "训练一个模型"},
     "inside-a-layer": {"en": "Inside a layer", "zh": "层的内部"},
+    "next-token": {"en": "Next token", "zh": "下一个词元"},
     "lesson": {"en": "Lesson", "zh": "课程"},
 }
 
