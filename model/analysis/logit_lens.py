@@ -1,0 +1,74 @@
+"""The logit lens: what each layer would predict as the next token, read through the final LayerNorm and the LM head.
+
+A GPT's residual stream carries one vector per position from the embeddings (`tgt.input`) through every block
+(`decoder.{i}.ffn.resid`). Reading any of them as if it were the last, ln_f(x) @ wteᵀ (GPT.unembed), gives that
+layer's guess at the next token (nostalgebraist, "interpreting GPT: the logit lens", 2020). At the last layer the
+lens is the model's own prediction; earlier rows show where, in depth, the answer forms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from ..errors import N_, InputError
+from ..gpt.model import GPT
+from ..naming import Side, Stack, ffn_name, input_name
+from ..trace import Trace
+
+
+@dataclass(frozen=True)
+class LensRow:
+    """One depth of the stream read through the head: 0 = the embeddings, i + 1 = after block i."""
+
+    depth: int
+    name: str  # the trace name read: "tgt.input", "decoder.{i}.ffn.resid"
+    ids: list[int]  # the k most likely next tokens at this depth, most likely first
+    tokens: list[str]
+    probs: list[float]
+    answer_rank: int  # 1-based rank of the model's final answer at this depth
+    answer_prob: float
+
+
+@dataclass(frozen=True)
+class LogitLens:
+    """The lens at one position: a row per depth, and the final answer each row is measured against."""
+
+    position: int  # 0-based, counted from the start of the text the trace read
+    answer_id: int  # the model's most likely next token (from its own logits)
+    answer: str
+    rows: list[LensRow]
+
+
+def stream_names(n_layers: int) -> list[str]:
+    """The residual stream's names in depth order: the embeddings, then after each block."""
+    return [input_name(Side.TGT)] + [ffn_name(Stack.DECODER, i, "resid") for i in range(n_layers)]
+
+
+def logit_lens(model: GPT, trace: Trace, vocabulary: list[str], position: int = -1, k: int = 5) -> LogitLens:
+    """Each depth's top-k next tokens and the rank and probability of the final answer, at `position` (negative:
+    from the end) of batch item 0 of a GPT's trace."""
+    names = stream_names(model.config.n_layers)
+    length = trace[names[0]].shape[1]
+    if isinstance(position, bool) or not isinstance(position, int) or not -length <= position < length:
+        raise InputError(
+            N_("The position must be a whole number from 1 to {length}; got {value}."),
+            length=length, value=repr(position),
+        )  # fmt: skip
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= len(vocabulary):
+        raise InputError(N_("k must be a whole number from 1 to {size}; got {value}."), size=len(vocabulary),
+                         value=repr(k))  # fmt: skip
+    at = position % length
+    with torch.inference_mode():
+        streams = torch.stack([trace[name][0, at] for name in names])  # (depths, d)
+        probs = torch.softmax(model.unembed(streams).double(), dim=-1)  # (depths, V)
+    answer = int(torch.argmax(probs[-1]))
+    order = torch.sort(probs, dim=-1, descending=True, stable=True).indices  # (depths, V)
+    rows = []
+    for depth, name in enumerate(names):
+        top = [int(i) for i in order[depth, :k]]
+        rank = int((order[depth] == answer).nonzero()[0, 0]) + 1
+        rows.append(LensRow(depth, name, top, [vocabulary[i] for i in top], [float(probs[depth, i]) for i in top],
+                            rank, float(probs[depth, answer])))  # fmt: skip
+    return LogitLens(at, answer, vocabulary[answer], rows)
