@@ -20,7 +20,8 @@ A head's dominant role is the role with the largest share when that share is at 
 
 Pure NumPy over (H, Lq, Lk) weight arrays and token lists: head_roles for one block, trace_atlas for every block of
 a trace (any family), mean_atlas to average atlases, corpus_atlas to run a model over texts and average (batched for
-MiniLM), and atlas_texts for the fixed inputs of a model (MiniLM: the 50 sentences of model/bert/sentences.py).
+MiniLM), and atlas_texts for the fixed inputs of a model (MiniLM: the 50 sentences of model/bert/sentences.py; a GPT:
+the 25 texts of gpt_texts.py in its language).
 """
 
 from __future__ import annotations
@@ -35,10 +36,12 @@ import numpy as np
 
 from ..bert.runner import LoadedEncoder
 from ..bert.sentences import atlas_sentences
+from ..gpt.runner import LoadedGPT
 from ..naming import AttentionKind, parse_attention_name, part_name
 from ..runner import LoadedModel
 from ..trace import Trace
 from .attention import attention_maps
+from .gpt_texts import gpt_texts
 from .lines import previous_line_keys
 
 ROLES = ("previous", "next", "self", "cls", "sep", "punctuation", "mirror", "previous_line")
@@ -294,11 +297,14 @@ class Runs(Protocol):
 CORPUS_SIZE, CORPUS_SEED = 50, 2017  # a toy model's fixed inputs: 50 sources of its task, always the same
 
 
-def atlas_texts(loaded: LoadedModel | LoadedEncoder) -> tuple[str, ...]:
+def atlas_texts(loaded: LoadedModel | LoadedEncoder | LoadedGPT) -> tuple[str, ...]:
     """The fixed inputs the atlas averages over: MiniLM's 50 shipped sentences (model/bert/sentences.py, English
-    then Chinese); for a toy model, 50 sources of its own task drawn with a fixed seed (the same every time)."""
+    then Chinese); a GPT's 25 texts in the language it writes (gpt_texts.py: Shakespeare, or Tang poems); for a toy
+    model, 50 sources of its own task drawn with a fixed seed (the same every time)."""
     if isinstance(loaded, LoadedEncoder):
         return atlas_sentences()
+    if isinstance(loaded, LoadedGPT):
+        return gpt_texts(loaded.task.language)
     return tuple(source for source, _ in loaded.task.sample(CORPUS_SIZE, CORPUS_SEED))
 
 

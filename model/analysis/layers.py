@@ -3,7 +3,9 @@
 Every number comes from a trace (batch item 0). The residual stream is the vector each position
 carries between sublayers: post-LN it is the LayerNorm output `.norm`, pre-LN the residual sum
 `.resid` (see model/transformer/layers.py: Sublayer). A BERT-family encoder (MiniLM) is read the same way: post-LN,
-its stream starting at src.input, the embeddings after their LayerNorm.
+its stream starting at src.input, the embeddings after their LayerNorm. A decoder-only GPT is a pre-LN decoder stack
+with no cross-attention: its stream starts at tgt.input (token + position) and ends in the final LayerNorm
+(`decoder.final_norm`, GPT-2's ln_f), read before the LM head.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..naming import Stack, ffn_name, input_name, part_name, sublayer_name
+from ..naming import FFN, Stack, ffn_name, final_norm_name, input_name, part_name, sublayer_name
 from ..trace import Trace
 
 STACKS = tuple(Stack)
@@ -35,10 +37,17 @@ class LayerAnalysis:
     ln_out_std: np.ndarray  # (n_sub, L)
     ffn_hidden: list[np.ndarray]  # per layer (L, d_ff): activations of the feed-forward block (ReLU; GELU for bert)
     ffn_active: np.ndarray  # (n_layers, L): how many hidden units are above zero at each position
+    final_norms: np.ndarray | None = None  # (L,): ‖x‖ after the stack's final LayerNorm (pre-LN stacks that have one)
 
     @property
     def n_layers(self) -> int:
         return len(self.ffn_hidden)
+
+    def growth(self) -> tuple[float, float, float | None]:
+        """The stream's size, averaged over positions: at the stack input, after the last sublayer, and after the
+        final LayerNorm (None without one). Pre-LN nothing normalises the stream between blocks, so it grows."""
+        final = None if self.final_norms is None else float(self.final_norms.mean())
+        return float(self.stream_norms[0].mean()), float(self.stream_norms[-1].mean()), final
 
 
 def sublayer_names(trace: Trace, stack: str) -> list[str]:
@@ -47,7 +56,8 @@ def sublayer_names(trace: Trace, stack: str) -> list[str]:
         raise ValueError(f"stack must be one of {', '.join(STACKS)}, got {stack!r}.")
     names, i = [], 0
     while ffn_name(stack, i, "resid") in trace:
-        names += [sublayer_name(stack, i, sublayer) for sublayer in Stack(stack).sublayers]
+        inside = (sublayer_name(stack, i, sublayer) for sublayer in Stack(stack).sublayers)
+        names += [name for name in inside if part_name(name, "resid") in trace]  # a GPT's decoder: no cross_attn
         i += 1
     return names
 
@@ -75,8 +85,9 @@ def analyse_layers(trace: Trace, stack: str, norm: str) -> LayerAnalysis:
         stream.append(after)
     stream_norms = torch.stack([_row_norm(x) for x in stream])  # (1 + n_sub, L)
     update_norms = torch.stack([_row_norm(u) for u in updates])  # (n_sub, L)
-    n_layers = len(sublayers) // len(Stack(stack).sublayers)
+    n_layers = sum(name.rpartition(".")[2] == FFN for name in sublayers)
     hidden = [trace[ffn_name(stack, i, "hidden")][0].float() for i in range(n_layers)]
+    final = final_norm_name(stack)
 
     def np32(t: torch.Tensor) -> np.ndarray:
         return t.detach().float().numpy().astype(np.float32, copy=False)
@@ -94,4 +105,5 @@ def analyse_layers(trace: Trace, stack: str, norm: str) -> LayerAnalysis:
         ln_out_std=np32(torch.stack([s for _, s in out_stats])),
         ffn_hidden=[np32(h) for h in hidden],
         ffn_active=np32(torch.stack([(h > 0).sum(-1) for h in hidden])).astype(np.int64),
+        final_norms=np32(_row_norm(trace[final][0])) if norm == "pre" and final in trace else None,
     )

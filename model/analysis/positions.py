@@ -2,7 +2,7 @@
 similarity, how similarity falls with the distance between positions, and how alike the two similarity matrices are.
 
 table (L, d): one row per position (sinusoidal: model.transformer.positional.sinusoidal_table; learned: a model's
-trained rows, e.g. MiniLM's learned_positions). Pure NumPy.
+trained rows: MiniLM's or a GPT's, learned_positions). Pure NumPy.
 """
 
 from __future__ import annotations
@@ -10,11 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..bert.model import BertEncoder
+from ..gpt.model import GPT
 
 
-def learned_positions(model: BertEncoder, n: int) -> np.ndarray:
-    """The first n rows of a BERT-family model's learned position table (its embeddings.position weight): (n, d)."""
-    table = model.embeddings.position.weight  # (max_positions, d)
+def learned_positions(model: BertEncoder | GPT, n: int) -> np.ndarray:
+    """The first n rows of a model's learned position table (a BERT-family model's embeddings.position weight, a
+    GPT's wpe): (n, d)."""
+    table = model.wpe.weight if isinstance(model, GPT) else model.embeddings.position.weight  # (max_positions, d)
     if not 1 <= n <= table.shape[0]:
         raise ValueError(f"n must be 1 to {table.shape[0]}, got {n}.")
     return table[:n].detach().float().numpy().copy()

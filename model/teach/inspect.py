@@ -3,8 +3,9 @@
 The walkthrough writes Q = X W_Q + b_Q (row vectors times a matrix, as textbooks do); torch stores
 in_proj_weight as [W_Q; W_K; W_V] in (out, in) layout, so the matrices here are its transposes.
 
-Either of our Transformers: the encoder–decoder (Seq2SeqTransformer) or the encoder-only BERT family (BertEncoder,
-MiniLM), whose layers keep their modules under the same names (model/bert/layer.py); it has encoder blocks only.
+Any of our Transformers: the encoder–decoder (Seq2SeqTransformer), the encoder-only BERT family (BertEncoder,
+MiniLM) and the decoder-only GPT, whose layers keep their modules under the same names (model/bert/layer.py,
+model/gpt/block.py); MiniLM has encoder blocks only, a GPT causal decoder self-attention only (naming.GPT_KINDS).
 """
 
 from __future__ import annotations
@@ -15,7 +16,18 @@ from torch import nn
 from ..architectures import AnyTransformer
 from ..bert.layer import BertLayer
 from ..bert.model import BertEncoder
-from ..naming import TRANSFORMER_KINDS, AttentionKind, Stack, attention_name, ffn_name, final_norm_name, input_name
+from ..gpt.block import GPTBlock
+from ..gpt.model import GPT
+from ..naming import (
+    FAMILY_KINDS,
+    TRANSFORMER_KINDS,
+    AttentionKind,
+    Stack,
+    attention_name,
+    ffn_name,
+    final_norm_name,
+    input_name,
+)
 from ..trace import Trace
 from ..transformer.layers import DecoderLayer, EncoderLayer, MultiHeadAttention
 from .walkthrough import select_head
@@ -24,13 +36,20 @@ KINDS = TRANSFORMER_KINDS  # the blocks the walkthrough can open: encoder, decod
 
 
 def kinds_of(model: AnyTransformer) -> tuple[AttentionKind, ...]:
-    """The kinds of attention the model has: all three for the encoder–decoder, the encoder's for MiniLM."""
-    return (AttentionKind.ENCODER,) if isinstance(model, BertEncoder) else KINDS
+    """The kinds of attention the model has: all three for the encoder–decoder, the encoder's for MiniLM, the
+    decoder's (causal self-attention) for a GPT."""
+    return FAMILY_KINDS[model.config.arch]
 
 
 def n_layers(model: AnyTransformer, kind: AttentionKind | str) -> int:
-    """Layers holding attention of this kind (0 for a decoder kind of an encoder-only model)."""
-    if AttentionKind(kind).stack is Stack.ENCODER:
+    """Layers holding attention of this kind (0 for a kind the model lacks: MiniLM's decoder, a GPT's encoder or
+    cross-attention)."""
+    kind = AttentionKind(kind)
+    if kind not in kinds_of(model):
+        return 0
+    if isinstance(model, GPT):
+        return len(model.decoder)  # its one kind: decoder self-attention
+    if kind.stack is Stack.ENCODER:
         return len(model.encoder)
     return 0 if isinstance(model, BertEncoder) else len(model.decoder)
 
@@ -49,15 +68,16 @@ def _modules(model: AnyTransformer, kind: AttentionKind | str, layer: int) -> tu
     kind = _kind(kind, model)
     if not 0 <= layer < n_layers(model, kind):
         raise ValueError(f"layer must be in 0..{n_layers(model, kind) - 1}, got {layer}.")
-    if isinstance(model, BertEncoder) or kind is AttentionKind.ENCODER:
+    if not isinstance(model, GPT) and (isinstance(model, BertEncoder) or kind is AttentionKind.ENCODER):
         encoder_layer = model.encoder[layer]
         # nn.ModuleList types its items as any nn.Module; BertLayer keeps EncoderLayer's module names
         assert isinstance(encoder_layer, EncoderLayer | BertLayer)
         return encoder_layer.self_attn, encoder_layer.attn_block.norm
     block = model.decoder[layer]
-    assert isinstance(block, DecoderLayer)
+    assert isinstance(block, DecoderLayer | GPTBlock)
     if kind is AttentionKind.DECODER:
         return block.self_attn, block.self_block.norm
+    assert isinstance(block, DecoderLayer)  # a GPTBlock has no cross-attention: _kind refused it above
     return block.cross_attn, block.cross_block.norm
 
 
@@ -114,6 +134,7 @@ def attention_inputs(
     R = trace.numpy(previous).astype(np.float64)
     X = trace.numpy(attention_name(kind, layer, "norm")).astype(np.float64) if pre_ln else R
     if kind is AttentionKind.CROSS:
+        assert not isinstance(model, GPT)  # _kind refused cross-attention for a GPT above
         last = len(model.encoder) - 1
         memory = final_norm_name(Stack.ENCODER) if pre_ln else _layer_output(Stack.ENCODER, last, pre_ln)
         M = trace.numpy(memory).astype(np.float64)
