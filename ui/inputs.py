@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model import AnyLoaded, LoadedEncoder, LoadedModel
+from model import AnyLoaded, LoadedEncoder
+from model.gpt import LoadedGPT
 from views import Common, key_of
 from views.common import MAX_INPUT_CHARS
 
@@ -30,19 +31,30 @@ def source_text(label: str | None = None, loaded: AnyLoaded | None = None) -> st
         st.session_state[TEXT_KEY] = example
     st.session_state[EXAMPLE_KEY] = example
     implicit(TEXT_KEY, example)  # the model's own example: the view (and the link) holds none
-    return st.text_input(
-        label or _("Input"),
-        key=TEXT_KEY,
-        max_chars=MAX_INPUT_CHARS,
-        help=_("Any sentence: MiniLM splits it into word pieces (play ##ing); characters its vocabulary lacks "
-               "become [UNK]; inputs past 256 pieces are cut.") if isinstance(loaded, LoadedEncoder) else
-        _("Tokens separated by spaces. Words the model does not know become <unk>."),
-    )  # fmt: skip
+    return st.text_input(label or _("Input"), key=TEXT_KEY, max_chars=MAX_INPUT_CHARS, help=input_help(loaded))
 
 
-def fit_to_limit(loaded: LoadedModel, text: str | None, what: str = "input") -> str:
+def input_help(loaded: AnyLoaded) -> str:
+    """How this model reads the input box, in a line."""
+    if isinstance(loaded, LoadedEncoder):
+        return _("Any sentence: MiniLM splits it into word pieces (play ##ing); characters its vocabulary lacks "
+                 "become [UNK]; inputs past 256 pieces are cut.")  # fmt: skip
+    if isinstance(loaded, LoadedGPT):
+        return _("Any text, which the model continues: it reads one character at a time; characters its vocabulary "
+                 "lacks become □; past {n} characters it reads the last {n}.").format(n=loaded.max_len)  # fmt: skip
+    return _("Tokens separated by spaces. Words the model does not know become <unk>.")
+
+
+def cuts_itself(loaded: AnyLoaded) -> bool:
+    """MiniLM and a GPT cut an over-long input themselves (a notice in trace.notices): no cut here."""
+    return isinstance(loaded, LoadedEncoder | LoadedGPT)
+
+
+def fit_to_limit(loaded: AnyLoaded, text: str | None, what: str = "input") -> str:
     """The text (`what`: input or target) cut to the model's limit of loaded.max_words tokens, with a visible
-    notice when it was longer."""
+    notice when it was longer (MiniLM and a GPT cut their own: the text as it is)."""
+    if cuts_itself(loaded):
+        return text or ""
     words = (text or "").split()
     if len(words) <= loaded.max_words:
         return text or ""

@@ -84,6 +84,12 @@ def describe(c) -> str:
             "pretrained, not trained here"
         ).format(layers=c.n_encoder_layers, heads=c.n_heads, d=c.d_model, positional=_(POSITIONAL_NAMES[c.positional]),
                  norm=_(NORM_NAMES[c.norm]))  # fmt: skip
+    if c.arch == "gpt":
+        return _(
+            "decoder only · {layers} layers · {heads} heads · d_model {d} · positions: {positional} · {norm} · GELU · "
+            "context {context} characters"
+        ).format(layers=c.n_decoder_layers, heads=c.n_heads, d=c.d_model, positional=_(POSITIONAL_NAMES[c.positional]),
+                 norm=_(NORM_NAMES[c.norm]), context=c.max_len)  # fmt: skip
     if c.arch == "rnn":
         template = _("RNN · bidirectional {cell} · attention: {score} · hidden {d}") if c.bidirectional else _(
             "RNN · {cell} · attention: {score} · hidden {d}")  # fmt: skip

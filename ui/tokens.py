@@ -6,10 +6,14 @@ import re
 
 import streamlit as st
 
+from model.gpt import UNKNOWN_MARK
+from model.naming import Side, embed_name
+
 from .i18n import _, pgettext
 
 UNK = "<unk>"
-UNKNOWN = (UNK, "[UNK]")  # our vocabularies' unknown token, and WordPiece's (MiniLM)
+UNKNOWN = (UNK, "[UNK]", UNKNOWN_MARK)  # our vocabularies' unknown token, WordPiece's (MiniLM), a GPT's □
+SHOWN_WHITESPACE = {" ": "␣", "\n": "⏎", "\t": "⇥"}  # a character-level GPT's blanks, made visible in a chip
 SPECIAL = ("[CLS]", "[SEP]", "[PAD]", "[MASK]")  # WordPiece's special tokens, grey like our <bos>, <eos>
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$&\"'=])")
 
@@ -24,6 +28,7 @@ def token_chips(tokens: list[str]) -> str:
     st.badge-style chips: a line of 30 badges cost ~100 ms of browser time per rerun.)"""
     chips = []
     for token in tokens:
+        token = SHOWN_WHITESPACE.get(token, token)
         chip = f"`{token}`" if "`" not in token else md_escape(token)  # vocabulary words, never raw user text
         special = token.startswith("<") or token in SPECIAL
         chips.append(f":red[**{chip}**]" if token in UNKNOWN else f":gray[{chip}]" if special else chip)
@@ -50,8 +55,20 @@ def show_tokens(label: str, tokens: list[str], unknown: list[str], unknown_note:
         st.warning(unknown_note.format(words=quoted_list(unknown)), icon="❓")
 
 
+def has_source(trace) -> bool:
+    """Whether the model read a source: every family but the decoder-only GPT, which reads its prompt as `tgt`."""
+    return embed_name(Side.SRC) in trace
+
+
 def source_tokens(trace) -> None:
-    """The source tokens of a trace, and the words of the input the vocabulary did not know."""
+    """The source tokens of a trace (a GPT's prompt characters), and the words of the input the vocabulary did not
+    know."""
+    if not has_source(trace):
+        show_tokens(
+            _("Characters:"), trace.tokens("tgt"), trace.unknown,
+            _("Not in this model's vocabulary (read as □): {words}"),
+        )  # fmt: skip
+        return
     tokens = trace.tokens("src")
     if "[CLS]" in tokens:  # WordPiece (MiniLM): words split as the model split them, play ##ing
         show_tokens(

@@ -15,6 +15,7 @@ from collections import OrderedDict
 import streamlit as st
 
 from model import NO_ABLATION, Ablation, AnyLoaded, InputError, LoadedEncoder, LoadedModel, Trace
+from model.gpt import LoadedGPT
 from services.shared_cache import SharedCache
 
 from .i18n import _, explain
@@ -56,9 +57,9 @@ def cached_run(
 ) -> Trace | None:
     """loaded.run(...) remembered per (model, input, target, ablation) for this session, or None after a
     friendly message for empty or unusable input; over-long input and target are cut with a notice."""
-    text = fit_to_limit(loaded, text) if text.strip() and not isinstance(loaded, LoadedEncoder) else text
+    text = fit_to_limit(loaded, text) if text.strip() else text
     target = target if target and target.strip() else ""
-    if target and not isinstance(loaded, LoadedEncoder):  # MiniLM has no decoder: its run() refuses any target
+    if target:  # MiniLM and a GPT refuse any target in run(): a clear message, never cut here
         target = fit_to_limit(loaded, target, "target")
     cache: OrderedDict = st.session_state.setdefault(CACHE_KEY, OrderedDict())
     key = (loaded.model, text, target, ablation)  # the model object itself: a retrained model is a new key
@@ -81,6 +82,9 @@ def _run_or_explain(loaded: AnyLoaded, text: str, target: str | None, ablation: 
         example = loaded.task.example
         if isinstance(loaded, LoadedEncoder):
             st.info(_("The input is empty: type a sentence, for example “{example}”.").format(example=example))
+        elif isinstance(loaded, LoadedGPT):
+            st.info(_("The prompt is empty: type a few characters for the model to continue, for example "
+                      "“{example}”.").format(example=example))  # fmt: skip
         else:
             st.info(_("Type a few tokens separated by spaces, for example `{example}`.").format(example=example))
         return None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from model import Ablation, InputError, LoadedModel, Trace
+from model import Ablation, AnyLoaded, InputError, LoadedModel, Trace
 from model.analysis.knockout import (
     HeadsOff,
     attention_blocks,
@@ -24,6 +24,7 @@ from model.analysis.knockout import (
     format_heads_off,
     parse_heads_off,
 )
+from model.gpt import LoadedGPT
 from views import AttentionView, key_of
 from views.attention import KIND_LABELS as KINDS
 
@@ -39,7 +40,7 @@ PILLS_KEY = "off_pills_{name}"  # one multi-select per attention block
 FOLD_KEY = "off_fold"  # the panel's fold on the page: open or not
 
 
-def heads_off_now(loaded: LoadedModel) -> HeadsOff:
+def heads_off_now(loaded: LoadedModel | LoadedGPT) -> HeadsOff:
     """The heads switched off for this model (a message when the session's code does not fit it)."""
     code = str(st.session_state.get(OFF_KEY, ""))
     try:
@@ -69,7 +70,7 @@ def _all_on() -> None:
     st.session_state[OFF_KEY] = ""
 
 
-def knockout_controls(loaded: LoadedModel, heads_off: HeadsOff) -> None:
+def knockout_controls(loaded: LoadedModel | LoadedGPT, heads_off: HeadsOff) -> None:
     """Per attention kind, one row of head buttons per layer (or, for an RNN, one switch); a button to switch every
     head back on."""
     config, blocks = loaded.config, attention_blocks(loaded.config)
@@ -91,8 +92,9 @@ def knockout_controls(loaded: LoadedModel, heads_off: HeadsOff) -> None:
         )
     )
     st.caption(_("A link keeps the choice as `?off=c1.2`: e, d or c for the kind, then layer.head."))
-    columns = st.columns(len(KINDS))
-    for column, (kind, title) in zip(columns, KINDS.items(), strict=True):
+    kinds = {kind: title for kind, title in KINDS.items() if any(b.kind == kind for b in blocks)}  # a GPT: one kind
+    columns = st.columns(len(kinds))
+    for column, (kind, title) in zip(columns, kinds.items(), strict=True):
         column.markdown(f"**{_(title)}**")
         for block in (b for b in blocks if b.kind == kind):
             key = PILLS_KEY.format(name=block.name)
@@ -116,8 +118,39 @@ def _output_line(label: str, prediction: str | None, expected: str | None) -> st
     return line.format(label=label, tokens=tokens)
 
 
+def _off_label(loaded: AnyLoaded, heads_off: HeadsOff, code: str) -> str:
+    """What the run with heads off is called beside the one with every head on."""
+    if loaded.config.arch == "rnn":  # one attention, one switch
+        return _("Attention off")
+    if heads_off >= every_head(loaded.config):
+        return _("Every head off")
+    return _("Heads {heads} off").format(heads=code)
+
+
+def _gpt_knockout(
+    loaded: LoadedGPT, text: str, trace: Trace, heads_off: HeadsOff, ablation: Ablation
+) -> Knockout | None:
+    """A GPT with heads off: the next character it expects with every head on and with them off, side by side (the
+    prompt is the same in both runs, so the figures compare cell by cell)."""
+    off = cached_run(loaded, text, ablation=ablation)
+    if off is None:
+        return None
+    code = format_heads_off(heads_off, loaded.config)
+    with_col, without_col = st.columns(2)
+    line = _("**{label}:** next character {token}")
+    with_col.markdown(line.format(label=_("Every head on"), token=token_chips([trace.prediction or ""])))
+    without_col.markdown(
+        line.format(label=_off_label(loaded, heads_off, code), token=token_chips([off.prediction or ""]))
+    )
+    same = off.prediction == trace.prediction
+    without_col.caption(_("The same next character: the other heads make up for the ones switched off.") if same
+                        else _("The next character changed."))  # fmt: skip
+    st.caption(_("The figures below are drawn with the heads off; switched-off heads show as “off”."))
+    return Knockout(heads_off, code, file_word(heads_off, loaded.config), trace, off)
+
+
 def knockout_section(
-    loaded: LoadedModel, text: str, target: str | None, trace: Trace, bar: DeltaGenerator | None = None
+    loaded: LoadedModel | LoadedGPT, text: str, target: str | None, trace: Trace, bar: DeltaGenerator | None = None
 ) -> Knockout | None:
     """The "Switch heads off" panel (in the presenter view a popover in `bar`, page_header's bar), then (with heads
     off) the two outputs side by side; returns the runs the figures draw, or None when every head is on."""
@@ -135,6 +168,8 @@ def knockout_section(
     if not heads_off:
         return None
     ablation = Ablation(heads_off=heads_off)
+    if isinstance(loaded, LoadedGPT):
+        return _gpt_knockout(loaded, text, trace, heads_off, ablation)
     on_free = trace if not target else cached_run(loaded, text)
     off_free = cached_run(loaded, text, ablation=ablation)
     decoder_input = target or (trace.prediction or "")
@@ -145,13 +180,7 @@ def knockout_section(
     expected = loaded.task.target_for(text)
     with_col, without_col = st.columns(2)
     with_col.markdown(_output_line(_("Every head on"), on_free.prediction, expected))
-    if loaded.config.arch == "rnn":  # one attention, one switch
-        label = _("Attention off")
-    elif heads_off >= every_head(loaded.config):
-        label = _("Every head off")
-    else:
-        label = _("Heads {heads} off").format(heads=code)
-    without_col.markdown(_output_line(label, off_free.prediction, expected))
+    without_col.markdown(_output_line(_off_label(loaded, heads_off, code), off_free.prediction, expected))
     if off_free.prediction == on_free.prediction:
         without_col.caption(_("The same output: the other heads make up for the ones switched off."))
     else:

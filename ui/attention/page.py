@@ -7,6 +7,7 @@ import streamlit as st
 
 from model import AnyLoaded, LoadedEncoder, Trace
 from model.analysis.attention import attention_layers, attention_tokens, sharpest_head
+from model.gpt import LoadedGPT
 from model.naming import AttentionKind, attention_name
 from views import AttentionView
 
@@ -14,6 +15,7 @@ from ..classroom.ask import question_panel
 from ..i18n import _
 from ..inputs import source_text
 from ..models import get_model
+from ..navigation import NEXT_TOKEN
 from ..presenter import controls, folding, page_header, presenting
 from ..rnn.notice import transformer_only
 from ..tokens import show_tokens, source_tokens, token_chips
@@ -45,6 +47,9 @@ def render(view: AttentionView, *, slide: bool = False) -> None:
         return
     if isinstance(loaded, LoadedEncoder):
         render_encoder(loaded, bar)
+        return
+    if isinstance(loaded, LoadedGPT):
+        render_decoder_only(loaded, bar)
         return
     with controls(bar, _("Input")):
         text_col, target_col = st.columns([3, 2])
@@ -90,6 +95,39 @@ def render_encoder(loaded: LoadedEncoder, bar) -> None:
     embedding_section(loaded, trace, second)
     atlas_section(loaded, trace)
     trace_downloads(trace, PAGE)
+
+
+def render_decoder_only(loaded: LoadedGPT, bar) -> None:
+    """The page for a decoder-only GPT: the prompt and its characters, the next one it expects, its causal
+    self-attention (every layer × head), heads to switch off and the head atlas."""
+    with controls(bar, _("Input")):
+        text = source_text(_("Prompt"), loaded=loaded)
+    trace = cached_run(loaded, text)
+    if trace is None:
+        return
+    source_tokens(trace)
+    next_token_line(trace)
+    knockout = knockout_section(loaded, text, None, trace, bar)
+    attention_section(trace, knockout, lambda: question_panel(loaded, text, "", trace))
+    atlas_section(loaded, trace)
+    if folding():
+        return
+    if knockout:
+        trace_downloads(knockout.off, PAGE, heads_off=knockout.code, off_word=knockout.word)
+    else:
+        trace_downloads(trace, PAGE)
+
+
+def next_token_line(trace: Trace) -> None:
+    """What a GPT expects next, and where it writes: one line and a link to the Next token page."""
+    st.markdown(_("**Most likely next character:** {token}").format(token=token_chips([trace.prediction or ""])))
+    st.caption(
+        _(
+            "A decoder-only model has causal self-attention alone: each character looks at itself and the ones "
+            "before it, never after. The Next token page shows the whole distribution and writes on."
+        )
+    )
+    st.page_link(NEXT_TOKEN.script, label=_(NEXT_TOKEN.title), icon=NEXT_TOKEN.icon)
 
 
 def output_lines(trace: Trace) -> None:

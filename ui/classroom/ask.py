@@ -17,6 +17,7 @@ import streamlit as st
 
 from model import NO_ABLATION, Ablation, AnyLoaded, Trace
 from model.analysis.attention import attention_tokens
+from model.gpt import LoadedGPT
 from model.naming import TRANSFORMER_KINDS, AttentionKind, attention_name
 from model.teach.questions import (
     ATTEND,
@@ -98,8 +99,7 @@ def question_panel(loaded: AnyLoaded, text: str, target: str | None, trace: Trac
     except QuestionError as exc:
         st.info(explain(exc))
         return
-    own_output = not (target or "").strip()
-    decoder_text = (trace.prediction or None) if own_output else target
+    decoder_text = _decoder_input(loaded, trace, target)
 
     def unscaled() -> np.ndarray | None:
         other = cached_run(loaded, text, decoder_text, replace(NO_ABLATION, scale=False))
@@ -154,7 +154,7 @@ def _model_view(walk, query: int, kind: AttentionKind) -> QuestionView | None:
     def unscaled() -> np.ndarray | None:
         if not walk.scale:
             raise QuestionError(QuestionError.SCALING_OFF)
-        other = cached_run(loaded, text, trace.prediction or None, replace(ablation, scale=False))
+        other = cached_run(loaded, text, _decoder_input(loaded, trace, None), replace(ablation, scale=False))
         return None if other is None else block_weights(other, name)
 
     return QuestionView(
@@ -163,12 +163,21 @@ def _model_view(walk, query: int, kind: AttentionKind) -> QuestionView | None:
     )  # fmt: skip
 
 
+def _decoder_input(loaded: AnyLoaded, trace: Trace, target: str | None) -> str | None:
+    """What the decoder read, to run it again the same way: the typed target, else the model's own output; None for
+    a GPT (its prompt is its decoder input: trace.prediction is the next character, not a text it read)."""
+    if isinstance(loaded, LoadedGPT):
+        return None
+    return target if (target or "").strip() else (trace.prediction or None)
+
+
 def _outputs(loaded, trace: Trace) -> tuple[list[str] | None, np.ndarray | None, list[str] | None]:
     """(decoder tokens, logits, vocabulary) for the next-token question; None for an encoder-only model (MiniLM),
-    which writes no tokens, so that question is not offered."""
+    which writes no tokens, so that question is not offered. A GPT's decoder tokens are its prompt's characters."""
     if loaded.config.arch == "bert":
         return None, None, None
-    return trace.tokens("tgt"), trace_logits(trace), loaded.task.tgt_vocab.itos
+    vocabulary = loaded.vocabulary if isinstance(loaded, LoadedGPT) else loaded.task.tgt_vocab.itos
+    return trace.tokens("tgt"), trace_logits(trace), vocabulary
 
 
 # ---- the panel -------------------------------------------------------------------------------------------------

@@ -78,6 +78,16 @@ def stream_section(a: LayerAnalysis, tokens: list[str]) -> None:
     fig = row_heatmap(a.stream_norms, rows, tokens, title=_("Residual stream: ‖x‖ at each position"),
                       x_title=_("token"), value_name="‖x‖")  # fmt: skip
     show_chart(fig, "layer_stream", name=chart_name(PAGE, a.stack, "residual-stream"), theme="streamlit")
+    if a.final_norms is not None:
+        first, last, final = a.growth()
+        st.caption(
+            _(
+                "Pre-LN, as in GPT-2: each sublayer reads LayerNorm(x) and adds its update to x itself, so nothing "
+                "normalises the stream between blocks: ‖x‖ is {first:.2f} at the input and {last:.2f} after the "
+                "last block (means over the positions). The final LayerNorm brings it to {final:.2f} "
+                "before the output scores are read from it."
+            ).format(first=first, last=last, final=final)
+        )
     fig = row_heatmap(a.update_ratios, [sublayer_label(n) for n in a.sublayers], tokens,
                       title=_("What each sublayer adds: ‖sublayer(x)‖ / ‖x‖"), x_title=_("token"),
                       value_name=_("ratio"), colorscale="Oranges", text_format="%.2f")  # fmt: skip
@@ -104,7 +114,8 @@ def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
 
 @section_fragment
 def ffn_section(a: LayerAnalysis, tokens: list[str], activation: str = "relu") -> None:
-    """The feed-forward block's hidden units of one layer (`activation`: relu for our models, gelu for MiniLM)."""
+    """The feed-forward block's hidden units of one layer (`activation`: relu for our models, gelu for MiniLM,
+    gelu_tanh for a GPT)."""
     left, _right = st.columns([1, 2])
     labels = {k: _("Layer {n}").format(n=k + 1) for k in range(a.n_layers)}
     fit(PAGE, {"layer_ffn": a.n_layers - 1})
@@ -114,7 +125,7 @@ def ffn_section(a: LayerAnalysis, tokens: list[str], activation: str = "relu") -
         )
     hidden = a.ffn_hidden[layer]
     fig = ffn_figure(hidden, a.ffn_active[layer], tokens,
-                     title=(_("FFN hidden units, layer {n} (GELU)") if activation == "gelu" else
+                     title=(_("FFN hidden units, layer {n} (GELU)") if activation.startswith("gelu") else
                             _("FFN hidden units, layer {n} (ReLU)")).format(n=layer + 1),
                      unit_title=_("hidden unit (of {n})").format(n=hidden.shape[1]), token_title=_("token"),
                      active_title=_("units firing (> 0)"), value_name=_("activation"),

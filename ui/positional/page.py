@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from model import LoadedEncoder, RNNConfig
+from model.gpt import LoadedGPT
 from views import PositionalView
 
 from ..attention.page import slide_input
@@ -46,14 +47,14 @@ def render(view: PositionalView, *, slide: bool = False) -> None:
     if not transformer_only(loaded):
         return
     with controls(bar, _("Input")):
-        text = source_text() if isinstance(loaded, LoadedEncoder) else fit_to_limit(loaded, source_text())
+        text = fit_to_limit(loaded, source_text())
     trace = cached_run(loaded, text)
     if trace is None:
         return
     source_tokens(trace)
     model_encoding(loaded, trace)
     trace_downloads(trace, PAGE)
-    if isinstance(loaded, LoadedEncoder):  # MiniLM: learned positions against sinusoids, no decoder to break
+    if isinstance(loaded, LoadedEncoder | LoadedGPT):  # learned positions against sinusoids (no cross-attention)
         learned_section(loaded)
         return
     st.header(_("What breaks without it"))

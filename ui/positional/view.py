@@ -21,7 +21,7 @@ from ..language import keep_on_language_switch
 from ..models import POSITIONAL_NAMES
 from ..presenter import controls, presenting, section_fragment
 from ..state import implicit, sync_url
-from ..tokens import token_chips
+from ..tokens import has_source, token_chips
 from ..trace_cache import cached_run
 from ..widths import chart_share
 
@@ -90,21 +90,23 @@ def pe_table_chart(d_model: int, length: int):
 
 
 def model_encoding(loaded: AnyLoaded, trace: Trace) -> None:
-    """The encoding the loaded model actually added to this input (trace `src.pos`)."""
+    """The encoding the loaded model actually added to this input (trace `src.pos`; a GPT's `tgt.pos`)."""
     config = loaded.config
     assert not isinstance(config, RNNConfig), loaded.name  # the page asks transformer_only; a lesson names no RNN
     if config.positional == "none":
         st.info(_("This model adds no positional encoding: it sees its input as a bag of tokens."))
         return
+    side = Side.SRC if has_source(trace) else Side.TGT  # a GPT adds its positions to the prompt, its tgt side
+    tokens = trace.tokens(side)
     fig = encoding_figure(
-        trace.numpy(pos_name(Side.SRC)),
+        trace.numpy(pos_name(side)),
         title=_("The {kind} positional encoding this model adds to each input token").format(
             kind=_(POSITIONAL_NAMES[config.positional])
         ),
-        position_title=_("Input token"), dimension_title=_("Dimension"), position_labels=numbered(trace.tokens("src")),
-        height=max(260, 90 + 26 * len(trace.tokens("src"))), role="model-pe",
+        position_title=_("Input token"), dimension_title=_("Dimension"), position_labels=numbered(tokens),
+        height=max(260, 90 + 26 * len(tokens)), role="model-pe",
     )  # fmt: skip
-    show_chart(fig, "model_pe", name=chart_name(PAGE, pos_name(Side.SRC), model=loaded.name))
+    show_chart(fig, "model_pe", name=chart_name(PAGE, pos_name(side), model=loaded.name))
 
 
 def cross_attention_chart(trace: Trace, title: str, key: str, cell_text: bool | None = None) -> None:

@@ -11,17 +11,17 @@ from ..i18n import _
 from ..navigation import RNN_VS_TRANSFORMER
 from ..tokens import md_escape
 
-TRANSFORMER_ARCHS = ("transformer", "bert")  # our encoder–decoder, and the encoder-only BERT family (MiniLM)
+TRANSFORMER_ARCHS = ("transformer", "bert", "gpt")  # our encoder–decoder, the encoder-only MiniLM, the decoder-only GPT
 
 
 def is_transformer(loaded: AnyLoaded) -> bool:
-    """Either of our Transformers: the toy encoder–decoder, or MiniLM (encoder only)."""
+    """Any of our Transformers: the toy encoder–decoder, MiniLM (encoder only) or a GPT (decoder only)."""
     return loaded.config.arch in TRANSFORMER_ARCHS
 
 
 def transformer_only(loaded: AnyLoaded) -> bool:
-    """True for a Transformer (MiniLM included). For any other family, say in one sentence that this part shows a
-    Transformer's inner workings, link to the RNN page, and return False (the caller then draws nothing of it)."""
+    """True for a Transformer (MiniLM and GPTs included). For any other family, say in one sentence that this part
+    shows a Transformer's inner workings, link to the RNN page, and return False (the caller then draws nothing)."""
     if is_transformer(loaded):
         return True
     with st.container(border=True, key="rnn_notice"):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from model import LoadedEncoder
+from model.gpt import LoadedGPT
 from views import RnnView
 
 from ..i18n import _
@@ -49,6 +50,11 @@ def render(view: RnnView, *, slide: bool = False) -> None:
             st.info(_("**{name}** is an encoder-only model: it has no decoder to set beside an RNN's. Pick translate "
                       "or reverse (or one of their -rnn models) in the sidebar to compare the two families.").format(
                 name=md_escape(loaded.name)))  # fmt: skip
+            return
+        if isinstance(loaded, LoadedGPT):
+            st.info(_("**{name}** is a decoder-only model: it continues a text, with no source for an RNN's encoder "
+                      "to read. Pick translate or reverse (or one of their -rnn models) in the sidebar to compare the "
+                      "two families.").format(name=md_escape(loaded.name)))  # fmt: skip
             return
         pair = pair_for(loaded)
         describe(pair)

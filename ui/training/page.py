@@ -9,6 +9,7 @@ import torch
 
 from model import AnyLoaded, LoadedEncoder, LoadedModel
 from model.architectures import build_model
+from model.gpt import LoadedGPT
 from views import TrainView
 
 from ..attention.page import slide_input
@@ -16,6 +17,7 @@ from ..i18n import _
 from ..models import get_model
 from ..positional.view import cross_attention_chart
 from ..presenter import controls, page_header, presenting
+from ..tokens import md_escape
 from ..trace_cache import cached_run
 from ..widths import chart_share
 from .attention import snapshot_panel
@@ -66,11 +68,16 @@ def render(view: TrainView, *, slide: bool = False) -> None:
 
 
 def pretrained_line(loaded: AnyLoaded) -> None:
-    """One clear line when the sidebar's model is MiniLM: it is pretrained and not trained here."""
+    """One clear line when the sidebar's model is not trained on this page: MiniLM (pretrained) or a GPT (trained
+    by the repository's command; training one in the browser comes later)."""
     if isinstance(loaded, LoadedEncoder):
         st.info(_("**{name}** is a pretrained model (all-MiniLM-L6-v2, trained by sentence-transformers on about a "
                   "billion sentence pairs): it is not trained here. This page trains the toy models.").format(
             name=loaded.name))  # fmt: skip
+    elif isinstance(loaded, LoadedGPT):
+        st.info(_("**{name}** is a GPT, trained by the lab's own training command (the README says how). Training a "
+                  "GPT in the browser comes later; this page trains the toy models.").format(
+            name=md_escape(loaded.name)))  # fmt: skip
 
 
 @st.cache_resource(show_spinner=False)
@@ -86,7 +93,7 @@ def render_slide(view: TrainView) -> None:
     """Cross-attention before training (random weights) and after (the shipped model), on the same input and the
     same decoder input (the correct output, teacher-forced)."""
     loaded = get_model(view.common.model)
-    if isinstance(loaded, LoadedEncoder):
+    if isinstance(loaded, LoadedEncoder | LoadedGPT):
         pretrained_line(loaded)
         return
     text = slide_input(view, loaded)

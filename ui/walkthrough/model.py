@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from model import Ablation, AnyLoaded, transformer_of
+from model.gpt import LoadedGPT
 from model.naming import AttentionKind
 from model.teach.inspect import from_trace, kinds_of, n_layers
 from views import StepByStepView, key_of
@@ -58,14 +59,19 @@ def model_walk(
     model = transformer_of(loaded)
     full = from_trace(trace, model, kind, layer)
     q_tokens, k_tokens = trace.tokens(kind.query_side), trace.tokens(kind.key_side)
-    if trace.prediction is not None and kind is not AttentionKind.ENCODER:
+    decoder_only = isinstance(loaded, LoadedGPT)
+    if decoder_only:
+        st.caption(_("A decoder-only model reads the prompt itself, with causal self-attention; its most likely next "
+                     "character is “{output}”.").format(output=md_plain(trace.prediction or "")))  # fmt: skip
+    elif trace.prediction is not None and kind is not AttentionKind.ENCODER:
         st.caption(
             _("Decoder input: `<bos>` + the model's own output, “{output}”.").format(output=md_plain(trace.prediction))
         )
     if not ablations.mask and kind is not AttentionKind.DECODER:
         st.caption(_("Mask off changes only the decoder's causal mask: this block has no mask to remove."))
     pre_ln = model.config.norm == "pre"
-    notes = {"kind": kind.value, "layer": layer, "model": loaded.name, "pre_ln": pre_ln, "prediction": trace.prediction}
+    notes = {"kind": kind.value, "layer": layer, "model": loaded.name, "pre_ln": pre_ln, "prediction": trace.prediction,
+             "decoder_only": decoder_only}  # fmt: skip
     return Walk(
         full, head, q_tokens, k_tokens, MODEL, ablations.temperature, ablations.scale,
         has_bias=True, cross=kind is AttentionKind.CROSS, notes=notes, trace=trace,

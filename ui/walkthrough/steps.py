@@ -217,6 +217,8 @@ def step_mask(walk: Walk, query: int, mask_note: str) -> None:
     if not np.isneginf(v["masked"]).any() and walk.source == EXAMPLE:
         st.info(_("No cell is masked right now: pick a mask in the **Mask** box above (causal, padding or your own), "
                   "or switch **Mask off** off, to see cells become −∞."))  # fmt: skip
+    elif walk.notes.get("decoder_only"):
+        causal_note(v["masked"], walk.q_tokens, query)
     elif not np.isneginf(v["masked"]).any():
         st.info(_("No cell is masked in this block. The decoder's self-attention has a causal mask: pick it under "
                   "**Attention** above, with **Mask off** switched off, to see cells become −∞."))  # fmt: skip
@@ -227,3 +229,23 @@ def step_mask(walk: Walk, query: int, mask_note: str) -> None:
     formula(walk, latex)
     chart(fig.matrix_heatmap(v["masked"], walk.q_tokens, walk.k_tokens, _("Masked scores (grey = −∞)"),
                              highlight_row=query, masked_label=MASKED), walk, "masked")  # fmt: skip
+
+
+def causal_note(masked: np.ndarray, tokens: list[str], query: int) -> None:
+    """A GPT's causal mask on this input, read from the model's own masked scores (Lq, Lk): how many cells are −∞,
+    and what the followed row may see (or, with the mask switched off, what it now sees that it should not)."""
+    hidden = np.isneginf(masked)
+    if not hidden.any():
+        st.warning(_("Mask off: every character now sees the ones after it, the very characters a GPT is trained to "
+                     "predict; its numbers after this step are no longer the model's."))  # fmt: skip
+        return
+    st.info(
+        _(
+            "A GPT writes left to right, so every one of its attention blocks is causal: here {hidden} of the {cells} "
+            "cells are −∞, those above the diagonal. Row {row} (“{token}”) may see {seen} keys: itself and the "
+            "characters before it, never the ones it will be asked to predict."
+        ).format(
+            hidden=int(hidden.sum()), cells=hidden.size, row=query + 1, token=md_plain(tokens[query]),
+            seen=int((~hidden[query]).sum()),
+        )
+    )  # fmt: skip
