@@ -205,3 +205,29 @@ def test_another_family_says_it_needs_a_gpt_and_switches(lang):
     click(at, f"nt_switch_{model_of('en').name}")
     assert at.selectbox(key="model").value == model_of("en").name
     assert "next-token-candidates" in figures(at)
+
+
+@LANGS
+def test_the_logit_lens_reads_every_layer_through_ln_f_and_the_tied_head(lang):
+    lm = model_of(lang)
+    at = open_next_token(lang)
+    trace = lm.trace(lm.task.example)
+    fig = figures(at)["logit-lens"]
+    z, cells = array(fig["data"][0]["z"]), fig["data"][0]["text"]
+    names = ["tgt.input"] + [f"decoder.{i}.ffn.resid" for i in range(lm.config.n_layers)]
+    ln_f, wte = lm.model.ln_f, lm.model.wte.weight.detach()
+    final = None
+    for depth, name in reversed(list(enumerate(names))):
+        x = trace[name][0, -1].double()
+        normed = torch.nn.functional.layer_norm(
+            x, (x.shape[0],), ln_f.weight.detach().double(), ln_f.bias.detach().double(), ln_f.eps
+        )
+        probs = torch.softmax(normed @ wte.double().T, 0)  # (V,)
+        top = torch.topk(probs, 5)
+        final = int(top.indices[0]) if final is None else final  # the last layer's answer
+        np.testing.assert_allclose(z[depth, :5], top.values.numpy(), rtol=1e-4)
+        assert cells[depth][:5] == [seen(lm.vocab.itos[i]) for i in top.indices.tolist()]
+        np.testing.assert_allclose(z[depth, 5], float(probs[final]), rtol=1e-4)
+        rank = int((torch.argsort(probs, descending=True) == final).nonzero()[0, 0]) + 1
+        assert cells[depth][5].endswith(f"#{rank}")
+    assert final == int(torch.argmax(logits_of(lm, lm.task.example)))

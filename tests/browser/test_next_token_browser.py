@@ -1,0 +1,91 @@
+"""/next-token in headless Chromium, in English and Chinese: Most likely, Sample and a candidate each append the token
+the model's own logits say, Back takes one off, the link reopens the same text; Chinese tokens show as characters;
+no exception, no console error.
+
+The server is started here with the two tiny GPTs of tests/app/test_next_token_page.py written as checkpoints and
+offered through ATTENTION_LAB_EXTRA_MODELS (each in the picker under its folder name)."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+import torch
+
+from devtools.harness import exceptions_on, new_page, open_page, runs, streamlit_server, wait_settled
+from model import save_checkpoint
+from tests.app.test_next_token_page import MODELS, logits_of, seeded_draw, seen
+
+from .figures import figures, real_console_errors, wait_for_figure
+
+pytestmark = pytest.mark.browser
+WORDS = {"en": ("Most likely", "Sample", "Back"), "zh": ("最可能", "采样", "撤回")}
+REPLACEMENT = "\ufffd"  # "�": a byte token shown as a character it is not
+
+
+@pytest.fixture(scope="module")
+def gpt_url():
+    with tempfile.TemporaryDirectory(prefix="next-token-") as tmp:
+        folders = [str(save_checkpoint(lm, Path(tmp) / lm.name)) for lm in MODELS.values()]
+        with streamlit_server(env={"ATTENTION_LAB_EXTRA_MODELS": os.pathsep.join(folders)}) as url:
+            yield url
+
+
+def tokens_in(url: str) -> str:
+    return parse_qs(urlparse(url).query).get("tokens", [""])[0]
+
+
+def act(page, locator) -> None:
+    before = runs(page)
+    locator.click()
+    wait_settled(page, before)
+    wait_for_figure(page, "next-token-candidates")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_three_tokens_back_and_the_link(browser, gpt_url, lang, probes_for):
+    lm = MODELS[lang]
+    page = new_page(browser)
+    probes = probes_for(page)
+    open_page(page, f"{gpt_url}/next-token?model={lm.name}&lang={lang}")
+    wait_for_figure(page, "next-token-candidates")
+    most_likely, sample, back = WORDS[lang]
+    prompt = lm.task.example
+    probs = torch.softmax(logits_of(lm, prompt), 0)
+    labels = figures(page)["next-token-candidates"]["y"]
+    assert labels == [f"{r}. {seen(lm.vocab.itos[i])}" for r, i in enumerate(torch.topk(probs, 10).indices.tolist(), 1)]
+    assert not any(REPLACEMENT in label for label in labels)
+
+    first = int(torch.argmax(probs))
+    act(page, page.get_by_role("button", name=most_likely, exact=True))
+    assert tokens_in(page.url) == str(first)
+    text = prompt + lm.vocab.itos[first]
+    second = seeded_draw(torch.softmax(logits_of(lm, text), 0), 1)
+    act(page, page.get_by_role("button", name=sample, exact=True))
+    assert tokens_in(page.url) == f"{first}.{second}"
+    text += lm.vocab.itos[second]
+    third = int(torch.topk(logits_of(lm, text), 3).indices[2])
+    act(page, page.locator(".st-key-nt_pick_2 button"))
+    assert tokens_in(page.url) == f"{first}.{second}.{third}"
+    written = page.locator(".st-key-nt_written_text").inner_text()
+    assert written.replace("\u00a0", " ").replace("↵\n", "\n").startswith(prompt)
+    assert REPLACEMENT not in written
+    act(page, page.get_by_role("button", name=back, exact=True))
+    assert tokens_in(page.url) == f"{first}.{second}"
+    shown = figures(page)
+    assert exceptions_on(page) == []
+    assert real_console_errors(page, probes) == []
+
+    again = new_page(browser)
+    open_page(again, page.url)
+    wait_for_figure(again, "next-token-candidates")
+    reopened = figures(again)
+    for role in ("next-token-candidates", "next-token-rows", "logit-lens"):
+        assert (reopened[role]["title"], reopened[role]["y"]) == (shown[role]["title"], shown[role]["y"]), role
+    assert again.locator(".st-key-nt_written_text").inner_text() == page.locator(".st-key-nt_written_text").inner_text()
+    assert exceptions_on(again) == []
+    page.context.close()
+    again.context.close()
