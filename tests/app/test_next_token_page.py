@@ -229,5 +229,6 @@ def test_the_logit_lens_reads_every_layer_through_ln_f_and_the_tied_head(lang):
         assert cells[depth][:5] == [seen(lm.vocab.itos[i]) for i in top.indices.tolist()]
         np.testing.assert_allclose(z[depth, 5], float(probs[final]), rtol=1e-4)
         rank = int((torch.argsort(probs, descending=True) == final).nonzero()[0, 0]) + 1
-        assert cells[depth][5].endswith(f"#{rank}")
+        assert cells[depth][5].startswith(seen(lm.vocab.itos[final]))
+        assert re.findall(r"[0-9]+", cells[depth][5])[-1] == str(rank)  # "· #3", "· 第 3 名"
     assert final == int(torch.argmax(logits_of(lm, lm.task.example)))
