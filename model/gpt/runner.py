@@ -54,7 +54,7 @@ class Prompt:
 
     ids: list[int]
     tokens: list[str]
-    unknown: list[str]  # the characters the vocabulary lacks, once each
+    unknown: list[str]  # the characters read as □ (the vocabulary lacks them), once each
     cut: int = 0  # characters left out at the start (the prompt was longer than the context)
     limit: int = 0  # the context, max_len
 
@@ -139,9 +139,8 @@ class LoadedGPT:
                 N_("The prompt is empty: type a few characters for the model to continue, e.g. '{example}'."),
                 example=self.task.example,
             )
-        ids, unknown = self.vocab.encode(text)
-        cut = max(0, len(ids) - self.max_len)
-        ids = ids[cut:]
+        cut = max(0, len(text) - self.max_len)
+        ids, unknown = self.vocab.encode(text[cut:])  # only what the model reads: a huge paste costs nothing more
         return Prompt(ids, [self.vocab.itos[i] for i in ids], unknown, cut, self.max_len)
 
     def prompt_of_ids(self, ids: list[int]) -> Prompt:

@@ -40,6 +40,8 @@ def test_a_long_prompt_is_cut_from_the_left_with_a_notice(lm):
     assert "left out" in str(notice)
     assert lm.trace(text[-16:]).notices == ()
     torch.testing.assert_close(trace["logits"], lm.trace(text[-16:])["logits"])
+    huge = lm.tokenize("é" * 10**6 + text)  # a huge paste: only the last 16 characters are read
+    assert huge.cut == 10**6 + 25 and huge.unknown == [] and "".join(huge.tokens) == text[-16:]
 
 
 def test_unknown_characters_read_as_the_mark(lm):
