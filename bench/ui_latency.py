@@ -23,6 +23,9 @@ is judged like devtools/harness.py's wait_settled, plus a check that the page sh
            the last two edits of each page, a scroll down to the charts an edit left out of sight (static/chart.js
            draws them as they come near): from the scroll to them drawn and quiet
   step     the same ratios on /step-by-step?source=model: Next (steps 1 → 8), and a layer and a head picked
+  next-token  the same ratios on /next-token with a GPT (gpt-en when it is shipped, else an untrained GPT of the same
+           default size offered through ATTENTION_LAB_EXTRA_MODELS): a typed prompt (edit to the written text and
+           the charts painted), and Sample (click to the appended token's run painted and quiet)
   minilm   (--cases minilm) /attention with MiniLM at 16 and 64 tokens beside translate at 16 and 64 (goal: minilm
            at 64 <= 1.5x translate at 64), and an untrained toy Transformer of max_len 129 at 16 and 128 source
            tokens, teacher-forced on a target as long (goal: 128 <= 2x 16); edits interleaved, one server
@@ -59,7 +62,8 @@ from devtools.harness import (
     open_page,
     streamlit_server,
 )
-from model import ModelConfig, Seq2SeqTransformer, get_task, save_checkpoint
+from model import ModelConfig, Seq2SeqTransformer, available_pretrained, get_task, save_checkpoint
+from model.gpt import GPT, GPT_TASKS, CharVocab, GPTConfig, LoadedGPT
 from model.runner import LoadedModel
 from ui.catalogs import read_catalog
 
@@ -354,6 +358,49 @@ def step_actions(browser, url: str, rounds: int) -> dict[str, Timed]:
     return out
 
 
+GPT_NAME = "gpt-en"
+BENCH_GPT = "bench-gpt"  # the untrained stand-in while gpt-en is not shipped
+GPT_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ ,.;:!?'-\n"
+# The written text's box shows the prompt (the check of an edit to the prompt)
+WRITTEN_SHOWS = """
+  const box = document.querySelector('.st-key-nt_written_text [data-testid="stMarkdown"]');
+  return !!box && box.innerText.replace(/\\u00a0/g, ' ').trim() === arg;
+"""
+
+
+def gpt_model(folder: Path) -> tuple[str, dict]:
+    """The GPT the next-token case opens, and the server environment that offers it: gpt-en when it is shipped, else an
+    untrained GPT of GPTConfig's default size (as gpt-en's cost per token) written to `folder`."""
+    if GPT_NAME in available_pretrained():
+        return GPT_NAME, {}
+    vocab = CharVocab.from_text(GPT_CHARS)
+    loaded = LoadedGPT(GPT(GPTConfig(vocab_size=len(vocab))), vocab, name=BENCH_GPT, task=GPT_TASKS["shakespeare"])
+    return BENCH_GPT, {"ATTENTION_LAB_EXTRA_MODELS": str(save_checkpoint(loaded, folder / BENCH_GPT))}
+
+
+def next_token_actions(browser, url: str, model: str, prompts: list[str], samples: int) -> dict[str, Timed]:
+    """On /next-token: each prompt typed (the first a warm-up), then Sample clicked `samples` times (the first a
+    warm-up); each timed to its run finished and the page painted and quiet."""
+    out, warm = {"prompt typed": Timed(), "Sample": Timed()}, Timed()
+    page = new_page(browser)
+    open_page(page, f"{url}/next-token?model={model}")
+    for i, text in enumerate(prompts):
+        box = page.get_by_label("Prompt", exact=True)
+        box.fill(text)
+        page.evaluate(START_JS)
+        box.press("Enter")
+        page.wait_for_function(DONE_JS, arg=[WRITTEN_SHOWS, text, QUIET_MS], timeout=60_000, polling=25)
+        (warm if i == 0 else out["prompt typed"]).add(page.evaluate(SPLIT_JS))
+    button = page.get_by_role("button", name="Sample", exact=True)
+    for i in range(samples + 1):
+        before = page.evaluate(START_JS)
+        button.click()
+        page.wait_for_function(DONE_JS, arg=[FINISHED, before, QUIET_MS], timeout=60_000, polling=25)
+        (warm if i == 0 else out["Sample"]).add(page.evaluate(SPLIT_JS))
+    page.context.close()
+    return out
+
+
 def report_ratio(name: str, timed: Timed, floor: float) -> None:
     """A case's p50 and p90, its server part, and its ratios to the floor app and of p90 to p50 (issue 15's goals)."""
     p50, p90 = statistics.median(timed.paint), percentile(timed.paint, 0.9)
@@ -379,10 +426,14 @@ def one_person(browser, roots: dict[str, Path], cases: set[str], edits: int, rou
     rng = random.Random(0)
     texts = [[" ".join(rng.choice("0123456789") for _ in range(rng.randint(6, 9))) for _ in range(edits + 1)]
              for _ in range(rounds)]  # fmt: skip
+    words = ("to", "be", "or", "not", "that", "is", "the", "question", "whether", "nobler", "mind", "suffer")
+    prompts = [[" ".join(rng.choice(words) for _ in range(rng.randint(3, 6))) for _ in range(edits + 1)]
+               for _ in range(rounds)]  # fmt: skip
     results: dict[tuple[str, str], Timed] = {}
     scrolls: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="attention-lab-floor-") as tmp, ExitStack() as servers:
-        urls = {name: servers.enter_context(streamlit_server(root=root)) for name, root in roots.items()}
+        gpt, env = gpt_model(Path(tmp)) if "next-token" in cases else ("", {})
+        urls = {name: servers.enter_context(streamlit_server(env=env, root=root)) for name, root in roots.items()}
         floor_url = servers.enter_context(floor_server(Path(tmp)))
         lab_floor_url = servers.enter_context(floor_server(Path(tmp), LAB_RUNNER))
         floor: list[float] = []
@@ -397,6 +448,10 @@ def one_person(browser, roots: dict[str, Path], cases: set[str], edits: int, rou
                     for what, timed in step_actions(browser, url, 1).items():
                         results.setdefault((name, what), Timed()).server.extend(timed.server)
                         results[name, what].paint.extend(timed.paint)
+                if "next-token" in cases:
+                    for what, timed in next_token_actions(browser, url, gpt, prompts[r], edits).items():
+                        results.setdefault((name, f"next-token {what}"), Timed()).server.extend(timed.server)
+                        results[name, f"next-token {what}"].paint.extend(timed.paint)
             page = new_page(browser)
             floor += measure_edits(page, floor_url, [f"edit {r} {i}" for i in range(edits + 1)], MARKDOWN_SHOWS, str)
             page.context.close()
@@ -410,6 +465,7 @@ def one_person(browser, roots: dict[str, Path], cases: set[str], edits: int, rou
     report("floor, postScriptGC off as the lab", lab_floor, "(for scale: the same app in the lab's runner settings)")
     for (name, what), timed in results.items():
         label = {"reverse": "/attention?model=reverse, typed"}.get(what, f"/step-by-step {what}")
+        label = f"/{what} ({gpt})" if what.startswith("next-token") else label
         report_ratio(f"[{name}] {label}", timed, floor_p50)
     scale = floor_p50 / statistics.median(lab_floor)
     print(f"(÷ the floor in the lab's runner settings instead: each ratio above × {scale:.2f})")
@@ -516,7 +572,7 @@ def main() -> None:
     parser.add_argument(
         "--cases",
         default="edits,reverse,step,cold",
-        help="comma-separated: edits (default, large, next, floor), reverse, step, cold, minilm",
+        help="comma-separated: edits (default, large, next, floor), reverse, step, next-token, cold, minilm",
     )
     parser.add_argument("--rounds", type=int, default=3, help="fresh pages per checkout in reverse and step")
     parser.add_argument(
@@ -532,7 +588,7 @@ def main() -> None:
     with chromium() as browser:
         if "edits" in cases:
             edits(browser, args.edits)
-        if cases & {"reverse", "step"}:
+        if cases & {"reverse", "step", "next-token"}:
             one_person(browser, roots, cases, min(args.edits, 8) if args.edits == 20 else args.edits, args.rounds)
         if "minilm" in cases:
             minilm_main(browser, args.edits)

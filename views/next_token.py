@@ -16,7 +16,7 @@ from model.errors import N_
 from .attention import HEAD, LAYER
 from .base import PageView
 from .common import Common
-from .controls import Number, Text, Whole, control
+from .controls import Flag, Number, Text, Whole, control
 from .errors import ViewError, shown
 
 MAX_WRITTEN = 256  # tokens a session may append to its prompt (a link holding more is refused)
@@ -43,6 +43,7 @@ class NextTokenView(PageView):
     top_p: float = control(Number(0.0, 1.0), 1.0, name="nt_top_p")  # 1: no cut (0 is refused by model.sampling)
     layer: int | None = control(LAST_LAYER, None, name="nt_layer", fitted=True)  # the head view's layer
     head: int = control(HEAD, 0, name="nt_head", fitted=True)
+    kv: bool = control(Flag(), False, name="nt_kv")  # the KV cache's panel is open
 
 
 class WrittenError(ViewError):

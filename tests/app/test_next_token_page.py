@@ -179,7 +179,7 @@ def test_temperature_top_k_and_top_p_redraw_the_bars_and_the_chain(lang):
 @LANGS
 def test_the_newest_tokens_attention_and_the_kv_cache(lang):
     lm = model_of(lang)
-    at = open_next_token(lang, tokens="1.2")
+    at = open_next_token(lang, tokens="1.2", kv="true")  # the KV cache's panel open
     text = lm.task.example + lm.vocab.decode([1, 2])
     ids, _unknown = lm.vocab.encode(text)
     trace = lm.trace(text)

@@ -20,8 +20,9 @@ IN_TABLE = 6  # candidates in the chain's table (a formula wider than this does 
 PRESENT_HEIGHT = 430
 
 
-def candidates_chart(dist: NextToken, sampled: int, seed: int) -> None:
-    """The bars: softmax(z / T) of each candidate, then its renormalised probability; the cut ones grey."""
+def candidates_chart(dist: NextToken, sampled: int, seed: int, model: str) -> None:
+    """The bars: softmax(z / T) of each candidate, then its renormalised probability; the cut ones grey (`model`: the
+    model's name, for the download's file name)."""
     candidates = dist.candidates(SHOWN)
     ids = [c[0] for c in candidates]
     fig = candidates_figure(
@@ -31,7 +32,7 @@ def candidates_chart(dist: NextToken, sampled: int, seed: int) -> None:
         before_name=_("softmax(z / T)"), after_name=_("after the cut, renormalised"), cut_name=_("cut"),
         marked_name=_("Sample (seed {seed})").format(seed=seed), prob_title=_("probability"),
     )  # fmt: skip
-    show_chart(fig, "nt_candidates", name=chart_name(PAGE, "candidates"), present_height=PRESENT_HEIGHT)
+    show_chart(fig, "nt_candidates", name=chart_name(PAGE, "candidates", model=model), present_height=PRESENT_HEIGHT)
     if sampled not in ids:
         rank = [int(i) for i in dist.chain.order].index(sampled) + 1
         st.caption(_("Sample (seed {seed}) draws “{token}”, the candidate ranked {rank}.").format(

@@ -53,9 +53,15 @@ def shape_text(shape: Shape) -> str:
 
 
 def kv_cache_panel(loaded: LoadedGPT, ids: list[int]) -> None:
-    """The panel: a table of the cached and new shapes, and one sentence on what the step saved."""
-    step = cached_step(loaded, ids)
-    st.subheader(_("The KV cache"))
+    """The panel, folded: a table of the cached and new shapes, and one sentence on what the step saved. Its cached run
+    is made only while it is open (an edit's time goes to what is on screen)."""
+    box = st.expander(_("The KV cache: what a step for the next token computes"), key="nt_kv", on_change="rerun")
+    if box.open:
+        with box:
+            cache_table(cached_step(loaded, ids))
+
+
+def cache_table(step: CachedStep) -> None:
     rows = [
         (_("cached before the newest token"), step.before),
         (_("computed by its step (one token)"), step.new),

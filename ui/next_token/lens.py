@@ -37,7 +37,7 @@ def lens_section(loaded: LoadedGPT, trace: Trace) -> None:
         rank_names=[_("#{n}").format(n=n) for n in range(1, TOP + 1)],
         answer_name=_("the answer"), hover_names=(_("layer"), _("column"), _("probability")),
     )  # fmt: skip
-    show_chart(fig, "nt_lens", name=chart_name(PAGE, "logit-lens"))
+    show_chart(fig, "nt_lens", name=chart_name(PAGE, "logit-lens", model=loaded.name))
     formed = next(row.depth for row in lens.rows if row.answer_rank == 1)  # the last row's is the answer itself
     st.caption(
         _(

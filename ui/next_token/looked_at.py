@@ -26,8 +26,9 @@ LAYER, HEAD = "nt_layer", "nt_head"  # the head view's pickers (the view's contr
 HEAD_VIEW_PRESENT_HEIGHT = 420
 
 
-def looked_at_section(weights: np.ndarray, tokens: list[str]) -> None:
-    """`weights` (L, H, T, T) of the text so far; `tokens` its T characters (the last one the newest)."""
+def looked_at_section(weights: np.ndarray, tokens: list[str], model: str) -> None:
+    """`weights` (L, H, T, T) of the text so far; `tokens` its T characters (the last one the newest); `model`: the
+    model's name (the downloads' file names)."""
     st.subheader(_("What the newest token looked at"))
     st.caption(_("A GPT's self-attention is causal: the newest token's row spreads over itself and the tokens before "
                  "it, never after. Each row below sums to 1."))  # fmt: skip
@@ -39,12 +40,12 @@ def looked_at_section(weights: np.ndarray, tokens: list[str]) -> None:
         row_names=names, key_tokens=tokens, key_title=_("Key: the text so far"),
         hover_names=(_("head"), _("key"), _("weight")),
     )  # fmt: skip
-    show_chart(fig, "nt_rows", name=chart_name(PAGE, "newest-rows"))
-    head_view_part(weights, tokens)
+    show_chart(fig, "nt_rows", name=chart_name(PAGE, "newest-rows", model=model))
+    head_view_part(weights, tokens, model)
 
 
 @section_fragment
-def head_view_part(weights: np.ndarray, tokens: list[str]) -> None:
+def head_view_part(weights: np.ndarray, tokens: list[str], model: str) -> None:
     """A layer and a head picked, then that head's lines from the newest token over the text."""
     n_layers, n_heads = weights.shape[:2]
     fit(PAGE, {LAYER: n_layers - 1, HEAD: n_heads - 1})
@@ -59,7 +60,7 @@ def head_view_part(weights: np.ndarray, tokens: list[str]) -> None:
         query_tokens=shown, key_tokens=shown, head_names=[head_name(head)], query_title=_("Query"),
         key_title=_("Key"), focus=len(tokens) - 1, thinned=_("many lines: those under {weight} are left out"),
     )  # fmt: skip
-    show_chart(fig, "nt_head_view", name=chart_name(PAGE, "head-view", layer=layer, head=head),
+    show_chart(fig, "nt_head_view", name=chart_name(PAGE, "head-view", layer=layer, head=head, model=model),
                present_height=HEAD_VIEW_PRESENT_HEIGHT)  # fmt: skip
     st.caption(_("The newest token's lines: thicker lines carry more weight."))
     sync_url(PAGE)

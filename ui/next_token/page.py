@@ -68,11 +68,11 @@ def render(view: NextTokenView, *, slide: bool = False) -> None:
     written_section(loaded, text, run.prompt.cut, ids, most_likely, sampled, step_seed)
     bars, formulas = distribution_section()
     with bars:
-        candidates_chart(dist, sampled, step_seed)
+        candidates_chart(dist, sampled, step_seed, loaded.name)
         candidate_buttons(dist.candidates(SHOWN), disabled=len(ids) >= MAX_WRITTEN)
     with formulas:
         chain_formulas(dist)
-    looked_at_section(attention_weights(run.trace), run.prompt.tokens)
+    looked_at_section(attention_weights(run.trace), run.prompt.tokens, loaded.name)
     lens_section(loaded, run.trace)
     kv_cache_panel(loaded, run.prompt.ids)
     sync_url(PAGE)
