@@ -31,6 +31,8 @@ PRETRAINED: tuple[str, ...] = (
     "translate-rnn",
     "translate-rnn-noattn",
     "reverse-rnn-noattn",
+    "gpt-en",
+    "gpt-zh",
 )
 GPT_PREFIX = "gpt-"  # the shipped GPTs' names: gpt-en, gpt-zh
 

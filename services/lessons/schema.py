@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from model import PRETRAINED
-from model.io.pretrained import PACKAGED_ARCH
+from model.io.pretrained import PACKAGED_ARCH, PRETRAINED_ARCH
 from views import SLIDE_PAGES
 
 FORMAT = "attention-lab-lesson/1"
@@ -20,7 +20,7 @@ LESSON_FIELDS = ("format", "title", "slides")
 SLIDE_FIELDS = ("page", "state", "title", "text")
 PAGES = SLIDE_PAGES  # the pages a slide can show
 # the models a file may name: the shipped Transformers, and MiniLM (a slide on it says how to add it when it is absent)
-TRANSFORMERS = tuple(name for name in PRETRAINED if "-rnn" not in name) + tuple(PACKAGED_ARCH)
+TRANSFORMERS = tuple(name for name in PRETRAINED if PRETRAINED_ARCH[name] == "transformer") + tuple(PACKAGED_ARCH)
 
 
 @dataclass(frozen=True)

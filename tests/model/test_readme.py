@@ -26,7 +26,7 @@ def promised(line: str):
 def test_the_python_snippets_run_as_written(readme):
     minilm()  # the third snippet loads MiniLM: skipped without its package (failed in CI)
     blocks = PYTHON_BLOCK.findall((ROOT / readme).read_text(encoding="utf-8"))
-    assert len(blocks) == 3, "the model section's three snippets (Transformer, RNN, MiniLM)"
+    assert len(blocks) == 4, "the model section's four snippets (Transformer, RNN, MiniLM, GPT)"
     namespace: dict = {}
     checked = 0
     for block in blocks:
@@ -43,5 +43,11 @@ def test_the_python_snippets_run_as_written(readme):
             else:
                 exec(code, namespace)
     # the prediction, the cross-attention shape, the RNN's arch, its attention shape; MiniLM's arch, word pieces,
-    # attention shape, embedding shape, a similarity and the atlas's shape
-    assert checked == 10
+    # attention shape, embedding shape, a similarity and the atlas's shape; the GPT's arch, tokens and causal weights
+    assert checked == 13
+    gpt = namespace["lm"]  # the GPT snippet's promises in prose: most likely first, probs summing to 1, same seed
+    dist, tr = namespace["dist"], namespace["tr"]
+    assert dist.probs == sorted(dist.probs, reverse=True) and abs(sum(dist.probs) - 1) < 1e-9
+    assert namespace["text"] == gpt.generate("To be", n=40, temperature=0.8, top_k=10, top_p=0.95, seed=1)
+    weights = tr["decoder.0.self_attn.weights"][0]
+    assert bool((torch.triu(weights, diagonal=1) == 0).all())

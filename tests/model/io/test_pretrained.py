@@ -1,4 +1,5 @@
-"""The shipped checkpoints: loadable, small, and ≥ 99 % exact match on a fresh held-out sample."""
+"""The shipped checkpoints: loadable, small, the toy models ≥ 99 % exact match on a fresh held-out sample, the GPTs
+documented (how they were trained, a held-out loss under the unigram baseline's) and seeded samples reproducible."""
 
 from __future__ import annotations
 
@@ -9,18 +10,22 @@ import sys
 
 import pytest
 
-from model import PRETRAINED, CheckpointError, RNNConfig, load_checkpoint, load_pretrained
+from model import PRETRAINED, CheckpointError, LoadedGPT, RNNConfig, load_checkpoint, load_pretrained
 from model.io.pretrained import CHECKPOINT_DIR, PRETRAINED_ARCH
+from tests.toys import toy
 
 FRESH_SEED = 20261121  # not the seed training evaluated on (seed + 1_000_003)
 # The contrast shipped for the bottleneck lesson: a GRU without attention on reverse, trained 4000 steps, reaches what
 # it honestly reaches (82.8 % held-out); it is held to that, every other model to 99 %.
 CONTRASTS = {"reverse-rnn-noattn": (0.78, 0.90)}
+TOY_MODELS = tuple(name for name in PRETRAINED if PRETRAINED_ARCH[name] != "gpt")  # trained on a toy task
+GPTS = tuple(name for name in PRETRAINED if PRETRAINED_ARCH[name] == "gpt")  # trained on text: gpt-en, gpt-zh
+GPT_TASKS = {"gpt-en": ("shakespeare", "en"), "gpt-zh": ("tang-poems", "zh")}
 
 
-@pytest.mark.parametrize("name", PRETRAINED)
+@pytest.mark.parametrize("name", TOY_MODELS)
 def test_shipped_checkpoint_is_accurate(name):
-    loaded = load_pretrained(name)
+    loaded = toy(name)
     pairs = loaded.task.sample(1000, seed=FRESH_SEED)
     predictions = loaded.predict_batch([s for s, _ in pairs])
     accuracy = loaded.task.accuracy(predictions, [t for _, t in pairs])
@@ -33,11 +38,11 @@ def test_shipped_checkpoint_is_accurate(name):
     assert accuracy >= 0.99
 
 
-@pytest.mark.parametrize("name", PRETRAINED)
+@pytest.mark.parametrize("name", TOY_MODELS)
 def test_shipped_checkpoint_is_small_and_documented(name):
     folder = CHECKPOINT_DIR / name
     assert (folder / "model.safetensors").stat().st_size < 2 * 1024 * 1024
-    loaded = load_pretrained(name)
+    loaded = toy(name)
     task = name.removesuffix("-noattn").removesuffix("-rnn")  # reverse-rnn is an RNN trained on reverse
     assert loaded.meta["command"].startswith(f"python -m model.train --task {task}")
     assert loaded.task.name == task and loaded.name == name
@@ -48,10 +53,31 @@ def test_shipped_checkpoint_is_small_and_documented(name):
     )
 
 
+@pytest.mark.parametrize("name", GPTS)
+def test_a_shipped_gpt_is_small_documented_and_reproducible(name):
+    folder = CHECKPOINT_DIR / name
+    assert (folder / "model.safetensors").stat().st_size < 8 * 1024 * 1024  # "a few MB at most"
+    loaded = load_pretrained(name)
+    assert isinstance(loaded, LoadedGPT) and loaded.name == name
+    assert loaded.config.arch == PRETRAINED_ARCH[name] == "gpt"
+    assert (loaded.task.name, loaded.task.language) == GPT_TASKS[name]
+    meta = loaded.meta
+    assert meta["command"].startswith(f"python -m model.train --task {name}")
+    for key in ("steps", "seconds", "corpus", "split", "held_out_loss", "train_loss", "unigram_held_out_loss"):
+        assert key in meta, key
+    assert meta["held_out_loss"] < meta["unigram_held_out_loss"]  # it learnt more than the characters' frequencies
+    dist = loaded.next_token(loaded.task.example)
+    assert abs(sum(dist.probs) - 1) < 1e-9 and dist.probs == sorted(dist.probs, reverse=True)
+    text = loaded.generate(loaded.task.example, n=40, temperature=0.8, top_k=10, top_p=0.95, seed=1)
+    assert len(text) == 40 and text == loaded.generate(loaded.task.example, n=40, temperature=0.8, top_k=10,
+                                                       top_p=0.95, seed=1)  # fmt: skip
+
+
 def test_minimum_set_is_shipped():
     assert {"reverse", "sort", "translate"} <= set(PRETRAINED)
     assert PRETRAINED[:4] == ("reverse", "sort", "translate", "copy")  # the Transformers first, as before
     assert {"reverse-rnn", "translate-rnn", "translate-rnn-noattn"} <= set(PRETRAINED)
+    assert set(GPTS) == {"gpt-en", "gpt-zh"}
 
 
 def test_shipped_rnns_are_what_their_names_say():
