@@ -17,6 +17,7 @@ from .memo import remembered
 SHOWN_AS = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"}  # characters that would print as nothing
 KEPT_COLOUR, CUT_COLOUR, BEFORE_COLOUR, MARK_COLOUR = "#1f77b4", "#c8c8c8", "#9ecae1", "#d62728"
 BAR_ROW_PX = 34
+LEGEND_GAP_PX = 30  # the legend under the bars, clear of the axis' tick labels
 
 
 def token_label(token: str) -> str:
@@ -41,11 +42,10 @@ def candidates_figure(
     after_name: str,
     cut_name: str,
     marked_name: str,
-    prob_title: str,
 ) -> go.Figure:
     """The candidates (most likely first, top to bottom) as two bars each: softmax(logits / T) before the cut (light)
     and the renormalised probability after it (dark); a candidate the cut removed is grey, with "cut" beside it.
-    `marked`: the row of the candidate the seeded sample draws, ringed and named."""
+    `marked`: the row of the candidate the seeded sample draws, ringed, and named in the legend."""
     probs, renormalised, kept = float32(probs), float32(renormalised), np.asarray(kept, dtype=bool)
     n = len(tokens)
     labels = [f"{i + 1}. {token_label(t)}" for i, t in enumerate(tokens)]
@@ -64,30 +64,30 @@ def candidates_figure(
         "textposition": "outside", "cliponaxis": False,
         "hovertemplate": "%{customdata}<br>" + after_name + ": %{x:.4f}<extra></extra>",
     }  # fmt: skip
-    shapes = []
-    annotations = []
-    if marked is not None and 0 <= marked < n:
+    shapes, legend_only = [], []
+    if marked is not None and 0 <= marked < n:  # the row ringed, and named by a legend item of its own
         shapes.append({"type": "rect", "xref": "paper", "x0": 0, "x1": 1, "yref": "y", "y0": marked - 0.5,
                        "y1": marked + 0.5, "line": {"color": MARK_COLOUR, "width": 2}, "layer": "below"})  # fmt: skip
-        annotations.append({"xref": "paper", "x": 1, "xanchor": "right", "y": marked, "yref": "y", "showarrow": False,
-                            "text": f"◀ {marked_name}", "font": {"color": MARK_COLOUR, "size": 13}})  # fmt: skip
+        legend_only.append({"type": "scatter", "x": [None], "y": [None], "mode": "markers", "name": marked_name,
+                            "marker": {"symbol": "square-open", "size": 14, "color": MARK_COLOUR,
+                                       "line": {"width": 2}}, "hoverinfo": "skip"})  # fmt: skip
     top = float(max(probs.max(initial=0.0), np.where(kept, renormalised, 0).max(initial=0.0)))
     longest = max((text_em(label) for label in labels), default=2.0)
     return figure(
         {
-            "data": [before, after],
+            "data": [before, after, *legend_only],
             "layout": {
                 "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": 18}},
                 "barmode": "group", "bargap": 0.25, "bargroupgap": 0.05,
-                "xaxis": {"title": {"text": prob_title}, "range": [0, min(1.0, top * 1.25 + 0.02)],
-                          "tickformat": ".0%", "zeroline": True},
+                "xaxis": {"range": [0, min(1.0, top * 1.25 + 0.02)], "tickformat": ".0%", "zeroline": True,
+                          "hoverformat": ".4f"},
                 "yaxis": {"tickmode": "array", "tickvals": y, "ticktext": labels, "range": [n - 0.5, -0.5],
                           "automargin": False},
-                "legend": {"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 1.0, "xanchor": "right"},
-                "height": int(110 + BAR_ROW_PX * n), "font": FONT,
-                "margin": {"l": int(24 + 14 * longest), "r": 20, "t": 70, "b": 50},
-                "shapes": shapes, "annotations": annotations,
-                "plot_bgcolor": "rgba(0,0,0,0)", "meta": "next-token-candidates",
+                "legend": {"orientation": "h", "y": -LEGEND_GAP_PX / (BAR_ROW_PX * n), "yanchor": "top", "x": 0.0,
+                           "xanchor": "left"},
+                "height": int(50 + 110 + BAR_ROW_PX * n), "font": FONT,
+                "margin": {"l": int(24 + 14 * longest), "r": 20, "t": 50, "b": 110},
+                "shapes": shapes, "plot_bgcolor": "rgba(0,0,0,0)", "meta": "next-token-candidates",
             },
         }
     )  # fmt: skip
@@ -178,7 +178,7 @@ def logit_lens_figure(
         {
             "data": [
                 {"type": "heatmap", "z": z, "colorscale": "Greens", "zmin": 0.0, "zmax": 1.0, "xgap": 2, "ygap": 2,
-                 "text": cells, "texttemplate": "%{text}", "textfont": {"size": 15}, "customdata": hover,
+                 "text": cells, "texttemplate": "%{text}<br>%{z:.1%}", "textfont": {"size": 14}, "customdata": hover,
                  "hovertemplate": "%{customdata}<extra></extra>", "showscale": False},
             ],
             "layout": {
@@ -187,8 +187,8 @@ def logit_lens_figure(
                           "showgrid": False, "zeroline": False, "range": [-0.5, n_cols - 0.5]},
                 "yaxis": {"tickmode": "array", "tickvals": list(range(n_rows)), "ticktext": layer_names,
                           "range": [n_rows - 0.5, -0.5], "showgrid": False, "zeroline": False},
-                "height": int(130 + 40 * n_rows), "font": FONT,
-                "margin": {**margin, "t": 100, "b": 20}, "plot_bgcolor": "rgba(0,0,0,0)", "meta": "logit-lens",
+                "height": int(120 + 52 * n_rows), "font": FONT,
+                "margin": {**margin, "t": 90, "b": 20}, "plot_bgcolor": "rgba(0,0,0,0)", "meta": "logit-lens",
             },
         }
     )  # fmt: skip

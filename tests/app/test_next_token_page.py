@@ -16,6 +16,7 @@ import pytest
 import torch
 from streamlit.testing.v1 import AppTest
 
+from model import load_pretrained
 from model.gpt import LoadedGPT
 from tests.toys import tiny_gpt
 
@@ -232,3 +233,18 @@ def test_the_logit_lens_reads_every_layer_through_ln_f_and_the_tied_head(lang):
         assert cells[depth][5].startswith(seen(lm.vocab.itos[final]))
         assert re.findall(r"[0-9]+", cells[depth][5])[-1] == str(rank)  # "· #3", "· 第 3 名"
     assert final == int(torch.argmax(logits_of(lm, lm.task.example)))
+
+
+def test_the_shipped_chinese_gpt_shows_its_tokens_as_characters():
+    lm = load_pretrained("gpt-zh")
+    assert isinstance(lm, LoadedGPT)
+    at = open_next_token("zh", model="gpt-zh")
+    probs = torch.softmax(logits_of(lm, lm.task.example), 0)
+    top = torch.topk(probs, 10)
+    before, _after, labels = bars(at)
+    np.testing.assert_allclose(before, top.values.numpy(), rtol=1e-5)
+    assert labels == [f"{rank}. {seen(lm.vocab.itos[i])}" for rank, i in enumerate(top.indices.tolist(), 1)]
+    assert sum(bool(re.search(r"[\u4e00-\u9fff]", label)) for label in labels) >= 5  # characters, never bytes
+    assert not any("\ufffd" in label for label in labels)
+    first_button = at.button(key="nt_pick_0").label
+    assert first_button.startswith(seen(lm.vocab.itos[int(top.indices[0])]))

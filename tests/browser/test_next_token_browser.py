@@ -1,23 +1,18 @@
-"""/next-token in headless Chromium, in English and Chinese: Most likely, Sample and a candidate each append the token
-the model's own logits say, Back takes one off, the link reopens the same text; Chinese tokens show as characters;
-no exception, no console error.
-
-The server is started here with the two tiny GPTs of tests/app/test_next_token_page.py written as checkpoints and
-offered through ATTENTION_LAB_EXTRA_MODELS (each in the picker under its folder name)."""
+"""/next-token in headless Chromium, in English (gpt-en) and Chinese (gpt-zh): Most likely, Sample and a candidate each
+append the token the model's own logits say, Back takes one off, the link reopens the same text; Chinese tokens show as
+characters; no exception, no console error."""
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 import torch
 
-from devtools.harness import exceptions_on, new_page, open_page, runs, streamlit_server, wait_settled
-from model import save_checkpoint
-from tests.app.test_next_token_page import MODELS, logits_of, seeded_draw, seen
+from devtools.harness import exceptions_on, new_page, open_page, runs, wait_settled
+from model import load_pretrained
+from model.gpt import LoadedGPT
+from tests.app.test_next_token_page import logits_of, seeded_draw, seen
 
 from .figures import figures, real_console_errors, wait_for_figure
 
@@ -26,12 +21,10 @@ WORDS = {"en": ("Most likely", "Sample", "Back"), "zh": ("最可能", "采样", 
 REPLACEMENT = "\ufffd"  # "�": a byte token shown as a character it is not
 
 
-@pytest.fixture(scope="module")
-def gpt_url():
-    with tempfile.TemporaryDirectory(prefix="next-token-") as tmp:
-        folders = [str(save_checkpoint(lm, Path(tmp) / lm.name)) for lm in MODELS.values()]
-        with streamlit_server(env={"ATTENTION_LAB_EXTRA_MODELS": os.pathsep.join(folders)}) as url:
-            yield url
+def shipped(lang: str) -> LoadedGPT:
+    loaded = load_pretrained(f"gpt-{lang}")
+    assert isinstance(loaded, LoadedGPT)
+    return loaded
 
 
 def tokens_in(url: str) -> str:
@@ -46,11 +39,11 @@ def act(page, locator) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_three_tokens_back_and_the_link(browser, gpt_url, lang, probes_for):
-    lm = MODELS[lang]
+def test_three_tokens_back_and_the_link(browser, app_url, lang, probes_for):
+    lm = shipped(lang)
     page = new_page(browser)
     probes = probes_for(page)
-    open_page(page, f"{gpt_url}/next-token?model={lm.name}&lang={lang}")
+    open_page(page, f"{app_url}/next-token?model={lm.name}&lang={lang}")
     wait_for_figure(page, "next-token-candidates")
     most_likely, sample, back = WORDS[lang]
     prompt = lm.task.example

@@ -30,7 +30,7 @@ def candidates_chart(dist: NextToken, sampled: int, seed: int, model: str) -> No
         marked=ids.index(sampled) if sampled in ids else None,
         title=_("The next token: the {n} most likely candidates").format(n=len(candidates)),
         before_name=_("softmax(z / T)"), after_name=_("after the cut, renormalised"), cut_name=_("cut"),
-        marked_name=_("Sample (seed {seed})").format(seed=seed), prob_title=_("probability"),
+        marked_name=_("Sample (seed {seed})").format(seed=seed),
     )  # fmt: skip
     show_chart(fig, "nt_candidates", name=chart_name(PAGE, "candidates", model=model), present_height=PRESENT_HEIGHT)
     if sampled not in ids:
@@ -47,19 +47,18 @@ def chain_formulas(dist: NextToken) -> None:
         for i, text, prob, kept, renormalised in dist.candidates(IN_TABLE)
     ]
     temperature = c.settings.temperature
-    kept_word, cut_word = _("kept"), _("cut")
-    st.latex(chain_formula(temperature, kept_word=kept_word))
-    st.latex(chain_table(rows, temperature, token_word=_("token"), cut_word=cut_word, kept_word=kept_word))
+    st.latex(chain_formula(temperature, kept_word=_("kept")))
+    st.latex(chain_table(rows, temperature, token_word=_("token")))
     cut = [setting for setting, on in ((_("top-k = {k}").format(k=c.settings.top_k), c.settings.top_k is not None),
            (_("top-p = {p}").format(p=c.settings.top_p), c.settings.top_p is not None)) if on]  # fmt: skip
     st.caption(
         _(
-            "z: the model's logits; T: the temperature; the cut: {cut}; q: what is left, renormalised to sum to 1. "
-            "Sample draws from q."
+            "z: the model's logits; T: the temperature; the cut: {cut} (grey: a token it removed); q: what is left, "
+            "renormalised to sum to 1. Sample draws from q."
         ).format(cut=", ".join(cut) if cut else _("none"))
     )
 
 
 def distribution_section() -> tuple:
     """Two columns: the bars (wider), the chain beside them; stacked on a phone."""
-    return tuple(st.columns([3, 2], gap="medium")) if not presenting() else tuple(st.columns([1, 1], gap="small"))
+    return tuple(st.columns([1, 1], gap="medium" if not presenting() else "small"))

@@ -43,10 +43,8 @@ def render(view: NextTokenView, *, slide: bool = False) -> None:
         return
     assert isinstance(loaded, LoadedGPT)
     vocab_size = len(loaded.vocab)
-    with controls(bar, _("Prompt and sampling")):
+    with controls(bar, _("Prompt")):
         prompt = prompt_box(loaded)
-        sampling_controls(vocab_size)
-    settings = sampling_settings(vocab_size)
     ids = current_ids(loaded)
     text = prompt + loaded.vocab.decode(ids)
     try:
@@ -61,11 +59,15 @@ def render(view: NextTokenView, *, slide: bool = False) -> None:
     notice = run.prompt.notice()
     if notice is not None:
         st.warning(explain(notice), icon="✂️")
+    written = st.container()  # above the controls, drawn once the controls have given the settings
+    with controls(bar, _("Sampling")):
+        sampling_controls(vocab_size)
+    settings = sampling_settings(vocab_size)
     dist = next_token(loaded, run, settings)
-    first_seed = seed()
-    step_seed = first_seed + len(ids)  # the n-th written token is drawn with seed + n
+    step_seed = seed() + len(ids)  # the n-th written token is drawn with seed + n
     sampled, most_likely = sample(dist.chain, step_seed), greedy(dist.chain)
-    written_section(loaded, text, run.prompt.cut, ids, most_likely, sampled, step_seed)
+    with written:
+        written_section(loaded, text, run.prompt.cut, ids, most_likely, sampled, step_seed)
     bars, formulas = distribution_section()
     with bars:
         candidates_chart(dist, sampled, step_seed, loaded.name)
