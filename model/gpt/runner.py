@@ -80,16 +80,17 @@ class NextToken:
 
     @classmethod
     def of(cls, c: Chain, vocab: CharVocab) -> NextToken:
-        order = [int(i) for i in c.order if bool(c.kept[i])]
-        return cls(c, order, [vocab.itos[i] for i in order], [float(c.renormalised[i]) for i in order], vocab)
+        order = c.order  # (V,) most likely first
+        kept = order[c.kept[order]]  # (n_kept,): one gather, not a Python loop over the vocabulary
+        ids = kept.tolist()
+        return cls(c, ids, [vocab.itos[i] for i in ids], c.renormalised[kept].tolist(), vocab)
 
     def candidates(self, n: int) -> list[tuple[int, str, float, bool, float]]:
         """The n most likely tokens before the cut: (id, token, probability, kept, renormalised probability)."""
         c = self.chain
-        return [
-            (int(i), self.vocab.itos[int(i)], float(c.probs[i]), bool(c.kept[i]), float(c.renormalised[i]))
-            for i in c.order[:n]
-        ]
+        top = c.order[:n]
+        rows = zip(top.tolist(), c.probs[top].tolist(), c.kept[top].tolist(), c.renormalised[top].tolist(), strict=True)
+        return [(i, self.vocab.itos[i], p, k, r) for i, p, k, r in rows]
 
 
 @dataclass
