@@ -38,3 +38,46 @@ def answers_figure(
             "plot_bgcolor": "white", "paper_bgcolor": "white", "bargap": 0.25,
         },
     )  # fmt: skip
+
+
+MODEL = "#4c78a8"  # the model's probabilities, beside the class's shares
+
+
+def answers_beside_model_figure(
+    labels: list[str], class_shares: list[float], model_probs: list[float] | None, *, answer: int | None,
+    title: str, class_name: str, model_name: str, share_title: str,
+) -> go.Figure:  # fmt: skip
+    """Each option's share of the class's answers beside the model's probability of it (two bars per option, both
+    from 0 to 1); the true answer's class bar green. model_probs None: the class's bars alone."""
+    n = len(labels)
+    colors = [ANSWER if i == answer else BAR for i in range(n)]
+    rows = list(range(n))
+    bars = [
+        go.Bar(
+            x=list(class_shares), y=rows, orientation="h", name=class_name, marker={"color": colors},
+            text=[f"{s:.0%}" for s in class_shares], textposition="outside", cliponaxis=False, customdata=labels,
+            hovertemplate=f"%{{customdata}}<br>{class_name}: %{{x:.1%}}<extra></extra>",
+        )
+    ]  # fmt: skip
+    if model_probs is not None:
+        bars.append(
+            go.Bar(
+                x=list(model_probs), y=rows, orientation="h", name=model_name, marker={"color": MODEL},
+                text=[f"{p:.0%}" for p in model_probs], textposition="outside", cliponaxis=False, customdata=labels,
+                hovertemplate=f"%{{customdata}}<br>{model_name}: %{{x:.1%}}<extra></extra>",
+            )
+        )  # fmt: skip
+    return go.Figure(
+        bars,
+        layout={
+            "meta": "answers-beside-model", "title": {"text": title}, "font": FONT,
+            "height": 110 + (52 if model_probs is not None else 34) * n,
+            "barmode": "group", "showlegend": model_probs is not None, "legend": {"orientation": "h", "y": -0.15},
+            "margin": {"l": 16 + int(0.6 * FONT_SIZE * max((len(t) for t in labels), default=3)), "r": 40,
+                       "t": 50, "b": 60},
+            "xaxis": {"title": {"text": share_title}, "range": [0, 1.15], "tickformat": ".0%"},
+            "yaxis": {"tickmode": "array", "tickvals": rows, "ticktext": labels, "range": [n - 0.5, -0.5],
+                      "showgrid": False},
+            "plot_bgcolor": "white", "paper_bgcolor": "white", "bargap": 0.25,
+        },
+    )  # fmt: skip

@@ -18,12 +18,17 @@ from ..naming import LOGITS, part_name
 from ..trace import Trace
 
 ATTEND, NEXT, UNSCALED = "attend", "next", "unscaled"
-QUESTION_KINDS = (ATTEND, NEXT, UNSCALED)
+QUESTION_KINDS = (ATTEND, NEXT, UNSCALED)  # what the Attention and Step-by-step pages ask about a head or a position
+WRITE = "write"  # the Next token page's: what will the GPT write next? (write_question)
 SHARPER, FLATTER, SAME = "sharper", "flatter", "same"
 SCALING_OPTIONS = (SHARPER, FLATTER, SAME)
 SAME_TOLERANCE = 0.05  # nats of row entropy: a smaller change counts as "about the same"
 NEXT_OPTIONS = 6  # candidate tokens offered for "which token comes next"
 MAX_TOKEN_CHARS = 40  # a token longer than this is cut in an option label (a room takes options of ≤ 64 chars)
+WRITE_SHOWN = 6  # candidates a student picks from for "what will the model write next?"
+WRITE_OPTIONS = 64  # the likeliest tokens a typed answer is counted as (the rest count as OTHER)
+OTHER = "<other>"  # the last option of a write question: any other token (no character token is two characters)
+CONTEXT_CHARS = 24  # the end of the text a write question quotes
 
 
 class QuestionError(LabError):
@@ -37,6 +42,7 @@ class QuestionError(LabError):
     NOT_FINITE = N_("This row holds numbers that are not finite, so it has no clear answer.")
     SHAPES = N_("The run without the scaling does not line up with this view; try another query.")
     SCALING_OFF = N_("The scaling is already switched off here, so there is nothing to compare.")
+    NOT_A_DISTRIBUTION = N_("These probabilities do not add up to 1, so they are not the model's distribution.")
 
 
 @dataclass(frozen=True)
@@ -118,6 +124,44 @@ def next_token_question(
     options = tuple(vocabulary[i][:MAX_TOKEN_CHARS] for i in chosen)
     probability = float(softmax(row)[best])
     return ModelQuestion(NEXT, options, chosen.index(best), {"position": position}, {"probability": probability})
+
+
+def write_question(
+    probs: np.ndarray, vocabulary: Sequence[str], text: str, shown: int = WRITE_SHOWN, n_options: int = WRITE_OPTIONS
+) -> ModelQuestion:
+    """What will the model write after `text`? probs (V,): the distribution of the next token as the page shows it
+    (after temperature, top-k and top-p: renormalised, the cut tokens at 0).
+
+    The options are the `shown` likeliest tokens (the candidates students pick from), then the next likeliest up to
+    `n_options` in all (what a typed character is counted as), each group in vocabulary order so the order gives
+    nothing away, then OTHER for any token not listed. The answer is the most likely token; the evidence holds the
+    model's probability of every option (OTHER: the rest), to set beside the class's answers."""
+    p = np.asarray(probs, dtype=np.float64)
+    if p.ndim != 1 or p.size < 2 or len(vocabulary) != p.size:
+        raise QuestionError(QuestionError.SHAPES)
+    if not np.isfinite(p).all():
+        raise QuestionError(QuestionError.NOT_FINITE)
+    if (p < 0).any() or abs(p.sum() - 1.0) > 1e-4:
+        raise QuestionError(QuestionError.NOT_A_DISTRIBUTION)
+    order = [int(i) for i in np.argsort(-p, kind="stable")]
+    shown = max(2, min(shown, p.size))
+    candidates, others = sorted(order[:shown]), sorted(order[shown : max(shown, min(n_options, p.size))])
+    chosen = candidates + others
+    best = order[0]
+    listed = [float(p[i]) for i in chosen]
+    options = (*(vocabulary[i][:MAX_TOKEN_CHARS] for i in chosen), OTHER)
+    evidence = {"probability": float(p[best]), "probabilities": [*listed, max(0.0, 1.0 - sum(listed))]}
+    context = {"shown": len(candidates), "token": text[-CONTEXT_CHARS:]}
+    return ModelQuestion(WRITE, options, chosen.index(best), context, evidence)
+
+
+def write_choice(typed: str, options: Sequence[str]) -> int | None:
+    """The option a typed answer counts as: the option that is that character, else OTHER (the last option); None
+    for anything but one character (nothing typed, or several)."""
+    if not isinstance(typed, str) or len(typed) != 1:
+        return None
+    listed = list(options[:-1])
+    return listed.index(typed) if typed in listed else len(options) - 1
 
 
 def entropy(row: np.ndarray) -> float:

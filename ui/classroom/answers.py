@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import streamlit as st
 
 from model.naming import AttentionKind
-from model.teach.questions import ATTEND, FLATTER, NEXT, SAME, SHARPER, UNSCALED
+from model.teach.questions import ATTEND, FLATTER, NEXT, OTHER, SAME, SHARPER, UNSCALED, WRITE
 from viz.questions import answers_figure
 
 from ..charts import chart_name, show_chart
@@ -48,6 +48,7 @@ PROMPTS = {  # (kind, whether the block has a layer) → the question, filled in
     ),
     (NEXT, True): N_("After decoder position {position} (“{token}”), which token will the model output next?"),
     (NEXT, False): N_("After decoder position {position} (“{token}”), which token will the model output next?"),
+    (WRITE, False): N_("What will the model write next, after “{token}”?"),
 }  # fmt: skip
 
 
@@ -69,16 +70,32 @@ def prompt(kind: str, context: dict) -> str:
     return _(template).format(**values)
 
 
+OTHER_NAME = N_("another character")  # a write question's last option: any token it does not list
+
+
 def option_label(kind: str, option: str) -> str:
     """An option as shown: a scaling outcome translated, a token as typed (escaped)."""
     if kind == UNSCALED and option in SCALING_NAMES:
         return _(SCALING_NAMES[option])
+    if kind == WRITE and option == OTHER:
+        return _(OTHER_NAME)
     return md_escape(option)
 
 
 def plain_label(kind: str, option: str) -> str:
     """An option for a figure's axis (no Markdown)."""
+    if kind == WRITE and option == OTHER:
+        return _(OTHER_NAME)
     return _(SCALING_NAMES[option]) if kind == UNSCALED and option in SCALING_NAMES else option
+
+
+def drawn_options(kind: str, counts: Sequence[int], context: Mapping) -> list[int]:
+    """The options a chart of the answers draws: all of them, but for a write question (dozens of tokens) the
+    candidates and any other option someone chose."""
+    if kind != WRITE:
+        return list(range(len(counts)))
+    shown = int(context.get("shown", 0))
+    return [i for i in range(len(counts)) if i < shown or counts[i]]
 
 
 def answer_count(total: int) -> str:
@@ -91,9 +108,10 @@ def distribution(
     """The bar chart of the answers, with the count; the true answer green when `answer` is given. The question's
     `context` (attention kind, layer, head) names its download."""
     total = sum(counts)
-    labels = [("✓ " if i == answer else "") + plain_label(kind, o) for i, o in enumerate(options)]
+    rows = drawn_options(kind, counts, context)
+    labels = [("✓ " if i == answer else "") + plain_label(kind, options[i]) for i in rows]
     fig = answers_figure(
-        labels, list(counts), answer=answer,
+        labels, [counts[i] for i in rows], answer=rows.index(answer) if answer in rows else None,
         title=answer_count(total), count_title=_("answers"), hover_name=_("answers"),
     )  # fmt: skip
     layer, head = context.get("layer"), context.get("head")
@@ -115,7 +133,7 @@ def evidence_line(kind: str, evidence: dict) -> str:
         return _("That key gets weight {weight} in this row (the row's weights sum to 1).").format(
             weight=f"{evidence['weight']:.3f}"
         )
-    if kind == NEXT and "probability" in evidence:
+    if kind in (NEXT, WRITE) and "probability" in evidence:
         return _("The model gives that token probability {p}.").format(p=f"{evidence['probability']:.3f}")
     if kind == UNSCALED and "entropy_with" in evidence:
         return _(

@@ -23,6 +23,7 @@ from model.teach.questions import (
     ATTEND,
     NEXT,
     QUESTION_KINDS,
+    WRITE,
     ModelQuestion,
     QuestionError,
     attend_question,
@@ -48,6 +49,7 @@ from .answers import (
     reveal_line,
     your_answer_line,
 )
+from .write import ask_write, beside_model
 
 QUESTION_KEY = "_question"  # st.session_state: the open question of the teacher or the solo user, with its answer
 KIND_KEY = "_q_kind"
@@ -348,7 +350,11 @@ def _class_reveal(question: dict, role: ClassRole) -> None:
     st.caption(evidence_line(question["kind"], question["evidence"]))
     if counts is not None and counts.question_id == question["id"]:
         kind, options, context = question["kind"], question["options"], question["context"]
-        distribution(kind, options, counts.counts, question["answer"], "class_answers", context)
+        if kind == WRITE:  # the class beside the model's probabilities when it was asked
+            beside_model(tuple(options), list(counts.counts), question["answer"], "class_answers",
+                         question["evidence"].get("probabilities"), context)  # fmt: skip
+        else:
+            distribution(kind, options, counts.counts, question["answer"], "class_answers", context)
     again_col, close_col = st.columns(2)
     again_col.button(
         _("Ask another question"), on_click=_clear_class_question, args=(role, True), width="stretch", key="_q_again"
@@ -357,6 +363,29 @@ def _class_reveal(question: dict, role: ClassRole) -> None:
         _("Close the question"), on_click=_clear_class_question, args=(role,), width="stretch", key="_q_close",
         help=_("Takes the question off every student's page (moving to another view does the same)."),
     )  # fmt: skip
+
+
+def write_question_panel(role: ClassRole) -> None:
+    """The Next token page's question for the class, above the page: "what will the model write next?" over the
+    text on the teacher's page (ask_write), then the answers coming in, Reveal and Close as for the other questions;
+    a question asked on another page and still open shows as the one-line bar instead."""
+    question = st.session_state.get(QUESTION_KEY)
+    if question is not None and not _still_open(question, role):
+        _close()
+        question = None
+    if question is not None and question["kind"] != WRITE:
+        teacher_question_bar(role)
+        return
+    with st.container(border=True, key="write_question"):
+        if question is None:
+            if not st.button(_("❓ Ask the class: what will the model write next?"), key="_q_ask_write"):
+                return
+            question = ask_write(role)
+            if question is None:
+                return
+            st.session_state[QUESTION_KEY] = question
+        st.markdown(_("#### ❓ Ask the class"))
+        _class_question(question, role)
 
 
 def teacher_question_bar(role: ClassRole) -> None:

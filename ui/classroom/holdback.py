@@ -1,11 +1,12 @@
 """Until the teacher reveals the answer, a student's page does not give it away.
 
 A question asks what the model computed for the teacher's view: one attention row (a head of a layer of a kind),
-or the next token. That number is on many parts of the pages a class follows: the focused head, the head view,
-the overview, the summaries (a mean over heads, the rollout), the walkthrough's softmax bars and formulas, the
-model's output line, the exports and every chart's hover data. Blanking each of them would leave one forgotten;
-so while a question is open and not revealed, a student on a page that draws the model's numbers sees the page's
-title and a line saying it comes back at the reveal (the question, with its answer buttons, stays at the top).
+the next token, or what a GPT will write next (the Next token page's bars). That number is on many parts of the
+pages a class follows: the focused head, the head view, the overview, the summaries (a mean over heads, the
+rollout), the walkthrough's softmax bars and formulas, the model's output line, the exports and every chart's hover
+data. Blanking each of them would leave one forgotten; so while a question is open and not revealed, a student on a
+page that draws the model's numbers sees the page's title and a line saying it comes back at the reveal (the
+question, with its answer buttons, stays at the top).
 The reveal moves the room's version, so every follower redraws the page at once; an explorer reruns when the
 question's marker moves (student.py).
 """
@@ -18,9 +19,11 @@ from services.rooms import RoomError
 
 from ..class_role import current_role, room_store
 from ..i18n import _
-from ..navigation import ATTENTION, INSIDE_A_LAYER, LESSON, RNN_VS_TRANSFORMER, STEP_BY_STEP
+from ..navigation import ATTENTION, INSIDE_A_LAYER, LESSON, NEXT_TOKEN, RNN_VS_TRANSFORMER, STEP_BY_STEP
 
-HELD_PAGES = frozenset(spec.url_path for spec in (ATTENTION, STEP_BY_STEP, INSIDE_A_LAYER, RNN_VS_TRANSFORMER, LESSON))
+HELD_PAGES = frozenset(
+    spec.url_path for spec in (ATTENTION, STEP_BY_STEP, INSIDE_A_LAYER, RNN_VS_TRANSFORMER, NEXT_TOKEN, LESSON)
+)
 
 
 def answer_hidden(page_path: str) -> bool:

@@ -11,6 +11,7 @@ from contextlib import suppress
 
 import streamlit as st
 
+from model.teach.questions import WRITE
 from services.rooms import RoomError
 
 from ..class_role import ClassRole, end_class, notice_error, room_store, set_notice
@@ -18,6 +19,7 @@ from ..i18n import N_, _
 from .answers import answer_pills, distribution, prompt, reveal_line, your_answer_line
 from .scroll import scroll_to
 from .wake import forget_room, watch_room
+from .write import beside_model, write_answer
 
 LEFT = N_("You left class {code}; this page now works on its own.")
 QUESTION_BOX = "class_question"  # the key of the question's box (the page scrolls to it when the question moves)
@@ -97,10 +99,14 @@ def student_question(role: ClassRole) -> None:
         st.markdown(_("#### ❓ The teacher asks"))
         st.markdown(prompt(question.kind, question.context))
         revealed = snapshot.revealed
-        choice = answer_pills(
-            question.kind, question.options, key, on_change=_send_answer, args=(role, question.id, key),
-            disabled=revealed is not None,
-        )  # fmt: skip
+        if question.kind == WRITE:  # the candidates, or a typed character
+            choice = write_answer(question.options, question.context, key, _send_answer, (role, question.id, key),
+                                  disabled=revealed is not None)  # fmt: skip
+        else:
+            choice = answer_pills(
+                question.kind, question.options, key, on_change=_send_answer, args=(role, question.id, key),
+                disabled=revealed is not None,
+            )  # fmt: skip
         if revealed is None:
             if choice is not None:
                 st.caption(_("Your answer is in. You can change it until the teacher reveals the answer."))
@@ -112,4 +118,8 @@ def student_question(role: ClassRole) -> None:
         words.markdown(your_answer_line(question.kind, question.options, mine, revealed.answer))
         counts = revealed.counts.counts
         with chart:
-            distribution(question.kind, question.options, counts, revealed.answer, "student_answers", question.context)
+            if question.kind == WRITE:  # the model's probabilities from this page, which follows the teacher's
+                beside_model(question.options, list(counts), revealed.answer, "student_answers", None, question.context)
+            else:
+                distribution(question.kind, question.options, counts, revealed.answer, "student_answers",
+                             question.context)  # fmt: skip
