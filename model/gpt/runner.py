@@ -208,7 +208,8 @@ class LoadedGPT:
     ) -> list[int]:  # fmt: skip
         """The ids of n tokens written after the prompt, one at a time. Until the context is full each step feeds
         only the new token (a KVCache holds the earlier keys and values); then each step re-reads the last max_len
-        tokens (learned positions end there). The same seed and settings give the same tokens."""
+        tokens (learned positions end there), as it does with the causal mask switched off. The same seed and
+        settings give the same tokens."""
         if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= MAX_NEW_TOKENS:
             raise InputError(
                 N_("The number of tokens to write must be a whole number from 0 to {limit}; got {value}."),
@@ -217,7 +218,9 @@ class LoadedGPT:
         settings.check_vocabulary(len(self.vocab))
         ids = list(self._prompt(text_or_ids).ids)
         generator = generator_of(settings.seed)
-        cache: KVCache | None = KVCache(self.config)
+        # Without the causal mask every position sees the later ones, so earlier keys and values change as the text
+        # grows: nothing can be cached, and each step re-reads the text.
+        cache: KVCache | None = KVCache(self.config) if ablation.causal else None
         written: list[int] = []
         with torch.inference_mode():
             logits = self.model(self._ids_of(ids), ablation=ablation, cache=cache)[0, -1]  # (V,)
@@ -229,7 +232,7 @@ class LoadedGPT:
                     break
                 if cache is not None and cache.room == 0:
                     cache = None  # the context is full: from now on, re-read the last max_len tokens
-                new = ids[-1:] if cache is not None else ids[-self.max_len :]
+                new = ids[-1:] if cache is not None else ids[-self.max_len :]  # (T,)
                 logits = self.model(self._ids_of(new), ablation=ablation, cache=cache)[0, -1]
         return written
 

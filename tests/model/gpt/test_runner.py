@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from model import InputError
+from model import Ablation, InputError
 from model.gpt import UNKNOWN_MARK, LoadedGPT
 from model.sampling import SamplingSettings, chain, sample
 from tests.toys import tiny_gpt
@@ -86,6 +86,21 @@ def test_generate_with_the_cache_equals_re_reading_the_text(lm):
     ids = lm.tokenize("To be").ids
     for token in written:  # by hand: every step re-reads the last 16 tokens in full
         logits = lm.model(torch.tensor([ids[-16:]]))[0, -1]
+        assert sample(chain(logits, settings), generator) == token
+        ids.append(token)
+
+
+def test_without_the_causal_mask_generation_re_reads_the_text(lm):
+    """Earlier positions then see later ones, so a cache would be stale: each step must equal a full re-read."""
+    sharp = tiny_gpt("en", seed=1, max_len=16)
+    with torch.no_grad():  # large weights: a stale cache would change the sampled tokens
+        for p in sharp.model.parameters():
+            p.mul_(6.0)
+    off, settings = Ablation(causal=False), SamplingSettings(temperature=1.0, seed=4)
+    written = sharp.generate_ids("To be", 12, settings, off)
+    ids, generator = sharp.tokenize("To be").ids, torch.Generator().manual_seed(4)
+    for token in written:
+        logits = sharp.model(torch.tensor([ids[-16:]]), ablation=off)[0, -1]
         assert sample(chain(logits, settings), generator) == token
         ids.append(token)
 
