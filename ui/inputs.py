@@ -25,13 +25,18 @@ def source_text(label: str | None = None, loaded: AnyLoaded | None = None) -> st
     """The `Input` box (label: translated "Input" unless given). Switching to a model of another task swaps in
     that task's example, unless the user has typed something of their own."""
     loaded = loaded or selected_model()
-    example = loaded.task.example
+    example_by_default(loaded.task.example)
+    return st.text_input(label or _("Input"), key=TEXT_KEY, max_chars=MAX_INPUT_CHARS, help=input_help(loaded))
+
+
+def example_by_default(example: str) -> None:
+    """Before the input box (any page's): the model's example unless the user typed their own; a switch to a model
+    of another task swaps in that task's example. Recorded as the view's computed default (the link leaves it out)."""
     previous, text = st.session_state.get(EXAMPLE_KEY), st.session_state.get(TEXT_KEY)
     if text is None or (previous not in (None, example) and text == previous):
         st.session_state[TEXT_KEY] = example
     st.session_state[EXAMPLE_KEY] = example
     implicit(TEXT_KEY, example)  # the model's own example: the view (and the link) holds none
-    return st.text_input(label or _("Input"), key=TEXT_KEY, max_chars=MAX_INPUT_CHARS, help=input_help(loaded))
 
 
 def input_help(loaded: AnyLoaded) -> str:

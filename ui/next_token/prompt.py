@@ -9,20 +9,13 @@ from model.gpt import LoadedGPT
 from views.common import MAX_INPUT_CHARS
 
 from ..i18n import _
-from ..inputs import EXAMPLE_KEY, TEXT_KEY
-from ..state.session import implicit
+from ..inputs import TEXT_KEY, example_by_default
 from .writing import clear_written
 
 
 def prompt_box(loaded: LoadedGPT) -> str:
-    """The prompt; a switch to a model with another example swaps that example in unless the user typed their own
-    (as ui.inputs.source_text does for the other pages' input box)."""
-    example = loaded.task.example
-    previous, text = st.session_state.get(EXAMPLE_KEY), st.session_state.get(TEXT_KEY)
-    if text is None or (previous not in (None, example) and text == previous):
-        st.session_state[TEXT_KEY] = example
-    st.session_state[EXAMPLE_KEY] = example
-    implicit(TEXT_KEY, example)  # the model's own example: the view (and the link) holds none
+    """The prompt; a switch to a model with another example swaps that example in unless the user typed their own."""
+    example_by_default(loaded.task.example)
     return st.text_input(
         _("Prompt"), key=TEXT_KEY, max_chars=MAX_INPUT_CHARS, on_change=clear_written,
         help=_("Any text, in English or Chinese: the model reads it one character at a time. Characters its "
