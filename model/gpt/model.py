@@ -102,6 +102,8 @@ class GPT(nn.Module):
         ids continue the cached positions and the trace's attention rows are the new positions' (B, H, T, start + T)."""
         start = 0 if cache is None else cache.length
         self._check(ids, start)
+        if start and not ablation.causal:
+            raise ValueError("without the causal mask earlier keys and values depend on later tokens: no KV cache.")
         trace: Record = new_record(self, record)
         T = ids.shape[1]
         embed = self.wte(ids)  # (B, T, d)

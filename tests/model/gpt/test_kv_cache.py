@@ -78,3 +78,12 @@ def test_the_cache_allocates_its_buffers_once_and_refuses_overflow():
         assert cache.keys(0).shape == (1, 3, 20, 8) == cache.values(2).shape
         with pytest.raises(ValueError, match="context of 20"):
             model(torch.tensor([[1]]), cache=cache)
+
+
+def test_a_cache_is_refused_without_the_causal_mask():
+    model = _model()
+    cache = KVCache(model.config)
+    with torch.inference_mode():
+        model(torch.tensor([[1, 2]]), ablation=Ablation(causal=False), cache=cache)  # filling it is one full read
+        with pytest.raises(ValueError, match="causal mask"):
+            model(torch.tensor([[3]]), ablation=Ablation(causal=False), cache=cache)
