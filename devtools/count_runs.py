@@ -1,7 +1,8 @@
 """`python -m devtools.count_runs run app.py …`: `python -m streamlit run app.py …` that also counts how often the
 server runs the model (bench/load/run.py follow: the server's model runs per input a class saw).
 
-Every call of LoadedModel.run (a trace), predict and predict_batch in this process is counted, and the counts are
+Every call of LoadedModel.run (a trace), predict and predict_batch, and of LoadedGPT.trace (what its run and the
+Next token page call) in this process is counted, and the counts are
 written as JSON to FILE.PID once a second, FILE being $ATTENTION_LAB_COUNT_RUNS (the PID keeps the server's file
 apart from any other counted process). The training workers the server starts are not counted. Nothing in the app
 changes: the counter wraps the class's methods before Streamlit starts.
@@ -20,17 +21,19 @@ from streamlit.web.cli import main as streamlit_main
 from devtools.timeline import TIMELINE_ENV
 from devtools.timeline import install as install_timeline
 from model import LoadedModel
+from model.gpt import LoadedGPT
 
 COUNTS_ENV = "ATTENTION_LAB_COUNT_RUNS"
 
 
 def install(path: str) -> None:
-    """Count LoadedModel's runs in this process into path.PID from now on."""
-    counts = {"run": 0, "predict": 0, "predict_batch": 0}
+    """Count LoadedModel's and LoadedGPT's runs in this process into path.PID from now on."""
+    counted_methods = {"run": LoadedModel, "predict": LoadedModel, "predict_batch": LoadedModel, "trace": LoadedGPT}
+    counts = dict.fromkeys(counted_methods, 0)
     lock = threading.Lock()
 
-    def counted(name):
-        original = getattr(LoadedModel, name)
+    def counted(cls, name):
+        original = getattr(cls, name)
 
         def wrapper(self, *args, **kwargs):
             with lock:
@@ -40,8 +43,8 @@ def install(path: str) -> None:
         functools.update_wrapper(wrapper, original, assigned=(), updated=())  # only wrapper.__wrapped__ = original
         return wrapper
 
-    for name in counts:
-        setattr(LoadedModel, name, counted(name))
+    for name, cls in counted_methods.items():
+        setattr(cls, name, counted(cls, name))
 
     def write_forever() -> None:
         out = f"{path}.{os.getpid()}"

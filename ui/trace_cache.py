@@ -10,6 +10,7 @@ trained or uploaded in a session is never in it.
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
 
 import streamlit as st
@@ -18,6 +19,7 @@ from model import NO_ABLATION, Ablation, AnyLoaded, InputError, LoadedEncoder, L
 from model.gpt import LoadedGPT
 from services.shared_cache import SharedCache
 
+from .extra_models import EXTRA_MODELS_ENV, extra_models
 from .i18n import _, explain
 from .inputs import fit_to_limit
 from .models import shared_model, shipped_names
@@ -37,9 +39,14 @@ SHARED_TRACES: SharedCache[Trace] = SharedCache(SHARED_ENTRIES, SHARED_BYTES, tr
 
 
 def is_shared(loaded: AnyLoaded) -> bool:
-    """A shipped model as the server's cache holds it, or a class room's model: every session may reuse its traces."""
+    """A shipped model as the server's cache holds it, a class room's model, or a model the environment names for a
+    benchmark (ui.extra_models: loaded once per server, read-only): every session may reuse its traces."""
     if isinstance(loaded, LoadedModel) and is_marked_shared(loaded):  # only a room's models are marked: never MiniLM
         return True
+    if os.environ.get(EXTRA_MODELS_ENV):
+        extra = extra_models().get(loaded.name)
+        if extra is not None and extra.model is loaded.model:
+            return True
     return loaded.name in shipped_names() and shared_model(loaded.name).model is loaded.model
 
 

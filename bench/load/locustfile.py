@@ -56,7 +56,8 @@ def _options(parser) -> None:
         help="seconds after its start when the teacher stops changing the view (the class settles)",
     )
     parser.add_argument("--class-page", default="step-by-step", choices=sorted(PAGES),
-                        help="where the class meets: Next clicks on step-by-step, new inputs on attention")  # fmt: skip
+                        help="where the class meets: Next clicks on step-by-step, new inputs on attention, "
+                             "a token written on next-token")  # fmt: skip
 
 
 @events.init.add_listener

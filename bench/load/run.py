@@ -3,7 +3,7 @@
     python bench/load/run.py capacity  [--step-users 10 --step-seconds 60 --max-users 300 --think 5,15]
     python bench/load/run.py training  [--explorers 10 --jobs 0,2,4 --repeats 2 --seconds 120]
     python bench/load/run.py follow    [--students 10,30,100 --repeats 2 --seconds 150 --step-every 10
-                                        --page step-by-step|attention]
+                                        --page step-by-step|attention|lesson|next-token]
     python bench/load/run.py cost      [--edits 30 --rounds 3 --compare runner.postScriptGC=false]
 
 capacity  explorers on /attention, ramped in steps on a fresh server until a step's p90 rerun latency passes
@@ -11,10 +11,12 @@ capacity  explorers on /attention, ramped in steps on a fresh server until a ste
 training  `--explorers` explorers, and K trainers on /train for K in --jobs (interleaved, --repeats rounds,
           each on the same fresh server); the explorers' p50/p90 per K and the ratio to K = 0
 follow    a teacher on --page starts a class and every --step-every s clicks Next (step-by-step) or types a new
-          input (attention); N students follow (for N in --students, interleaved, --repeats rounds on one fresh
-          server); follow latency p50/p90 (teacher's change sent → the student's rerun finished showing it),
-          counted from the time the last student had joined; and how often the server ran the model
-          (devtools/count_runs.py: LoadedModel.run/predict calls) per input the class saw
+          input (attention) or writes the most likely token (next-token: gpt-en, or, where it is not shipped, an
+          untrained GPT of its default size offered as a bench model); N students follow (for N in --students,
+          interleaved, --repeats rounds on one fresh server); follow latency p50/p90 (teacher's change sent → the
+          student's rerun finished showing it), counted from the time the last student had joined; and how often
+          the server ran the model (devtools/count_runs.py: LoadedModel.run/predict and LoadedGPT.trace calls) per
+          input the class saw
 cost      the server CPU seconds one rerun costs (one session, edits 1 s apart, so nothing queues), on a server
           with Streamlit's defaults and one with the --compare options, edits interleaved between the two
 Each scenario starts its own `streamlit run app.py` (as the tests do; `--set runner.postScriptGC=false` adds
@@ -41,11 +43,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
+import torch
 
 from devtools.harness import server_flags, streamlit_process
 from devtools.load import samples as sampling
+from devtools.load.classroom import GPT_ENV
 from devtools.load.pages import change_focus, edit_input, open_attention
 from devtools.load.protocol import StreamlitSession
+from model import available_pretrained, save_checkpoint
+from model.analysis.gpt_texts import gpt_texts
+from model.gpt import GPT, GPT_TASKS, CharVocab, GPTConfig, LoadedGPT
+from ui.extra_models import EXTRA_MODELS_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -220,6 +228,8 @@ def follow(options) -> None:
     if options.profile:
         options.profile.mkdir(parents=True, exist_ok=True)
         env["ATTENTION_LAB_TIMELINE"] = str(options.profile.resolve() / "timeline")
+    if options.page == "next-token":
+        env |= class_gpt(counter.parent)
     server = streamlit_process(
         timeout=300,
         env=env,
@@ -257,7 +267,11 @@ def follow(options) -> None:
                 ))  # fmt: skip
                 time.sleep(options.pause)
     shutil.rmtree(counter.parent, ignore_errors=True)
-    action = "types a new input" if options.page == "attention" else "clicks Next"
+    actions = {
+        "attention": "types a new input",
+        "next-token": f"writes the most likely token ({os.environ.get(GPT_ENV)})",
+    }
+    action = actions.get(options.page, "clicks Next")
     served = f"{options.servers} app servers behind HAProxy" if options.servers > 1 else "one app server process"
     print(f"\nA class on /{options.page} following a teacher who {action} every {options.step_every:g} s ({served})")
     print(row(["students", "round", "follows", "p50 ms", "p90 ms", "teacher's change p90 ms", "join p90 ms",
@@ -272,10 +286,25 @@ def follow(options) -> None:
                        fmt(r.follow.server_rss_mb), r.changes, fmt(r.runs / (r.changes + 1), 2),
                        f"{r.load[0]:.1f}–{r.load[1]:.1f}", f"{fmt(cores, 2)} / {fmt(lag)}"]))  # fmt: skip
     print(
-        "runs per input: the server's model runs (LoadedModel.run/predict calls) ÷ the inputs the class saw (the "
-        "teacher's changes + the first); N + 1 would mean every session ran the model itself. Worst lag: how late "
-        "the load generator's 0.1 s sleep woke at worst (its greenlets queued before it)"
+        "runs per input: the server's model runs (LoadedModel.run/predict, LoadedGPT.trace calls) ÷ the inputs the "
+        "class saw (the teacher's changes + the first); N + 1 would mean every session ran the model itself. Worst "
+        "lag: how late the load generator's 0.1 s sleep woke at worst (its greenlets queued before it)"
     )
+
+
+def class_gpt(folder: Path) -> dict[str, str]:
+    """The GPT a class on /next-token uses: gpt-en when it is shipped here; otherwise an untrained GPT of GPTConfig's
+    default size over the English atlas texts' characters, written into `folder` and offered to the server as a bench
+    model (the environment it needs is returned; the Locust process reads the model's name from GPT_ENV)."""
+    if "gpt-en" in available_pretrained():
+        os.environ[GPT_ENV] = "gpt-en"
+        return {}
+    vocab = CharVocab.from_text("".join(gpt_texts("en")))
+    torch.manual_seed(0)
+    lm = LoadedGPT(GPT(GPTConfig(vocab_size=len(vocab))), vocab, "gpt-en-untrained", GPT_TASKS["shakespeare"])
+    os.environ[GPT_ENV] = lm.name
+    print(f"gpt-en is not shipped here: the class uses {lm.name}, {lm.config}", flush=True)
+    return {EXTRA_MODELS_ENV: str(save_checkpoint(lm, folder / lm.name))}
 
 
 @dataclass(frozen=True)
@@ -369,7 +398,7 @@ def main(argv: list[str] | None = None) -> None:
     fo.add_argument("--spawn-rate", type=float, default=5.0)
     fo.add_argument("--settle", type=float, default=5.0)
     fo.add_argument("--pause", type=float, default=5.0)
-    fo.add_argument("--page", default="step-by-step", choices=["step-by-step", "attention", "lesson"])
+    fo.add_argument("--page", default="step-by-step", choices=["step-by-step", "attention", "lesson", "next-token"])
     fo.add_argument("--quiet-end", type=float, default=15.0, help="the teacher's last s without a change")
     fo.add_argument("--profile", type=Path, default=None, help="py-spy and a run timeline of the server, into DIR")
     fo.add_argument("--servers", type=int, default=1,

@@ -1,10 +1,12 @@
 """A class in the load test: one teacher changes the view every few seconds, N students follow.
 
-Three kinds of class (`PAGES`): on /step-by-step the teacher clicks Next (from the last step, back to step 1), on
+Four kinds of class (`PAGES`): on /step-by-step the teacher clicks Next (from the last step, back to step 1), on
 /lesson Next slide (from the last, back to the first); on /attention?model=reverse the teacher types a new input
 each time, so every follower needs the trace of an input it has never seen (what the server-wide trace cache is
-for). The teacher presses the sidebar's "Start a class" (the URL then carries ?room=CODE&key=...). A student opens
-the same page with ?room=CODE and leaves it alone: the server reruns the student's app when the room moves, and
+for); on /next-token?model=gpt-en (or $ATTENTION_LAB_LOAD_GPT) the teacher writes the most likely token each time,
+a longer text for every follower to run, and a follower shows how many tokens are written. The teacher presses the
+sidebar's "Start a class" (the URL then carries ?room=CODE&key=...). A student opens the same page with ?room=CODE
+and leaves it alone: the server reruns the student's app when the room moves, and
 that run applies the teacher's view. Follow latency = from the teacher's change being sent to the end of the
 student's first run that shows it (the app's, or the page fragment's that a follower's page runs in), both on this
 process's monotonic clock.
@@ -12,6 +14,7 @@ process's monotonic clock.
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 import time
@@ -20,6 +23,9 @@ from urllib.parse import parse_qs
 
 from .pages import EXPLORE_MODEL, random_digits
 from .protocol import Run, StreamlitSession
+
+GPT_ENV = "ATTENTION_LAB_LOAD_GPT"  # the GPT a class on /next-token uses (default gpt-en; a folder name of
+# $ATTENTION_LAB_EXTRA_MODELS when the shipped one is not here)
 
 STEP_KEY = "step"  # the walkthrough's step radio (options "1" … "8")
 SLIDE_KEY = "lesson_slide"  # the lesson's slide picker
@@ -34,22 +40,24 @@ class ClassPage:
 
     path: str
     query: str
-    key: str
+    key: str  # "": no widget holds the view (it is read from the page's text alone)
     next_button: str = ""
     heading: str = ""
+    heading_kind: str = "heading"  # the kind of element `heading` is matched on ("markdown" for a caption)
 
     def shown(self, session: StreamlitSession) -> str:
         """The view the session's page shows now (KeyError: the page shows none: another page, or not drawn yet)."""
-        try:
-            return str(session.value(self.key))
-        except KeyError:
-            if not self.heading:
-                raise
-        for heading in session.elements("heading"):
+        if self.key:
+            try:
+                return str(session.value(self.key))
+            except KeyError:
+                if not self.heading:
+                    raise
+        for heading in session.elements(self.heading_kind):
             found = re.match(self.heading, getattr(heading, "body", ""))
             if found:
-                return found.group(1)
-        raise KeyError(self.key)
+                return found.group(1) or "0"
+        raise KeyError(self.key or self.heading)
 
 
 PAGES = {
@@ -57,6 +65,15 @@ PAGES = {
     "step-by-step": ClassPage("step-by-step", "lang=en", STEP_KEY, "wt_next", r"Step (\d+) of \d+"),
     "attention": ClassPage("attention", f"model={EXPLORE_MODEL}&lang=en", TEXT_KEY),
     "lesson": ClassPage("lesson", "lang=en", SLIDE_KEY, "lesson_next"),
+    # the written count, from the caption under the text ("3 tokens written after the prompt", or nothing yet: 0)
+    "next-token": ClassPage(
+        "next-token",
+        f"model={os.environ.get(GPT_ENV, 'gpt-en')}&lang=en",
+        "",
+        "nt_most_likely",
+        r"(?:(\d+) tokens? written after the prompt|Nothing written yet)",
+        "markdown",
+    ),
 }
 
 
@@ -98,6 +115,9 @@ def start_class(session: StreamlitSession) -> tuple[str, Run]:
 
 def change_view(session: StreamlitSession, room: Room, rng) -> Run:
     """The teacher's next change: Next on /step-by-step and /lesson, a new input on /attention."""
+    if room.page.next_button and not room.page.key:  # /next-token: one more token written
+        room.clicks.append((time.monotonic(), str(int(room.page.shown(session)) + 1)))
+        return session.rerun(click=room.page.next_button)
     if room.page.next_button:
         return next_step(session, room)
     text = random_digits(rng)
