@@ -24,10 +24,10 @@ from .errors import N_, LabError
 from .gpt.train_cli import RECIPES as GPT_RECIPES
 from .gpt.train_cli import main as gpt_main
 from .io.checkpoint import save_checkpoint
+from .optimise import optimiser_step, warmup_cosine
 from .rnn.cells import CELL_TYPES
 from .rnn.config import SCORES
 from .runner import LoadedModel
-from .schedule import warmup_cosine
 from .tasks import PAD_ID, TASKS, Task, get_task
 
 
@@ -139,12 +139,7 @@ def train(
         logits = model(src, tgt_in, **forcing)  # (B, T, V)
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), tgt_out.reshape(-1), ignore_index=PAD_ID)
         lr = lr_at(step - 1, cfg)
-        for group in optimizer.param_groups:
-            group["lr"] = lr
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.clip)
-        optimizer.step()
+        optimiser_step(model, optimizer, loss, lr, cfg.clip)
         losses.append(loss.item())
         info = StepInfo(step, cfg.steps, losses[-1], lr, time.perf_counter() - start, model=model)
         if step % cfg.eval_every == 0 or step == cfg.steps:

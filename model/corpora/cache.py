@@ -50,6 +50,25 @@ def require(folder: Path, corpus: str, pin: str) -> dict:
     return found
 
 
+def fetch_archive(
+    folder: Path,
+    pin: str,
+    archive: Path | None,
+    download: Callable[[Path], Path],
+    extract: Callable[[Path, Path], dict],
+) -> Path:
+    """Make `folder` from the pinned archive: `archive` when one is at hand, else `download(tmp)`'s (a temporary
+    folder, removed after); `extract(archive, dest)` unpacks it and returns the manifest's fields."""
+
+    def fill(tmp: Path) -> dict:
+        if archive is not None:
+            return extract(archive, tmp)
+        with tempfile.TemporaryDirectory() as where:
+            return extract(download(Path(where)), tmp)
+
+    return build(folder, pin, fill)
+
+
 def build(folder: Path, pin: str, fill: Callable[[Path], dict]) -> Path:
     """Make `folder` by `fill(tmp)` in a sibling temporary folder (fill returns the manifest's other fields), then
     move it into place and write its manifest last. A complete folder of the same pin is kept as it is."""

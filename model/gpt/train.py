@@ -2,7 +2,8 @@
 
 `train_gpt()` reports every step through a callback (minGPT's way: the caller draws progress, this module knows no
 UI) and stops when asked. The held-out loss is the mean next-character loss over the held-out text cut into
-consecutive windows of the context; the train loss is the same measure on as many windows drawn from the train text.
+consecutive windows of the context; the train loss is the same measure on as many windows drawn from the train text
+(at most TRAIN_LOSS_WINDOWS).
 """
 
 from __future__ import annotations
@@ -16,17 +17,19 @@ import torch
 import torch.nn.functional as F
 
 from ..errors import N_, LabError
-from ..schedule import warmup_cosine
+from ..optimise import optimiser_step, warmup_cosine
 from .config import GPTConfig
 from .model import GPT
 from .vocab import CharVocab
+
+TRAIN_LOSS_WINDOWS = 1000
 
 
 @dataclass(frozen=True)
 class GPTTrainConfig:
     """How to train: the optimiser, the schedule, the batch of windows and the held-out evaluation."""
 
-    steps: int = 3000  # optimiser steps (the cosine schedule spans these)
+    steps: int = 3000  # optimiser steps (the cosine schedule spans these, or the time budgets below)
     batch_size: int = 32  # windows per step
     lr: float = 1e-3
     warmup: int = 100
@@ -36,12 +39,24 @@ class GPTTrainConfig:
     seed: int = 0
     eval_every: int = 250  # a quick held-out loss (eval_windows windows) every so many steps
     eval_windows: int = 64
+    # Time budgets (None: none): training ends when the first of steps, wall-clock minutes or CPU minutes (this
+    # process's) is spent, and the cosine decay follows whichever is furthest along, so it reaches 0 at that end.
+    minutes: float | None = None
+    cpu_minutes: float | None = None
 
     def __post_init__(self) -> None:
         if min(self.steps, self.batch_size, self.eval_every, self.eval_windows) < 1 or self.warmup < 0:
             raise LabError(N_("steps, batch_size, eval_every and eval_windows must be at least 1."))
+        if any(m is not None and not m > 0 for m in (self.minutes, self.cpu_minutes)):
+            raise LabError(N_("a time budget must be a positive number of minutes."))
         if not (0 < self.lr < 1):
             raise LabError(N_("learning rate must be between 0 and 1, got {lr}."), lr=self.lr)
+
+    def time_spent(self, seconds: float, cpu_seconds: float) -> float | None:
+        """The share of the time budgets spent (the larger of the two; 1 = the end), or None without a budget."""
+        shares = [seconds / (60 * self.minutes)] if self.minutes is not None else []
+        shares += [cpu_seconds / (60 * self.cpu_minutes)] if self.cpu_minutes is not None else []
+        return max(shares, default=None)
 
 
 @dataclass
@@ -64,7 +79,7 @@ class GPTTrainResult:
     seconds: float  # training alone (wall clock), the final evaluation not included
     cpu_seconds: float  # the process's CPU time over the same span: what the run costs a core of its own
     held_out_loss: float  # the whole held-out text
-    train_loss: float  # as many train windows as the held-out text has
+    train_loss: float  # as many train windows as the held-out text has (at most TRAIN_LOSS_WINDOWS)
     stopped: bool  # True when should_stop ended the run early
     losses: list[float]
     train_config: GPTTrainConfig
@@ -158,16 +173,17 @@ def train_gpt(
         if stop is not None and stop():
             stopped, step = True, step - 1
             break
+        spent = cfg.time_spent(time.perf_counter() - start, time.process_time() - cpu_start)
+        if spent is not None and spent >= 1:
+            step -= 1
+            break
         inputs, targets = random_windows(train_ids, cfg.batch_size, T, generator)  # (B, T) each
         logits = model(inputs)  # (B, T, V)
         loss = F.cross_entropy(logits.flatten(0, 1), targets.flatten())
-        lr = warmup_cosine(step - 1, cfg.lr, cfg.warmup, cfg.steps)
-        for group in optimizer.param_groups:
-            group["lr"] = lr
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.clip)
-        optimizer.step()
+        if spent is not None:  # the decay follows whichever of the steps and the time budget is further along
+            spent = max(spent, (step - 1 - cfg.warmup) / max(1, cfg.steps - cfg.warmup))
+        lr = warmup_cosine(step - 1, cfg.lr, cfg.warmup, cfg.steps, progress=spent)
+        optimiser_step(model, optimizer, loss, lr, cfg.clip)
         losses.append(loss.item())
         info = GPTStepInfo(step, cfg.steps, losses[-1], lr, time.perf_counter() - start, model=model)
         if step % cfg.eval_every == 0:
@@ -177,7 +193,8 @@ def train_gpt(
             callback(info)
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     model.eval()
-    train_in, train_out = random_windows(train_ids, held_in.shape[0], T, torch.Generator().manual_seed(cfg.seed + 1))
+    sample = min(held_in.shape[0], TRAIN_LOSS_WINDOWS)
+    train_in, train_out = random_windows(train_ids, sample, T, torch.Generator().manual_seed(cfg.seed + 1))
     return GPTTrainResult(
         model, step, seconds, cpu_seconds, mean_loss(model, held_in, held_out), mean_loss(model, train_in, train_out),
         stopped, losses, cfg, curve,

@@ -42,10 +42,10 @@ RECIPES = {
     for recipe in (
         Recipe("gpt-en", "shakespeare", "shakespeare", None, False,
                GPTConfig(vocab_size=1, d_model=128, n_heads=4, n_layers=4, d_ff=512, max_len=128),
-               GPTTrainConfig(steps=3500, batch_size=32, lr=2e-3, warmup=200)),
+               GPTTrainConfig(steps=3500, batch_size=32, lr=2e-3, warmup=200, cpu_minutes=19)),
         Recipe("gpt-zh", "tang-jueju", "tang-poems", 3000, True,
                GPTConfig(vocab_size=1, d_model=128, n_heads=4, n_layers=2, d_ff=512, max_len=64),
-               GPTTrainConfig(steps=2000, batch_size=32, lr=2e-3, warmup=100)),
+               GPTTrainConfig(steps=1500, batch_size=32, lr=2e-3, warmup=100, cpu_minutes=10)),
     )
 }  # fmt: skip
 
@@ -87,7 +87,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=1, help="torch CPU threads (default %(default)s)")
     p.add_argument("--vocab-cap", type=int, help="most characters kept, the unknown mark among them")
     for f in fields(GPTTrainConfig):
-        p.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), help=f"training: {f.name}")
+        kind = float if f.default is None else type(f.default)  # the time budgets default to None
+        p.add_argument("--" + f.name.replace("_", "-"), type=kind, help=f"training: {f.name}")
     for name in ("d_model", "n_heads", "n_layers", "d_ff", "max_len", "dropout"):
         p.add_argument("--" + name.replace("_", "-"), type=float if name == "dropout" else int, help=f"model: {name}")
     return p.parse_args(argv)

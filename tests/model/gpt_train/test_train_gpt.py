@@ -20,6 +20,7 @@ from model.gpt.train import (
     train_gpt,
 )
 from model.gpt.vocab import CharVocab
+from model.optimise import warmup_cosine
 
 TEXT = "the cat sat on the mat. " * 40
 VOCAB = CharVocab.from_text(TEXT)
@@ -102,3 +103,29 @@ def test_bad_settings_are_refused():
         GPTTrainConfig(steps=0)
     with pytest.raises(ValueError, match="between 0 and 1"):
         GPTTrainConfig(lr=2.0)
+
+
+def test_a_time_budget_ends_the_run_and_the_decay_follows_it():
+    """A budget of 0.6 CPU-seconds on a 10,000-step schedule: the run ends early, and the learning rate has decayed by
+    the share of the budget spent (the last step's lr is below the first post-warmup one), not by the steps done."""
+    seen: list[GPTStepInfo] = []
+    cfg = GPTTrainConfig(steps=10_000, batch_size=4, lr=1e-2, warmup=2, eval_every=10_000, cpu_minutes=0.01)
+    result = train_gpt(SMALL, IDS, IDS, cfg, callback=seen.append)
+    assert 2 < result.steps < 10_000 and not result.stopped and result.cpu_seconds >= 0.6
+    by_steps = warmup_cosine(result.steps - 1, cfg.lr, cfg.warmup, cfg.steps)
+    assert seen[-1].lr < 0.5 * by_steps  # far along the cosine by time, barely started by steps
+
+
+def test_budget_shares():
+    cfg = GPTTrainConfig(minutes=2, cpu_minutes=1)
+    assert cfg.time_spent(60, 15) == 0.5 and cfg.time_spent(30, 45) == 0.75
+    assert GPTTrainConfig().time_spent(1e9, 1e9) is None
+    with pytest.raises(ValueError, match="positive number of minutes"):
+        GPTTrainConfig(minutes=0)
+
+
+def test_schedule_with_a_progress():
+    assert warmup_cosine(0, 1.0, 10, 100) == pytest.approx(0.1)
+    assert warmup_cosine(55, 1.0, 10, 100) == pytest.approx(0.5)  # halfway through the decay by steps
+    assert warmup_cosine(20, 1.0, 10, 100, progress=0.5) == pytest.approx(0.5)  # halfway by the time budget
+    assert warmup_cosine(20, 1.0, 10, 100, progress=1.5) == pytest.approx(0.0, abs=1e-12)
