@@ -29,6 +29,7 @@ VIEWS = [
     ("inside-a-layer.png", "/inside-a-layer"),
     ("rnn-vs-transformer.png", "/rnn-vs-transformer?model=translate-rnn"),
     ("lesson.png", "/lesson?slide=11"),
+    ("next-token.png", "/next-token?model=gpt-en&tokens=0.2.5.1.0.2&t=0.8&top_k=10"),
     (
         "minilm-attention.png",
         "/attention?model=minilm&text=The+players+were+unbelievably+tired+after+playing.&layer=1&head=3",
@@ -43,6 +44,7 @@ PARTS = [
 ZH_VIEWS = {
     "attention.png": "/attention?model=translate-zh&kind=交叉注意力&layer=2",
     "inside-a-layer.png": "/inside-a-layer?model=translate-zh",
+    "next-token.png": "/next-token?model=gpt-zh&tokens=5.46.42.22.27.1&t=0.8&top_k=10",  # 风未是秋云。, seed 1
 }
 
 
