@@ -31,11 +31,8 @@ def gpt2_state_to_ours(state: dict[str, torch.Tensor]) -> dict[str, torch.Tensor
         if key.startswith("h."):
             _, layer, rest = key.split(".", 2)
             module, _, kind = rest.rpartition(".")
-            name = OURS[module]
-            if module == "attn.c_attn":
-                name = f"self_attn.in_proj_{kind}"  # in_proj_weight, in_proj_bias
-            else:
-                name = f"{name}.{kind}"
+            joint = "_" if module == "attn.c_attn" else "."  # in_proj_weight, in_proj_bias; linear1.weight, …
+            name = f"{OURS[module]}{joint}{kind}"
             out[f"decoder.{layer}.{name}"] = value.T.contiguous() if module in CONV1D and kind == "weight" else value
         else:
             out[key] = value
