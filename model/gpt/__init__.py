@@ -7,6 +7,9 @@ block.py      GPTBlock: pre-LN self-attention and GELU MLP, under DecoderLayer's
 cache.py      KVCache: the keys and values already computed, so generation feeds one token at a time
 model.py      GPT: wte + wpe → N blocks → ln_f → logits tied to wte; forward(ids, record=True) → (logits, Trace)
 runner.py     LoadedGPT: next_token, generate, trace, run, tokenize (the pages' interface); GPTTask
+train.py      train_gpt: random windows, next-character cross-entropy, a progress callback
+train_cli.py  `python -m model.train --task gpt-en | gpt-zh`: the recipes of the shipped GPTs
+train_checks.py  the training goals' measures on a trained model (seeded 五言绝句)
 """
 
 from .cache import KVCache
