@@ -58,7 +58,7 @@ logits of the LM head tied to the embedding, d = d_model, positions learned, V i
 
 An RNN with score `none` writes no `rnn.attn.*`; the bert family writes no `tgt.*`, `decoder.*` or `logits`; the gpt
 family no `src.*`, `encoder.*` or `cross_attn`. With a KVCache a GPT step's trace holds the new positions' rows only:
-q, scores … weights (B, H, T_new, T) over every position so far, the rest with T_new positions.
+k and v cover all T positions so far, scores … weights are (B, H, T_new, T), every other name has T_new positions.
 An attention block is named by its prefix (`attention_name(kind, layer)`: "decoder.1.cross_attn", "rnn.attn");
 Ablation.heads_off and the pages use it.
 """
