@@ -24,7 +24,7 @@ from .lens import lens_section
 from .looked_at import attention_weights, looked_at_section
 from .prompt import prompt_box
 from .run import next_token, run_text
-from .settings import sampling_controls, sampling_settings, seed
+from .settings import fit_top_k, sampling_controls, sampling_settings, seed
 from .writing import candidate_buttons, current_ids, write_buttons, written_markdown
 
 PAGE = NextTokenView.PAGE
@@ -60,6 +60,7 @@ def render(view: NextTokenView, *, slide: bool = False) -> None:
     if notice is not None:
         st.warning(explain(notice), icon="✂️")
     written = st.container()  # above the controls, drawn once the controls have given the settings
+    fit_top_k(vocab_size)
     with controls(bar, _("Sampling")):
         sampling_controls(vocab_size)
     settings = sampling_settings(vocab_size)

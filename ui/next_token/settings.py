@@ -22,8 +22,7 @@ TEMPERATURE, TOP_K, TOP_P, SEED = (key_of(NextTokenView, name) for name in
 
 
 def sampling_controls(vocab_size: int) -> None:
-    """The four widgets, in a row (they stack on a phone); top-k's high is this model's vocabulary."""
-    fit(PAGE, {"nt_top_k": vocab_size})
+    """The four widgets, in a row (they stack on a phone); top-k's high is this model's vocabulary (fit_top_k)."""
     temperature = spec_of(NextTokenView, "nt_temperature", Number)
     seed = spec_of(NextTokenView, "nt_seed", Whole)
     columns = st.columns(4)
@@ -45,6 +44,12 @@ def sampling_controls(vocab_size: int) -> None:
         _("Seed"), min_value=seed.low, max_value=seed.high, step=1, key=SEED,
         help=_("Sample draws the n-th written token with seed + n, so the same link writes the same text."),
     )  # fmt: skip
+
+
+def fit_top_k(vocab_size: int) -> None:
+    """A link's top-k past this model's vocabulary back to none, said on the page (before the controls' fold, so the
+    message is not inside a presenter's popover)."""
+    fit(PAGE, {"nt_top_k": vocab_size})
 
 
 def _checked(make: Callable[[], SamplingSettings], fallback: SamplingSettings) -> SamplingSettings:
