@@ -22,12 +22,11 @@ import os
 import torch
 
 from model import load_pretrained
-from model.corpora import load_corpus
 from model.corpora.unigram import cross_entropy, unigram_probs
 from model.gpt import LoadedGPT
-from model.gpt.train import consecutive_windows, encode, mean_loss
+from model.gpt.train import consecutive_windows, mean_loss
 from model.gpt.train_checks import gpt_poems, unigram_poems
-from model.gpt.train_cli import RECIPES, train_recipe
+from model.gpt.train_cli import RECIPES, recipe_data, train_recipe
 
 GOAL_LOSS, GOAL_RATE, GOAL_SECONDS = 1.75, 0.90, 20 * 60
 
@@ -44,9 +43,9 @@ def report(name: str, fresh: bool) -> None:
     recipe = RECIPES[name]
     lm = load_pretrained(name)
     assert isinstance(lm, LoadedGPT), f"{name} is not a GPT"
-    corpus = load_corpus(recipe.corpus)
-    train_ids, held_ids = encode(lm.vocab, corpus.train_text()), encode(lm.vocab, corpus.held_out_text())
-    probs = unigram_probs(train_ids, len(lm.vocab))
+    _, data = recipe_data(recipe, lm.vocab)  # the ids it trained on and the held-out ones, in its vocabulary
+    held_ids = data.held_ids
+    probs = unigram_probs(data.train_ids, len(lm.vocab))
     held = mean_loss(lm.model, *consecutive_windows(held_ids, lm.max_len))
     unigram = cross_entropy(probs, held_ids)
     meta = lm.meta

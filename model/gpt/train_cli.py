@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields, replace
 
 import torch
 
-from ..corpora import load_corpus
+from ..corpora import Corpus, load_corpus
 from ..corpora.unigram import cross_entropy, unigram_probs
 from ..errors import LabError
 from ..io.checkpoint import save_checkpoint
@@ -44,8 +44,8 @@ RECIPES = {
                GPTConfig(vocab_size=1, d_model=128, n_heads=4, n_layers=4, d_ff=512, max_len=128),
                GPTTrainConfig(steps=3500, batch_size=32, lr=2e-3, warmup=200, cpu_minutes=19)),
         Recipe("gpt-zh", "tang-jueju", "tang-poems", 3000, True,
-               GPTConfig(vocab_size=1, d_model=128, n_heads=4, n_layers=2, d_ff=512, max_len=64),
-               GPTTrainConfig(steps=1500, batch_size=32, lr=2e-3, warmup=100, cpu_minutes=10)),
+               GPTConfig(vocab_size=1, d_model=128, n_heads=4, n_layers=2, d_ff=512, max_len=64, dropout=0.2),
+               GPTTrainConfig(steps=3000, batch_size=32, lr=2e-3, warmup=100, cpu_minutes=10)),
     )
 }  # fmt: skip
 
@@ -59,21 +59,37 @@ class Trained:
     unigram_held_out_loss: float
 
 
-def train_recipe(recipe: Recipe, callback=None, should_stop=None) -> Trained:
-    """Train `recipe` on its corpus (CorpusMissing when the corpus was not fetched)."""
+@dataclass(frozen=True)
+class RecipeData:
+    """A recipe's text as token ids: what it trains on and what it is judged on."""
+
+    corpus: Corpus
+    train_ids: torch.Tensor  # (N,) the training documents kept, each followed by the separator
+    held_ids: torch.Tensor  # (M,) every held-out document
+    documents_used: int  # the training documents kept
+
+
+def recipe_data(recipe: Recipe, vocab: CharVocab | None = None) -> tuple[CharVocab, RecipeData]:
+    """The recipe's vocabulary (built from the training text, capped; or the one given, a trained model's) and its
+    ids. CorpusMissing when the corpus was not fetched."""
     corpus = load_corpus(recipe.corpus)
-    vocab = CharVocab.from_text(corpus.train_text(), max_size=recipe.vocab_cap)
+    vocab = vocab or CharVocab.from_text(corpus.train_text(), max_size=recipe.vocab_cap)
     documents = corpus.train
     if recipe.whole_documents_only:  # a poem with a □ teaches the model to write □: leave those out
         documents = tuple(d for d in corpus.train if not vocab.encode(d)[1])
     train_ids = encode(vocab, "".join(d + corpus.separator for d in documents))
-    held_ids = encode(vocab, corpus.held_out_text())
+    return vocab, RecipeData(corpus, train_ids, encode(vocab, corpus.held_out_text()), len(documents))
+
+
+def train_recipe(recipe: Recipe, callback=None, should_stop=None) -> Trained:
+    """Train `recipe` on its corpus (CorpusMissing when the corpus was not fetched)."""
+    vocab, data = recipe_data(recipe)
     config = replace(recipe.model, vocab_size=len(vocab))
-    result = train_gpt(config, train_ids, held_ids, recipe.train, callback=callback, should_stop=should_stop)
-    unigram = cross_entropy(unigram_probs(train_ids, len(vocab)), held_ids)
-    meta = corpus.describe() | {"train_documents_used": len(documents)} | result.meta() | {
+    result = train_gpt(config, data.train_ids, data.held_ids, recipe.train, callback=callback, should_stop=should_stop)
+    unigram = cross_entropy(unigram_probs(data.train_ids, len(vocab)), data.held_ids)
+    meta = data.corpus.describe() | {"train_documents_used": data.documents_used} | result.meta() | {
         "unigram_held_out_loss": round(unigram, 4), "vocab_cap": recipe.vocab_cap,
-        "held_out_unknown": round(float((held_ids == vocab.unk_id).float().mean()), 4),
+        "held_out_unknown": round(float((data.held_ids == vocab.unk_id).float().mean()), 4),
         "threads": torch.get_num_threads(),
     }  # fmt: skip
     loaded = LoadedGPT(result.model, vocab, name=recipe.name, task=GPT_TASKS[recipe.task], meta=meta)
