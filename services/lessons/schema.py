@@ -19,8 +19,10 @@ LANGUAGES = ("en", "zh")
 LESSON_FIELDS = ("format", "title", "slides")
 SLIDE_FIELDS = ("page", "state", "title", "text")
 PAGES = SLIDE_PAGES  # the pages a slide can show
-# the models a file may name: the shipped Transformers, and MiniLM (a slide on it says how to add it when it is absent)
-TRANSFORMERS = tuple(name for name in PRETRAINED if PRETRAINED_ARCH[name] == "transformer") + tuple(PACKAGED_ARCH)
+# the models a file may name: the shipped Transformers (the toy encoder–decoders and the GPTs), and MiniLM (a slide on
+# it says how to add it when it is absent)
+SLIDE_ARCHS = ("transformer", "gpt")
+TRANSFORMERS = tuple(name for name in PRETRAINED if PRETRAINED_ARCH[name] in SLIDE_ARCHS) + tuple(PACKAGED_ARCH)
 
 
 @dataclass(frozen=True)

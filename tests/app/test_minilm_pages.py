@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 import model.bert.package as minilm_package
 from model import load_pretrained, sinusoidal_table
 from model.analysis.positions import cosine_matrix, learned_positions, matrix_correlation
+from services.lessons import shipped_lessons
 from views.attention import SECOND_SENTENCE
 
 from .charts import charts_of
@@ -123,10 +124,15 @@ def test_bad_input_on_minilm(lang):
     assert ":red[**`[UNK]`**]" in texts(at)
 
 
+MINILM_SLIDES = [
+    n for n, s in enumerate(shipped_lessons()["attention-basics"].slides, 1) if s.state.get("model") == "minilm"
+]
+
+
 @LANGS
-@pytest.mark.parametrize(("slide", "role"), [(14, "attention-head"), (15, "head-atlas")])
+@pytest.mark.parametrize(("slide", "role"), zip(MINILM_SLIDES, ["attention-head", "head-atlas"], strict=True))
 def test_the_lesson_slides_on_minilm(lang, slide, role):
-    """Slide 14, "a real model" (MiniLM's previous-token head), and 15, the head atlas over the fixed sentences."""
+    """MiniLM's two slides: "a real model" (its previous-token head), then the head atlas over the fixed sentences."""
     at = AppTest.from_file(APP, default_timeout=180)
     at.query_params.update(lang=lang, lesson="attention-basics", slide=str(slide))
     at.run()

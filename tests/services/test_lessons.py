@@ -32,8 +32,11 @@ SHIPPED_ORDER = [
     ("rnn-vs-transformer", "reverse"), ("step-by-step", 1), ("step-by-step", 2), ("step-by-step", 3),
     ("step-by-step", 5), ("step-by-step", 6), ("step-by-step", 7), ("positional-encoding", None), ("step-by-step", 4),
     ("attention", "decoder"), ("attention", "cross"), ("inside-a-layer", None), ("train", None),
+    ("attention", "decoder"), ("attention", "decoder"), ("step-by-step", 4), ("attention", "decoder"),
     ("attention", "encoder"), ("attention", "encoder"), ("attention", "cross"),
-]  # fmt: skip  # MiniLM's two slides ("a real model", the head atlas) before the recap
+]  # fmt: skip  # the GPT's four (decoder-only, the next token, the causal mask at work, a poem), MiniLM's two
+# ("a real model", the head atlas), then the recap
+GPT_SLIDES = ("gpt-en", "gpt-en", "gpt-en", "gpt-zh")  # after the encoder–decoder, before the real model (MiniLM)
 
 
 def good() -> dict:
@@ -104,7 +107,10 @@ def test_an_attention_kind_the_pages_do_not_offer_is_refused(written):
 
 def test_the_shipped_lesson_is_bilingual_and_in_the_issue_order():
     lesson = shipped_lessons()[SHIPPED]
-    assert 12 <= len(lesson.slides) <= 16
+    models = [slide.state.get("model") for slide in lesson.slides]
+    first = models.index("gpt-en")
+    assert tuple(models[first : first + len(GPT_SLIDES)]) == GPT_SLIDES
+    assert lesson.slides[first - 1].page == "train" and models[first + len(GPT_SLIDES)] == "minilm"
     for slide, (page, view) in zip(lesson.slides, SHIPPED_ORDER, strict=True):
         assert slide.page == page
         if page == "step-by-step":
@@ -122,13 +128,13 @@ def test_the_shipped_lesson_is_bilingual_and_in_the_issue_order():
     assert parse_lesson(shipped_file(SHIPPED)) == lesson  # the download holds the same lesson
 
 
-def test_every_page_a_slide_may_show_is_known_and_names_only_shipped_transformers():
+def test_every_page_a_slide_may_show_is_known_and_names_only_shipped_transformers_and_gpts():
     assert set(PAGES) == {
         "step-by-step", "attention", "positional-encoding", "inside-a-layer", "train", "rnn-vs-transformer"
     }  # fmt: skip
     spec = by_name(RnnView)["bottleneck_task"].control.spec
     assert isinstance(spec, Choice) and spec.options == ("reverse", "translate")
-    transformers = {n for n, arch in PRETRAINED_ARCH.items() if arch == "transformer"} | {"minilm"}
+    transformers = {n for n, arch in PRETRAINED_ARCH.items() if arch in ("transformer", "gpt")} | {"minilm"}
     for page in PAGES:
         for name in sorted([*PRETRAINED_ARCH, "minilm"]):
             doc = good()

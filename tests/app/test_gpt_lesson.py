@@ -1,0 +1,77 @@
+"""The lesson's four GPT slides, in English and Chinese, on the shipped gpt-en and gpt-zh: from encoder–decoder to
+decoder-only and the next token (a causal head of gpt-en: zero above the diagonal, rows summing to 1, its next
+character the argmax of the model's own logits), the causal mask at work (the walkthrough's step 4 on gpt-en's
+numbers, the −∞ cells counted by closed form), a poem (gpt-zh's head atlas with the line-above role)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from streamlit.testing.v1 import AppTest
+
+from model import load_pretrained
+from services.lessons import shipped_lessons
+
+from .charts import charts_of
+from .training import heatmap_z
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
+SLIDES = shipped_lessons()["attention-basics"].slides
+GPT = [n for n, slide in enumerate(SLIDES, 1) if str(slide.state.get("model", "")).startswith("gpt-")]
+CAUSAL = {"en": "cells are −∞", "zh": "个是 −∞"}
+LINE = {"en": "same place, line above", "zh": "上一行的同一位置"}
+
+
+def slide(lang: str, n: int) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.query_params.update(lang=lang, lesson="attention-basics", slide=str(n))
+    at.run()
+    at.switch_page("pages/lesson.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.header[0].value == SLIDES[n - 1].title[lang]
+    return at
+
+
+def figures(at: AppTest) -> dict[str, dict]:
+    return {c.spec["layout"].get("meta"): c.spec for c in charts_of(at)}
+
+
+def test_four_gpt_slides_after_training_and_before_minilm():
+    assert len(GPT) == 4 and SLIDES[GPT[0] - 2].page == "train" and SLIDES[GPT[-1]].state["model"] == "minilm"
+
+
+@LANGS
+@pytest.mark.parametrize("n", GPT[:2])
+def test_the_decoder_only_slides_show_a_causal_head_and_the_next_character(lang, n):
+    at = slide(lang, n)
+    state = SLIDES[n - 1].state
+    lm = load_pretrained(state["model"])
+    z = heatmap_z(figures(at)["attention-head"]["data"][0])
+    length = len(state["input"])
+    assert z.shape == (length, length) and np.all(np.triu(z, 1) == 0)
+    np.testing.assert_allclose(z.sum(-1), 1.0, atol=1e-5)
+    with torch.no_grad():
+        logits = lm.model(torch.tensor([lm.vocab.encode(state["input"])[0]]))[0, -1]
+    expected = lm.vocab.itos[int(logits.argmax())]
+    assert any(f"“{expected}”" in c.value.replace("\\", "") for c in at.caption)  # the run line's output
+
+
+@LANGS
+def test_the_causal_mask_at_work_counts_its_cells_on_gpt_en(lang):
+    n = GPT[2]
+    at = slide(lang, n)
+    length = len(SLIDES[n - 1].state["input"])
+    note = next(i.value for i in at.info if CAUSAL[lang] in i.value)
+    assert f"{length * (length - 1) // 2}" in note and f"{length * length}" in note
+
+
+@LANGS
+def test_the_poem_slide_shows_gpt_zh_s_atlas_with_the_line_above(lang):
+    at = slide(lang, GPT[3])
+    atlas = figures(at)["head-atlas"]
+    assert LINE[lang] in atlas["data"][0]["colorbar"]["ticktext"]
+    assert len(atlas["layout"]["yaxis"]["ticktext"]) == load_pretrained("gpt-zh").config.n_layers
