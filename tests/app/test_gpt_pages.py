@@ -189,3 +189,19 @@ def test_an_empty_prompt_and_an_over_long_one_get_messages(lang, gpts):
     assert any(str(len(long)) in w.value and "32" in w.value for w in at.warning)  # n characters, the context
     z = heatmap_z(figures(at)["attention-head"]["data"][0])
     assert z.shape == (32, 32)  # the last 32 characters
+
+
+@LANGS
+def test_the_rollout_summary_runs_over_the_causal_decoder(lang, gpts):
+    lm = gpts[lang]
+    text = PROMPTS[lang]
+    at = opened(lm, lang, text=text, summaries="true", more="rollout")
+    z = heatmap_z(figures(at)["rollout"]["data"][0])
+    trace, _ = reference(lm, text)
+    n = len(text)
+    expected = np.eye(n)
+    for layer in range(2):  # ½ I + ½ the mean over heads, bottom-up (each row already sums to 1)
+        mixed = 0.5 * np.eye(n) + 0.5 * trace[f"decoder.{layer}.self_attn.weights"][0].double().mean(0).numpy()
+        expected = mixed @ expected
+    np.testing.assert_allclose(z, expected, atol=1e-5)
+    assert np.all(np.triu(z, 1) == 0)  # nothing reaches a position from a later character

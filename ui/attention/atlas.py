@@ -12,6 +12,7 @@ import streamlit as st
 
 from model import AnyLoaded, LoadedEncoder, Trace
 from model.analysis.atlas import CORPUS_SIZE, DOMINANT, ROLES, Atlas, atlas_texts, corpus_atlas, trace_atlas
+from model.gpt import LoadedGPT
 from model.naming import TRANSFORMER_KINDS, AttentionKind
 from views.attention import ATLAS_LABELS
 from viz.atlas import atlas_figure
@@ -152,3 +153,7 @@ def draw_atlas(loaded: AnyLoaded, atlas: Atlas, over: str) -> None:
     if over == "corpus" and isinstance(loaded, LoadedEncoder):
         st.caption(_("MiniLM: 25 English and 25 Chinese sentences shipped with the lab (its vocabulary is English, "
                      "so many Chinese characters are [UNK])."))  # fmt: skip
+    elif over == "corpus" and isinstance(loaded, LoadedGPT):
+        texts = (_("25 Tang poems of five-character lines shipped with the lab") if loaded.task.language == "zh" else
+                 _("25 passages of Shakespeare shipped with the lab"))  # fmt: skip
+        st.caption(_("{name}: {texts}, in the language it writes.").format(name=loaded.name, texts=texts))

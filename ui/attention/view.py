@@ -29,7 +29,7 @@ from model.analysis.attention import (
     sharpest_head,
 )
 from model.analysis.knockout import blank_heads_off
-from model.naming import AttentionKind, Side
+from model.naming import AttentionKind
 from views import AttentionView
 from views.attention import KIND_LABELS, SUMMARY_LABELS
 from viz.attention import head_figure, overview_figure
@@ -42,6 +42,7 @@ from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..presenter import controls, in_order, presenting, section_fragment, shut
 from ..state import computed_default, fit, sync_url
+from ..tokens import has_source
 from ..widths import chart_share
 from .kinds import model_kinds
 from .knockout_runs import Knockout
@@ -291,6 +292,19 @@ def summaries(
         )  # fmt: skip
         show_chart(fig, "head_mean", name=chart_name(PAGE, kind, "mean", *off))
     elif chosen == "rollout":
+        rollout_chart(trace, heads_off, off)
+
+
+def rollout_chart(trace: Trace, heads_off=frozenset(), off=()) -> None:
+    """Attention rollout over the self-attention stack the input goes through: the encoder's, or (a decoder-only
+    GPT, which has no source) the decoder's causal one."""
+    decoder_only = not has_source(trace)
+    kind = AttentionKind.DECODER if decoder_only else AttentionKind.ENCODER
+    if decoder_only:
+        st.caption(_("Each layer's heads averaged, the residual connection added (½ identity + ½ attention), and the "
+                     "layers multiplied bottom-up: row i shows how much of each character reaches position i at the "
+                     "top, never a later one (the mask is causal)."))  # fmt: skip
+    else:
         st.caption(
             _(
                 "Each encoder layer's heads averaged, the residual connection added (½ identity + ½ attention), "
@@ -298,11 +312,12 @@ def summaries(
                 "at the encoder's top."
             )
         )
-        source = numbered(trace.tokens(Side.SRC))
-        encoder = blank_heads_off(attention_layers(trace, AttentionKind.ENCODER), AttentionKind.ENCODER, heads_off)
-        fig = matrix_figure(
-            attention_rollout(encoder), title=_("Encoder attention rollout"),
-            x_title=_("Input token"), y_title=_("Position at the top"), x_labels=source, y_labels=source,
-            hover_names=hover_names(N_("position"), N_("input token"), N_("share")), height=560, role="rollout",
-        )  # fmt: skip
-        show_chart(fig, "rollout", name=chart_name(PAGE, AttentionKind.ENCODER, "rollout", *off))
+    tokens = numbered(trace.tokens(kind.query_side))
+    stack = blank_heads_off(attention_layers(trace, kind), kind, heads_off)
+    title = _("Decoder attention rollout") if decoder_only else _("Encoder attention rollout")
+    fig = matrix_figure(
+        attention_rollout(stack), title=title,
+        x_title=_("Input token"), y_title=_("Position at the top"), x_labels=tokens, y_labels=tokens,
+        hover_names=hover_names(N_("position"), N_("input token"), N_("share")), height=560, role="rollout",
+    )  # fmt: skip
+    show_chart(fig, "rollout", name=chart_name(PAGE, kind, "rollout", *off))
