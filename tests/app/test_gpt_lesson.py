@@ -13,6 +13,7 @@ import torch
 from streamlit.testing.v1 import AppTest
 
 from model import load_pretrained
+from model.gpt import LoadedGPT
 from services.lessons import shipped_lessons
 
 from .charts import charts_of
@@ -49,13 +50,15 @@ def test_four_gpt_slides_after_training_and_before_minilm():
 def test_the_decoder_only_slides_show_a_causal_head_and_the_next_character(lang, n):
     at = slide(lang, n)
     state = SLIDES[n - 1].state
-    lm = load_pretrained(state["model"])
+    text = str(state["input"])
+    lm = load_pretrained(str(state["model"]))
+    assert isinstance(lm, LoadedGPT)
     z = heatmap_z(figures(at)["attention-head"]["data"][0])
-    length = len(state["input"])
+    length = len(text)
     assert z.shape == (length, length) and np.all(np.triu(z, 1) == 0)
     np.testing.assert_allclose(z.sum(-1), 1.0, atol=1e-5)
     with torch.no_grad():
-        logits = lm.model(torch.tensor([lm.vocab.encode(state["input"])[0]]))[0, -1]
+        logits = lm.model(torch.tensor([lm.vocab.encode(text)[0]]))[0, -1]  # the module itself, not the page's code
     expected = lm.vocab.itos[int(logits.argmax())]
     assert any(f"“{expected}”" in c.value.replace("\\", "") for c in at.caption)  # the run line's output
 
@@ -64,7 +67,7 @@ def test_the_decoder_only_slides_show_a_causal_head_and_the_next_character(lang,
 def test_the_causal_mask_at_work_counts_its_cells_on_gpt_en(lang):
     n = GPT[2]
     at = slide(lang, n)
-    length = len(SLIDES[n - 1].state["input"])
+    length = len(str(SLIDES[n - 1].state["input"]))
     note = next(i.value for i in at.info if CAUSAL[lang] in i.value)
     assert f"{length * (length - 1) // 2}" in note and f"{length * length}" in note
 
