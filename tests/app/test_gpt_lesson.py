@@ -78,3 +78,27 @@ def test_the_poem_slide_shows_gpt_zh_s_atlas_with_the_line_above(lang):
     atlas = figures(at)["head-atlas"]
     assert LINE[lang] in atlas["data"][0]["colorbar"]["ticktext"]
     assert len(atlas["layout"]["yaxis"]["ticktext"]) == load_pretrained("gpt-zh").config.n_layers
+
+
+def _cross_slide_on_gpt_en() -> None:
+    """A slide written for an encoder–decoder (cross-attention, layer 2, head 4) shown on gpt-en."""
+    from ui.attention.page import render
+    from views import AttentionView, Common
+
+    render(
+        AttentionView(common=Common(model="gpt-en", input="To be, or not"), kind="cross", layer=1, head=3), slide=True
+    )
+
+
+def test_a_slide_naming_a_kind_a_gpt_lacks_shows_its_causal_self_attention():
+    at = AppTest.from_function(_cross_slide_on_gpt_en, default_timeout=120)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    head = figures(at)["attention-head"]
+    z = heatmap_z(head["data"][0])
+    assert z.shape == (13, 13) and np.all(np.triu(z, 1) == 0)  # the decoder's causal rows, layer 2, head 4
+    lm = load_pretrained("gpt-en")
+    assert isinstance(lm, LoadedGPT)
+    with torch.no_grad():
+        _, trace = lm.model(torch.tensor([lm.vocab.encode("To be, or not")[0]]), record=True)
+    np.testing.assert_allclose(z, trace["decoder.1.self_attn.weights"][0, 3].numpy(), atol=1e-6)

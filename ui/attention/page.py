@@ -8,7 +8,6 @@ import streamlit as st
 from model import AnyLoaded, LoadedEncoder, Trace
 from model.analysis.attention import attention_layers, attention_tokens, sharpest_head
 from model.gpt import LoadedGPT
-from model.naming import AttentionKind, attention_name
 from views import AttentionView
 
 from ..classroom.ask import question_panel
@@ -24,6 +23,7 @@ from ..trace_download import trace_downloads
 from ..walkthrough.state import md_plain
 from .atlas import atlas_section, atlas_slide
 from .embedding import embedding_section, second_sentence
+from .kinds import trace_kinds
 from .knockout import knockout_section
 from .view import attention_section, focused_charts, within
 
@@ -175,7 +175,8 @@ def render_slide(view: AttentionView) -> None:
     if view.atlas:  # the head atlas's slide
         atlas_slide(loaded, trace, view.atlas_over)
         return
-    kind = view.kind if attention_name(view.kind, 0, "weights") in trace else AttentionKind.ENCODER.value  # MiniLM
+    kinds = trace_kinds(trace)
+    kind = view.kind if view.kind in kinds else kinds[0]  # MiniLM: its encoder's; a GPT: its decoder's
     weights = attention_layers(trace, kind)  # (L, H, Lq, Lk)
     queries, keys = attention_tokens(trace, kind)
     token = view.token if view.token is not None and view.token < len(queries) else None
