@@ -102,3 +102,26 @@ def test_a_slide_naming_a_kind_a_gpt_lacks_shows_its_causal_self_attention():
     with torch.no_grad():
         _, trace = lm.model(torch.tensor([lm.vocab.encode("To be, or not")[0]]), record=True)
     np.testing.assert_allclose(z, trace["decoder.1.self_attn.weights"][0, 3].numpy(), atol=1e-6)
+
+
+def _layers_slide_on_gpt_zh() -> None:
+    """An Inside-a-layer slide with the view's default stack (the encoder's) shown on gpt-zh."""
+    from ui.layers.page import render
+    from views import Common, InsideLayerView
+
+    render(InsideLayerView(common=Common(model="gpt-zh", input="床前明月光，")), slide=True)
+
+
+def test_an_inside_a_layer_slide_on_a_gpt_shows_its_decoder_stream():
+    at = AppTest.from_function(_layers_slide_on_gpt_zh, default_timeout=120)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    stream = heatmap_z(next(c.spec for c in charts_of(at) if c.key == "layer_stream")["data"][0])
+    lm = load_pretrained("gpt-zh")
+    assert isinstance(lm, LoadedGPT)
+    with torch.no_grad():
+        _, trace = lm.model(torch.tensor([lm.vocab.encode("床前明月光，")[0]]), record=True)
+    layers = lm.config.n_layers
+    assert stream.shape == (1 + 2 * layers, 6)  # the input, then each block's self-attention and feed-forward
+    last = torch.linalg.vector_norm(trace[f"decoder.{layers - 1}.ffn.resid"][0], dim=-1).numpy()
+    np.testing.assert_allclose(stream[-1], last, rtol=1e-5)

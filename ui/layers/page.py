@@ -6,7 +6,6 @@ from __future__ import annotations
 import streamlit as st
 
 from model import transformer_of
-from model.naming import Stack, ffn_name
 from views import InsideLayerView
 
 from ..attention.page import run_line, slide_input
@@ -17,7 +16,7 @@ from ..presenter import controls, page_header
 from ..rnn.notice import transformer_only
 from ..trace_cache import cached_run
 from ..trace_download import trace_downloads
-from .view import choose_stack, ffn_section, layernorm_section, stack_analysis, stream_section
+from .view import choose_stack, ffn_section, layernorm_section, stack_analysis, stream_section, trace_stacks
 
 PAGE = InsideLayerView.PAGE
 
@@ -63,6 +62,7 @@ def render_slide(view: InsideLayerView) -> None:
     if trace is None:
         return
     run_line(loaded, text, trace)
-    stack = view.stack if ffn_name(Stack(view.stack), 0, "norm") in trace else Stack.ENCODER.value  # MiniLM
+    stacks = trace_stacks(trace)
+    stack = view.stack if view.stack in stacks else stacks[0]  # MiniLM: its encoder; a GPT: its decoder
     analysis, tokens = stack_analysis(trace, stack, transformer_of(loaded).config.norm)
     stream_section(analysis, tokens)

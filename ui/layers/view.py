@@ -57,9 +57,14 @@ def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
     return stack_analysis(trace, stack, norm)
 
 
+def trace_stacks(trace: Trace) -> list[Stack]:
+    """The stacks with layers in `trace` (MiniLM: the encoder; a GPT: the decoder)."""
+    return [Stack(s) for s in STACKS if ffn_name(Stack(s), 0, "norm") in trace]
+
+
 def model_stacks(trace: Trace) -> list[Stack]:
-    """The stacks with layers in `trace`; a stack chosen before that this model lacks gives way to the encoder."""
-    stacks = [s for s in STACKS if ffn_name(Stack(s), 0, "norm") in trace]
+    """The stacks with layers in `trace`; a stack chosen before that this model lacks gives way to its first."""
+    stacks = trace_stacks(trace)
     if st.session_state.get("layer_stack") not in stacks:
         st.session_state["layer_stack"] = stacks[0]
     return stacks
