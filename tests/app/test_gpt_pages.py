@@ -19,6 +19,7 @@ from model import NO_ABLATION, Ablation, sinusoidal_table
 from model.analysis.lines import previous_line_keys
 from model.gpt import LoadedGPT
 from tests.toys import tiny_gpt
+from ui.classroom.ask import ASK_FOLD_KEY, QUESTION_KEY
 
 from .charts import charts_of
 from .training import heatmap_z
@@ -205,3 +206,24 @@ def test_the_rollout_summary_runs_over_the_causal_decoder(lang, gpts):
         expected = mixed @ expected
     np.testing.assert_allclose(z, expected, atol=1e-5)
     assert np.all(np.triu(z, 1) == 0)  # nothing reaches a position from a later character
+
+
+@LANGS
+def test_predict_then_reveal_the_next_character_on_a_gpt(lang, gpts):
+    """The Attention page's question "which token comes next?" on a GPT: its positions are the prompt's characters
+    and the answer the argmax of the model's own logits there."""
+    lm = gpts[lang]
+    text = PROMPTS[lang]
+    at = opened(lm, lang, text=text)
+    at.session_state[ASK_FOLD_KEY] = True
+    at.run()
+    at.radio(key="_q_kind").set_value("next").run()
+    at.selectbox(key="_q_position_attention").set_value(4).run()
+    at.button(key="_q_ask_attention").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    question = at.session_state[QUESTION_KEY]
+    ids = torch.tensor([lm.vocab.encode(text)[0]])
+    with torch.no_grad():
+        logits = lm.model(ids)[0, 4]  # the scores of the character after position 4
+    assert question["options"][question["answer"]] == lm.vocab.itos[int(logits.argmax())]
+    assert question["context"]["token"] == text[4]
