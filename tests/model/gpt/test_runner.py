@@ -44,6 +44,15 @@ def test_a_long_prompt_is_cut_from_the_left_with_a_notice(lm):
     assert huge.cut == 10**6 + 25 and huge.unknown == [] and "".join(huge.tokens) == text[-16:]
 
 
+def test_ids_over_the_context_are_cut_from_the_left_too(lm):
+    ids = list(range(len(lm.vocabulary))) * 2  # 2 V ids, more than the context of 16
+    prompt = lm.prompt_of_ids(ids)
+    assert prompt.ids == ids[-16:] and prompt.cut == len(ids) - 16
+    notice = prompt.notice()
+    assert notice is not None and notice.params == {"n": len(ids), "limit": 16, "cut": len(ids) - 16}
+    torch.testing.assert_close(lm.next_token(ids).chain.logits, lm.next_token(ids[-16:]).chain.logits)
+
+
 def test_unknown_characters_read_as_the_mark(lm):
     trace = lm.trace("To bé?")
     assert trace.tokens("tgt") == ["T", "o", " ", "b", UNKNOWN_MARK, UNKNOWN_MARK]
