@@ -13,7 +13,15 @@ from .i18n import _, pgettext
 
 UNK = "<unk>"
 UNKNOWN = (UNK, "[UNK]", UNKNOWN_MARK)  # our vocabularies' unknown token, WordPiece's (MiniLM), a GPT's □
-SHOWN_WHITESPACE = {" ": "␣", "\n": "⏎", "\t": "⇥"}  # a character-level GPT's blanks, made visible in a chip
+SHOWN_WHITESPACE = {" ": "␣", "\n": "⏎", "\t": "⇥"}  # a character-level GPT's blanks, made visible on screen
+
+
+def visible(tokens: list[str]) -> list[str]:
+    """Tokens as a reader can see them: a character-level GPT's space, newline and tab as ␣ ⏎ ⇥ (in chips, figure
+    labels and pickers; the trace keeps the characters)."""
+    return [SHOWN_WHITESPACE.get(token, token) for token in tokens]
+
+
 SPECIAL = ("[CLS]", "[SEP]", "[PAD]", "[MASK]")  # WordPiece's special tokens, grey like our <bos>, <eos>
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$&\"'=])")
 
@@ -27,8 +35,7 @@ def token_chips(tokens: list[str]) -> str:
     """Tokens as markdown code spans, <unk> in bold red and the special tokens grey. (Code spans, not
     st.badge-style chips: a line of 30 badges cost ~100 ms of browser time per rerun.)"""
     chips = []
-    for token in tokens:
-        token = SHOWN_WHITESPACE.get(token, token)
+    for token in visible(tokens):
         chip = f"`{token}`" if "`" not in token else md_escape(token)  # vocabulary words, never raw user text
         special = token.startswith("<") or token in SPECIAL
         chips.append(f":red[**{chip}**]" if token in UNKNOWN else f":gray[{chip}]" if special else chip)

@@ -227,3 +227,12 @@ def test_predict_then_reveal_the_next_character_on_a_gpt(lang, gpts):
         logits = lm.model(ids)[0, 4]  # the scores of the character after position 4
     assert question["options"][question["answer"]] == lm.vocab.itos[int(logits.argmax())]
     assert question["context"]["token"] == text[4]
+
+
+def test_a_gpt_s_blanks_show_as_marks_in_chips_and_figure_labels(gpts):
+    lm = gpts["en"]
+    at = opened(lm, "en", text="To be")  # T o ␣ b e
+    chars = next(v for v in lines(at) if v.startswith(WORDS["en"]["chars"]))
+    assert chars.endswith("`T` `o` `␣` `b` `e`")
+    head = figures(at)["attention-head"]["layout"]
+    assert head["yaxis"]["ticktext"] == ["0 · T", "1 · o", "2 · ␣", "3 · b", "4 · e"]

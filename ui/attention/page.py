@@ -17,7 +17,7 @@ from ..models import get_model
 from ..navigation import NEXT_TOKEN
 from ..presenter import controls, folding, page_header, presenting
 from ..rnn.notice import transformer_only
-from ..tokens import show_tokens, source_tokens, token_chips
+from ..tokens import show_tokens, source_tokens, token_chips, visible
 from ..trace_cache import cached_run
 from ..trace_download import trace_downloads
 from ..walkthrough.state import md_plain
@@ -178,7 +178,7 @@ def render_slide(view: AttentionView) -> None:
     kinds = trace_kinds(trace)
     kind = view.kind if view.kind in kinds else kinds[0]  # MiniLM: its encoder's; a GPT: its decoder's
     weights = attention_layers(trace, kind)  # (L, H, Lq, Lk)
-    queries, keys = attention_tokens(trace, kind)
+    queries, keys = (visible(tokens) for tokens in attention_tokens(trace, kind))
     token = view.token if view.token is not None and view.token < len(queries) else None
     layer = within(view.layer, weights.shape[0]) if view.layer is not None else sharpest_head(weights)[0]
     head = within(view.head, weights.shape[1]) if view.head is not None else sharpest_head(weights, layer)[1]

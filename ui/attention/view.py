@@ -42,7 +42,7 @@ from ..i18n import N_, _
 from ..language import keep_on_language_switch
 from ..presenter import controls, in_order, presenting, section_fragment, shut
 from ..state import computed_default, fit, sync_url
-from ..tokens import has_source
+from ..tokens import has_source, visible
 from ..widths import chart_share
 from .kinds import model_kinds
 from .knockout_runs import Knockout
@@ -119,7 +119,7 @@ def attention_section(trace: Trace, knockout: Knockout | None = None, panel: Pan
     heads_off, off = (knockout.heads_off, [knockout.word]) if knockout else (frozenset(), [])
     trace = knockout.off if knockout else trace
     weights = blank_heads_off(attention_layers(trace, kind), kind, heads_off)  # (L, H, Lq, Lk), off heads NaN
-    queries, keys = attention_tokens(trace, kind)
+    queries, keys = (visible(tokens) for tokens in attention_tokens(trace, kind))  # a GPT's blanks made visible
     n_layers, n_heads = weights.shape[:2]
     layers, heads = [layer_name(i) for i in range(n_layers)], [head_name(h) for h in range(n_heads)]
     tiles, tile_queries, tile_keys, size = thumbnails(weights, queries, keys)  # pooled when the grid is large
@@ -312,7 +312,7 @@ def rollout_chart(trace: Trace, heads_off=frozenset(), off=()) -> None:
                 "at the encoder's top."
             )
         )
-    tokens = numbered(trace.tokens(kind.query_side))
+    tokens = numbered(visible(trace.tokens(kind.query_side)))
     stack = blank_heads_off(attention_layers(trace, kind), kind, heads_off)
     title = _("Decoder attention rollout") if decoder_only else _("Encoder attention rollout")
     fig = matrix_figure(

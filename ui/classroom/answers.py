@@ -16,7 +16,7 @@ from viz.questions import answers_figure
 
 from ..charts import chart_name, show_chart
 from ..i18n import N_, _, ngettext
-from ..tokens import md_escape
+from ..tokens import md_escape, visible
 
 ATTENTION_NAMES = {  # what a question's context["attention"] names: a kind of the Transformer, or the worked example
     AttentionKind.ENCODER: N_("encoder self-attention"),
@@ -79,14 +79,14 @@ def option_label(kind: str, option: str) -> str:
         return _(SCALING_NAMES[option])
     if kind == WRITE and option == OTHER:
         return _(OTHER_NAME)
-    return md_escape(option)
+    return md_escape(visible([option])[0])  # a GPT's space as ␣
 
 
 def plain_label(kind: str, option: str) -> str:
     """An option for a figure's axis (no Markdown)."""
     if kind == WRITE and option == OTHER:
         return _(OTHER_NAME)
-    return _(SCALING_NAMES[option]) if kind == UNSCALED and option in SCALING_NAMES else option
+    return _(SCALING_NAMES[option]) if kind == UNSCALED and option in SCALING_NAMES else visible([option])[0]
 
 
 def drawn_options(kind: str, counts: Sequence[int], context: Mapping) -> list[int]:

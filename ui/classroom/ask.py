@@ -39,6 +39,7 @@ from ..class_role import ClassRole, current_role, notice_error, room_store
 from ..i18n import _, explain
 from ..language import keep_on_language_switch
 from ..lazy_fold import lazy_fold
+from ..tokens import visible
 from ..trace_cache import cached_run
 from .answers import (
     KIND_NAMES,
@@ -96,7 +97,7 @@ def question_panel(loaded: AnyLoaded, text: str, target: str | None, trace: Trac
     try:
         name = attention_name(kind, layer)
         weights = block_weights(trace, name)
-        queries, keys = attention_tokens(trace, kind)
+        queries, keys = (visible(tokens) for tokens in attention_tokens(trace, kind))  # as the figures label them
         outputs = _outputs(loaded, trace)
     except QuestionError as exc:
         st.info(explain(exc))

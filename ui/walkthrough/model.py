@@ -14,6 +14,7 @@ from views.attention import KIND_LABELS
 from ..i18n import N_, _
 from ..inputs import source_text
 from ..state import fit
+from ..tokens import visible
 from ..trace_cache import cached_run
 from .links import translated_labels
 from .state import MODEL, Ablations, Walk, md_plain
@@ -58,11 +59,12 @@ def model_walk(
         return None
     model = transformer_of(loaded)
     full = from_trace(trace, model, kind, layer)
-    q_tokens, k_tokens = trace.tokens(kind.query_side), trace.tokens(kind.key_side)
+    q_tokens, k_tokens = visible(trace.tokens(kind.query_side)), visible(trace.tokens(kind.key_side))
     decoder_only = isinstance(loaded, LoadedGPT)
     if decoder_only:
+        shown = md_plain(visible([trace.prediction or ""])[0])
         st.caption(_("A decoder-only model reads the prompt itself, with causal self-attention; its most likely next "
-                     "character is “{output}”.").format(output=md_plain(trace.prediction or "")))  # fmt: skip
+                     "character is “{output}”.").format(output=shown))  # fmt: skip
     elif trace.prediction is not None and kind is not AttentionKind.ENCODER:
         st.caption(
             _("Decoder input: `<bos>` + the model's own output, “{output}”.").format(output=md_plain(trace.prediction))
