@@ -31,8 +31,8 @@ SECTIONS = [
         "The probabilities with temperature, top-k and top-p, writing one token at a time, what the new token "
         "looked at, each layer's guess (the logit lens) and the cached keys and values.")),
     (nav.LESSON, N_(
-        "A ready lesson in 14 slides, from why attention to a recap, each with a live view; download it, edit it, "
-        "upload your own, or build one from the views you add.")),
+        "A ready lesson, from why attention through the encoder–decoder and a GPT to a real model and a recap, each "
+        "slide with a live view; download it, edit it, upload your own, or build one from the views you add.")),
 ]  # fmt: skip
 
 
