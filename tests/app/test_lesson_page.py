@@ -283,7 +283,8 @@ def test_the_first_slide_is_the_rnn_pages_bottleneck_and_opens_there(lang):
 
 def slide_range(lang: str, high: int) -> str:
     """The page's words for a link's slide the open lesson cannot show (written out here, not read from the app)."""
-    return {"en": f"“slide” must be a whole number from 1 to {high}.", "zh": f"“slide”必须是 1 到 {high} 之间的整数。"}[lang]
+    words = {"en": f"“slide” must be a whole number from 1 to {high}.", "zh": f"“slide”必须是 1 到 {high} 之间的整数。"}
+    return words[lang]
 
 
 def assert_on_first_slide_saying(at: AppTest, lesson_slides: int, lang: str) -> None:
