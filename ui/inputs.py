@@ -35,7 +35,8 @@ def source_text(label: str | None = None, loaded: AnyLoaded | None = None) -> st
         key=TEXT_KEY,
         max_chars=MAX_INPUT_CHARS,
         help=_("Any sentence: MiniLM splits it into word pieces (play ##ing); characters its vocabulary lacks "
-               "become [UNK]; inputs past 256 pieces are cut.") if isinstance(loaded, LoadedEncoder) else
+               "become [UNK]; inputs past {limit} pieces are cut.").format(limit=loaded.max_len)
+        if isinstance(loaded, LoadedEncoder) else
         _("Tokens separated by spaces. Words the model does not know become <unk>."),
     )  # fmt: skip
 
