@@ -91,7 +91,7 @@ st.write(text)
 """
 
 
-# The lab's .streamlit/config.toml turns Streamlit's gc.collect(2) after every run off (docs/capacity.md, finding 1);
+# The lab's .streamlit/config.toml turns Streamlit's gc.collect(2) after every run off (docs/capacity.md, "One server");
 # the floor app runs on Streamlit's defaults, as issue 15 names it ("Streamlit's floor app"), and once more with it off.
 LAB_RUNNER = ("--runner.postScriptGC", "false")
 

@@ -15,7 +15,7 @@ a full garbage collection, which Streamlit's post-script GC being off (.streamli
 (services/collector.py) make rare; and once freed, glibc keeps that heap. release_freed_memory() collects and hands
 the free heap back (malloc_trim(0)) at moments nobody waits for: after a training job has finished (the pool's
 thread) and when the server has gone quiet after work (release_when_quiet, started by app.py); so the edits' working
-set is faulted in again at most once after each (docs/capacity.md, "6. Soak").
+set is faulted in again at most once after each (docs/capacity.md, "Memory: release when quiet").
 """
 
 from __future__ import annotations

@@ -56,7 +56,8 @@ def chart_format_picker() -> None:
     every language)."""
     st.sidebar.segmented_control(
         _("Chart downloads"), FORMATS, format_func=str.upper, default=FORMATS[0], required=True, key=FORMAT_KEY,
-        help=_("The camera button at the top right of every chart downloads it at 1920×1080 in this format."),
+        help=_("The camera button at the top right of every chart downloads it at {width}×{height} in this format.")
+        .format(width=SLIDE["width"] * SLIDE["scale"], height=SLIDE["height"] * SLIDE["scale"]),
     )  # fmt: skip
 
 

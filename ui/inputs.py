@@ -43,7 +43,7 @@ def input_help(loaded: AnyLoaded) -> str:
     """How this model reads the input box, in a line."""
     if isinstance(loaded, LoadedEncoder):
         return _("Any sentence: MiniLM splits it into word pieces (play ##ing); characters its vocabulary lacks "
-                 "become [UNK]; inputs past 256 pieces are cut.")  # fmt: skip
+                 "become [UNK]; inputs past {limit} pieces are cut.").format(limit=loaded.max_len)  # fmt: skip
     if isinstance(loaded, LoadedGPT):
         return _("Any text, which the model continues: it reads one character at a time; characters its vocabulary "
                  "lacks become □; past {n} characters it reads the last {n}.").format(n=loaded.max_len)  # fmt: skip

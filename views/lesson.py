@@ -19,4 +19,4 @@ class LessonView(PageView):
 
     common: Common = field(default_factory=Common)
     lesson: str = control(Text(128), DEFAULT_LESSON)  # a shipped lesson's file name or the server library's id
-    slide: int = control(Whole(1, MAX_SLIDES), 1, key="lesson_slide")
+    slide: int = control(Whole(1, MAX_SLIDES), 1, key="lesson_slide", fitted=True)  # its high: the lesson's slides

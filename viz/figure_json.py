@@ -2,7 +2,7 @@
 
 plotly.io.to_json(fig) first calls fig.to_dict(), which deep-copies every trace and the layout and then walks the
 copy to turn numpy arrays into plotly.js typed arrays: ~1.8 ms of the ~2 ms it took per Attention figure, on every
-new figure a page draws (docs/capacity.md, "One person's edit, and the figures' copies"). `figure_json` writes the
+new figure a page draws (docs/capacity.md, "One person's edit"). `figure_json` writes the
 same JSON from `fig_dict(fig)`, the dicts plotly keeps (read, never changed): arrays become the same typed arrays, the
 rest goes through plotly's own encoder (NaN and ±inf outside arrays as null). tests/viz/test_figure_json.py checks
 it gives what plotly.io.to_json gives for every builder's figures.

@@ -23,7 +23,7 @@ from .figure_json import fig_dict
 F = TypeVar("F", bound=Callable[..., go.Figure])
 T = TypeVar("T")
 # Figures kept per process, by count and by their estimated memory (figure_bytes): a class's current view needs a
-# dozen (a step's charts in two languages); more only fill the server's memory (docs/capacity.md, "6. Soak").
+# dozen (a step's charts in two languages); more only fill the server's memory (docs/capacity.md, "Memory").
 MAX_FIGURES, MAX_FIGURE_BYTES = 32, 16 * 2**20
 # A shared figure is kept with what is derived from it: its fitted copy (which shares its numbers) and that copy's
 # JSON, about half as much again as the figure (measured with tracemalloc over 40 Attention edits: 14.2 MB). Since

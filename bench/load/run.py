@@ -3,7 +3,7 @@
     python bench/load/run.py capacity  [--step-users 10 --step-seconds 60 --max-users 300 --think 5,15]
     python bench/load/run.py training  [--explorers 10 --jobs 0,2,4 --repeats 2 --seconds 120]
     python bench/load/run.py follow    [--students 10,30,100 --repeats 2 --seconds 150 --step-every 10
-                                        --page step-by-step|attention|lesson|next-token]
+                                        --page step-by-step|attention|lesson|next-token --keep DIR]
     python bench/load/run.py cost      [--edits 30 --rounds 3 --compare runner.postScriptGC=false]
 
 capacity  explorers on /attention, ramped in steps on a fresh server until a step's p90 rerun latency passes
@@ -14,9 +14,10 @@ follow    a teacher on --page starts a class and every --step-every s clicks Nex
           input (attention) or writes the most likely token (next-token: gpt-en, or, where it is not shipped, an
           untrained GPT of its default size offered as a bench model); N students follow (for N in --students,
           interleaved, --repeats rounds on one fresh server); follow latency p50/p90 (teacher's change sent → the
-          student's rerun finished showing it), counted from the time the last student had joined; and how often
-          the server ran the model (devtools/count_runs.py: LoadedModel.run/predict and LoadedGPT.trace calls) per
-          input the class saw
+          student's rerun finished showing it), counted from the time the last student had joined (a round whose
+          teacher stopped before that: the whole round, its follows marked *; devtools/load/follow_round.py); and
+          how often the server ran the model (devtools/count_runs.py: LoadedModel.run/predict and LoadedGPT.trace
+          calls) per input the class saw; --keep DIR keeps each round's raw samples
 cost      the server CPU seconds one rerun costs (one session, edits 1 s apart, so nothing queues), on a server
           with Streamlit's defaults and one with the --compare options, edits interleaved between the two
 Each scenario starts its own `streamlit run app.py` (as the tests do; `--set runner.postScriptGC=false` adds
@@ -39,7 +40,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import psutil
@@ -48,6 +48,7 @@ import torch
 from devtools.harness import server_flags, streamlit_process
 from devtools.load import samples as sampling
 from devtools.load.classroom import GPT_ENV
+from devtools.load.follow_round import HEADER, WHILE_JOINING, fmt, read_round, row_cells
 from devtools.load.pages import change_focus, edit_input, open_attention
 from devtools.load.protocol import StreamlitSession
 from model import available_pretrained, save_checkpoint
@@ -118,25 +119,12 @@ def spy_on(pid: int, out: Path) -> subprocess.Popen:
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def client_figures(samples: list[dict], start: float, end: float) -> tuple[float, float, int]:
-    """The load generator in a window: its cores, the worst lateness of a 0.1 s sleep (ms), the most watchers ready."""
-    client = [s for s in samples if s["name"] == "client" and start <= s["t"] < end]
-    if len(client) < 2:
-        return math.nan, math.nan, 0
-    cores = (client[-1]["cpu"] - client[0]["cpu"]) / (client[-1]["t"] - client[0]["t"])
-    return cores, max(s["lag_ms"] for s in client), max(s["pending"] for s in client)
-
-
 def server_options(options) -> tuple[str, ...]:
     return server_flags(options.set)
 
 
 def row(cells) -> str:
     return "| " + " | ".join(str(c) for c in cells) + " |"
-
-
-def fmt(x: float, digits: int = 0) -> str:
-    return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
 
 # ---- capacity: a step ramp of explorers ----
@@ -253,18 +241,11 @@ def follow(options) -> None:
                 runs_before = model_runs(counter, pids)
                 samples, load_cores = run_locust(url, pids, args, spy=spy)
                 runs = model_runs(counter, pids) - runs_before
-                opens = [s["t"] for s in samples if s["name"] in ("open student", "start class")]
-                joined = max(opens) + options.settle  # the last student's join (or, with none, the class's start)
-                end = max(s["t"] for s in samples if s["name"] not in ("load", "final"))
-                opened = sampling.window(samples, {"open student"}, 0, end)
-                changes = sum(1 for s in samples if s["name"] == "teacher next" and s["ok"])
-                load = next(s for s in samples if s["name"] == "load")
-                final = [s["ok"] for s in samples if s["name"] == "final"]
-                results[n].append(FollowRound(
-                    sampling.window(samples, {"follow"}, joined, end, n), opened,
-                    sampling.window(samples, {"teacher next"}, joined, end), runs, changes, (load["min"], load["max"]),
-                    (sum(final), len(final)), client_figures(samples, joined, end), load_cores,
-                ))  # fmt: skip
+                if options.keep:  # the round's raw samples, as read_round reads them
+                    options.keep.mkdir(parents=True, exist_ok=True)
+                    kept = options.keep / f"follow-{options.page}-{n}-{len(results[n]) + 1}.jsonl"
+                    kept.write_text("".join(json.dumps(s) + "\n" for s in samples))
+                results[n].append(read_round(samples, n, options.settle, runs, load_cores))
                 time.sleep(options.pause)
     shutil.rmtree(counter.parent, ignore_errors=True)
     actions = {
@@ -274,17 +255,13 @@ def follow(options) -> None:
     action = actions.get(options.page, "clicks Next")
     served = f"{options.servers} app servers behind HAProxy" if options.servers > 1 else "one app server process"
     print(f"\nA class on /{options.page} following a teacher who {action} every {options.step_every:g} s ({served})")
-    print(row(["students", "round", "follows", "p50 ms", "p90 ms", "teacher's change p90 ms", "join p90 ms",
-               "on the teacher's view at the end", "server cores", "server RSS MB", "teacher's changes",
-               "runs per input", "load average", "load generator cores / worst lag ms"]))  # fmt: skip
-    print(row(["---"] * 14))
+    print(row(HEADER))
+    print(row(["---"] * len(HEADER)))
     for n in sizes:
         for i, r in enumerate(results[n]):
-            cores, lag, _pending = r.client
-            print(row([n, i + 1, r.follow.count, fmt(r.follow.p50_ms), fmt(r.follow.p90_ms), fmt(r.teacher.p90_ms),
-                       fmt(r.opened.p90_ms), f"{r.final[0]} of {r.final[1]}", fmt(r.follow.server_cores, 2),
-                       fmt(r.follow.server_rss_mb), r.changes, fmt(r.runs / (r.changes + 1), 2),
-                       f"{r.load[0]:.1f}–{r.load[1]:.1f}", f"{fmt(cores, 2)} / {fmt(lag)}"]))  # fmt: skip
+            print(row(row_cells(n, i + 1, r)))
+    if any(r.while_joining for rounds in results.values() for r in rounds):
+        print(WHILE_JOINING)
     print(
         "runs per input: the server's model runs (LoadedModel.run/predict, LoadedGPT.trace calls) ÷ the inputs the "
         "class saw (the teacher's changes + the first); N + 1 would mean every session ran the model itself. Worst "
@@ -305,21 +282,6 @@ def class_gpt(folder: Path) -> dict[str, str]:
     os.environ[GPT_ENV] = lm.name
     print(f"gpt-en is not shipped here: the class uses {lm.name}, {lm.config}", flush=True)
     return {EXTRA_MODELS_ENV: str(save_checkpoint(lm, folder / lm.name))}
-
-
-@dataclass(frozen=True)
-class FollowRound:
-    """One round of `follow`: follows, joins and the teacher's changes, and how the class and the machine fared."""
-
-    follow: sampling.Window
-    opened: sampling.Window
-    teacher: sampling.Window
-    runs: int
-    changes: int
-    load: tuple[float, float]
-    final: tuple[int, int]  # students on the teacher's last view at the end, of all
-    client: tuple[float, float, int]  # load generator cores, worst lag ms, most ready watchers
-    load_cores: float
 
 
 # ---- cost: server CPU per rerun ----
@@ -401,6 +363,7 @@ def main(argv: list[str] | None = None) -> None:
     fo.add_argument("--page", default="step-by-step", choices=["step-by-step", "attention", "lesson", "next-token"])
     fo.add_argument("--quiet-end", type=float, default=15.0, help="the teacher's last s without a change")
     fo.add_argument("--profile", type=Path, default=None, help="py-spy and a run timeline of the server, into DIR")
+    fo.add_argument("--keep", type=Path, default=None, help="each round's raw samples (JSON lines), into DIR")
     fo.add_argument("--servers", type=int, default=1,
                     help="N > 1: `attention-lab --servers N` (N servers behind HAProxy, rooms in Redis)")  # fmt: skip
     co = sub.add_parser("cost")

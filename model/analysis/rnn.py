@@ -109,13 +109,17 @@ class GradientSetup:
     labels: torch.Tensor  # (batch,) random classes
 
 
+MAX_GRADIENT_LENGTH = 512  # the longest sequence gradient_setup reads
+GRADIENT_HIDDEN, GRADIENT_BATCH = 64, 128  # its cells' width and its sequences, by default (the RNN page says them)
+
+
 def gradient_setup(
     cell: str,
     length: int = 40,
     keep_bias: float = 0.0,
     d_input: int = 16,
-    d_hidden: int = 64,
-    batch: int = 128,
+    d_hidden: int = GRADIENT_HIDDEN,
+    batch: int = GRADIENT_BATCH,
     n_classes: int = 8,
     seed: int = 0,
 ) -> GradientSetup:
@@ -124,8 +128,8 @@ def gradient_setup(
     keeps the old state (GRU update gate z, LSTM forget gate f); the plain RNN has no such gate."""
     if cell not in CELL_TYPES:
         raise one_of("cell", CELL_TYPES, cell)
-    if not 1 <= length <= 512:
-        raise LabError(N_("length must be from 1 to 512, got {length}."), length=length)
+    if not 1 <= length <= MAX_GRADIENT_LENGTH:
+        raise LabError(N_("length must be from 1 to {limit}, got {length}."), length=length, limit=MAX_GRADIENT_LENGTH)
     generator = torch.Generator().manual_seed(seed)
     with torch.random.fork_rng():
         torch.manual_seed(seed)

@@ -293,8 +293,8 @@ class TrainingPool:
     def _release_memory(self, now: float) -> None:
         """Once a job has finished and the next one has been handed out (_dispatch), in this thread, not a page's:
         the sessions Streamlit dropped since (each with its trained model, archive and figures, all in reference
-        cycles) are collected and the heap glibc kept is given back (services/allocator.py; docs/capacity.md, "6.
-        Soak"). At most once in RELEASE_EVERY seconds; a finish within that waits for the next round."""
+        cycles) are collected and the heap glibc kept is given back (services/allocator.py; docs/capacity.md, "Memory").
+        At most once in RELEASE_EVERY seconds; a finish within that waits for the next round."""
         with self._lock:
             due = self._release_due and now - self._last_release >= RELEASE_EVERY
             if due:

@@ -279,3 +279,38 @@ def test_the_first_slide_is_the_rnn_pages_bottleneck_and_opens_there(lang):
     assert not at.exception, [e.value for e in at.exception]
     assert (at.session_state["rnn_part"], at.session_state["bottleneck_task"]) == (3, "reverse")
     assert (at.query_params["rnn_part"], at.query_params.get("bottleneck_task", "reverse")) == ("3", "reverse")
+
+
+def slide_range(lang: str, high: int) -> str:
+    """The page's words for a link's slide the open lesson cannot show (written out here, not read from the app)."""
+    words = {"en": f"“slide” must be a whole number from 1 to {high}.", "zh": f"“slide”必须是 1 到 {high} 之间的整数。"}
+    return words[lang]
+
+
+def assert_on_first_slide_saying(at: AppTest, lesson_slides: int, lang: str) -> None:
+    warnings = " ".join(w.value for w in at.warning)
+    assert slide_range(lang, lesson_slides) in warnings, warnings
+    assert at.session_state["lesson_slide"] == 1 and "slide" not in at.query_params
+    assert at.header[0].value == inert_markdown(SHIPPED.slides[0].title[lang])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("asked", [len(SHIPPED.slides) + 1, 999])
+def test_a_link_past_the_lessons_last_slide_opens_the_first_and_says_the_lessons_range(lang, asked):
+    at = open_lesson(lang, slide=str(asked))  # 17 is within the format's 40, 999 is not: both are said alike
+    assert_on_first_slide_saying(at, len(SHIPPED.slides), lang)
+    assert "40" not in " ".join(w.value for w in at.warning)
+
+
+def test_a_link_to_a_slide_of_a_shorter_lesson_says_that_lessons_range():
+    at = open_lesson("en", slide="3")
+    short = {**SHIPPED.to_dict(), "slides": SHIPPED.to_dict()["slides"][:3]}
+    upload(at, json.dumps(short, ensure_ascii=False).encode("utf-8"))
+    at.query_params["slide"] = "5"  # a shared link of that lesson, edited
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert slide_range("en", 3) in " ".join(w.value for w in at.warning)
+    assert at.session_state["lesson_slide"] == 1 and at.header[0].value == SHIPPED.slides[0].title["en"]
+    at.query_params["slide"] = "3"  # its last slide opens
+    at.run()
+    assert at.session_state["lesson_slide"] == 3 and not at.warning

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from model import load_pretrained, transformer_of
+from services.lessons import DEFAULT_LESSON, shipped_lessons
 
 from .apptest import PAGES, Says, assert_page_drawn, assert_says, open_page
 
@@ -38,6 +39,7 @@ CONFIGS = {name: transformer_of(load_pretrained(name)).config for name in ("tran
 DECODER_LAYERS = {name: whole("layer", config.n_decoder_layers) for name, config in CONFIGS.items()}
 HEADS = whole("head", CONFIGS["translate"].n_heads)
 ENCODER_LAYERS = CONFIGS["translate"].n_encoder_layers  # Step by step and Inside a layer open on the encoder
+SLIDES = len(shipped_lessons()[DEFAULT_LESSON].slides)  # a slide's range is the open lesson's, not the format's 40
 TOO_LONG = Says("characters, at most 2000. The page opens with its default instead.", "最多 2000 个。")
 
 
@@ -113,6 +115,20 @@ CASES = [
         {"query": 2},
         BOTH,
     ),
+    UrlCase(  # one past the lesson's last slide: the first slide, said with the lesson's range
+        "lesson-slide-past-the-last",
+        "lesson",
+        {"slide": str(SLIDES + 1)},
+        whole("slide", SLIDES),
+        ("slide",),
+        {"lesson_slide": 1},
+        BOTH,
+    ),
+    UrlCase(
+        "lesson-slide=999", "lesson", {"slide": "999"}, whole("slide", SLIDES), ("slide",), {"lesson_slide": 1}, BOTH
+    ),
+    UrlCase("lesson-slide=abc", "lesson", {"slide": "abc"}, whole("slide", SLIDES), ("slide",), {"lesson_slide": 1}),
+    UrlCase("lesson-slide-last", "lesson", {"slide": str(SLIDES)}, None, kept={"lesson_slide": SLIDES}),
     UrlCase("step=-5-query=abc", "step-by-step", {"step": "-5", "query": "abc"}, None, ("step", "query")),
     UrlCase("step-repeated", "step-by-step", {"step": ["3", "4"]}, None),
     UrlCase("step-10KB", "step-by-step", {"step": KB10, "lang": "xx"}, None, ("step",)),

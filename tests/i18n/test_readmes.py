@@ -3,6 +3,7 @@ every image they show exists, and they have the same sections. Checked from thei
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -79,3 +80,17 @@ def test_both_readmes_have_the_same_number_of_sections():
     zh = SECTION.findall(prose(ZH))
     assert len(en) >= 5
     assert len(zh) == len(en)
+
+
+def test_the_docs_count_the_shipped_lessons_slides():
+    """The READMEs and docs/lessons.md say how many slides the shipped lesson has: read from its file, so a lesson that
+    grows fails here until they say so too."""
+    n = len(json.loads((ROOT / "lessons" / "attention-basics.json").read_text(encoding="utf-8"))["slides"])
+    said = {
+        EN: [f"a ready lesson in {n} slides", f"`?slide=1…{n}`"],
+        ZH: [f"一套现成的 {n} 张幻灯片的课", f"`?slide=1…{n}`"],
+        ROOT / "docs" / "lessons.md": [f"`lessons/attention-basics.json` ({n} slides)"],
+    }
+    for path, phrases in said.items():
+        for phrase in phrases:
+            assert phrase in text(path), (path.name, phrase)

@@ -390,7 +390,7 @@ class DroppedSession:
 def test_after_a_job_finishes_the_pool_frees_dropped_sessions(fresh_pool, monkeypatch):
     """The garbage of sessions gone meanwhile (cycles, which only a full collection frees: Streamlit's post-script
     GC is off) is collected by the pool's own thread once a job has finished, and the kept heap given back
-    (services/allocator.py); a soak's server grew by each run's model without it (docs/capacity.md, "6. Soak").
+    (services/allocator.py); a soak's server grew by each run's model without it (docs/capacity.md, "Memory").
     The release is recorded by thread: in this process an AppTest's app.py may have started the server's
     release-when-quiet thread, which collects too (it did, under load, within a 0.5 s wait here), and another test's
     pool (the app's own, after an AppTest trained) has a reader thread of the same name that releases on its own

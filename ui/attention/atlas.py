@@ -11,7 +11,18 @@ import numpy as np
 import streamlit as st
 
 from model import AnyLoaded, LoadedEncoder, Trace
-from model.analysis.atlas import CORPUS_SIZE, DOMINANT, ROLES, Atlas, atlas_texts, corpus_atlas, trace_atlas
+from model.analysis.atlas import (
+    CORPUS_SIZE,
+    DOMINANT,
+    DOMINANT_SHARE,
+    ROLES,
+    Atlas,
+    atlas_texts,
+    corpus_atlas,
+    trace_atlas,
+)
+from model.analysis.gpt_texts import gpt_texts
+from model.bert.sentences import atlas_sentences
 from model.gpt import LoadedGPT
 from model.naming import TRANSFORMER_KINDS, AttentionKind
 from views.attention import ATLAS_LABELS
@@ -144,16 +155,18 @@ def draw_atlas(loaded: AnyLoaded, atlas: Atlas, over: str) -> None:
     show_chart(fig, "head_atlas", name=chart_name(PAGE, "atlas", over))
     st.caption(
         _(
-            "A head's role is the kind of key that gets at least 40% of its attention: the previous or next token, "
-            "itself, [CLS], [SEP], punctuation, (cross-attention) the mirrored position, or the same place one "
-            "line above (lines end at ，。 or a new line); otherwise broad (spread out) or mixed. Hover a head for "
-            "its shares."
-        )
+            "A head's role is the kind of key that gets at least {share}% of its attention: the previous or next "
+            "token, itself, [CLS], [SEP], punctuation, (cross-attention) the mirrored position, or the same place "
+            "one line above (lines end at ，。 or a new line); otherwise broad (spread out) or mixed. Hover a head "
+            "for its shares."
+        ).format(share=round(DOMINANT_SHARE * 100))
     )
     if over == "corpus" and isinstance(loaded, LoadedEncoder):
-        st.caption(_("MiniLM: 25 English and 25 Chinese sentences shipped with the lab (its vocabulary is English, "
-                     "so many Chinese characters are [UNK])."))  # fmt: skip
+        st.caption(_("MiniLM: {en} English and {zh} Chinese sentences shipped with the lab (its vocabulary is "
+                     "English, so many Chinese characters are [UNK]).").format(
+            en=len(atlas_sentences("en")), zh=len(atlas_sentences("zh"))))  # fmt: skip
     elif over == "corpus" and isinstance(loaded, LoadedGPT):
-        texts = (_("25 Tang poems of five-character lines shipped with the lab") if loaded.task.language == "zh" else
-                 _("25 passages of Shakespeare shipped with the lab"))  # fmt: skip
+        n = len(gpt_texts(loaded.task.language))
+        texts = (_("{n} Tang poems of five-character lines shipped with the lab") if loaded.task.language == "zh" else
+                 _("{n} passages of Shakespeare shipped with the lab")).format(n=n)  # fmt: skip
         st.caption(_("{name}: {texts}, in the language it writes.").format(name=loaded.name, texts=texts))

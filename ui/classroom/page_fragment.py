@@ -1,12 +1,12 @@
 """A following student's page runs in a fragment, which the server reruns alone when the teacher moves on.
 
 A follower's full rerun paid for the whole app around the page (navigation, the sidebar, the language switch, the
-class's bars, the URL): about half its CPU (docs/capacity.md §10), once per student for each change. The page is what
-changes, so a following student's page is drawn inside one `st.fragment`; when the room moves, the server reruns only
-that fragment (ui.classroom.wake), which applies the teacher's view to this page and draws it again. Anything the
-fragment cannot show alone — the teacher went to another page, a question opened or was revealed, the class ended,
-the student changed a control — reruns the whole app, which does it as before (follow.py). The fragment's own run
-is recorded (fanout.py), so the students whose sessions were alike get it without running it.
+class's bars, the URL): about half its CPU (docs/capacity.md, "A class"), once per student for each change. The page
+is what changes, so a following student's page is drawn inside one `st.fragment`; when the room moves, the server
+reruns only that fragment (ui.classroom.wake), which applies the teacher's view to this page and draws it again.
+Anything the fragment cannot show alone — the teacher went to another page, a question opened or was revealed, the
+class ended, the student changed a control — reruns the whole app, which does it as before (follow.py). The
+fragment's own run is recorded (fanout.py), so the students whose sessions were alike get it without running it.
 """
 
 from __future__ import annotations

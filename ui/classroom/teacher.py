@@ -45,7 +45,7 @@ ENDED_BY_YOU = N_("You ended class {code}.")
 BAR_COUNT_KEY = "presenter_class_count"  # the count's box in the presenter bar: one line, the bar's button size
 BAR_COUNT_STYLE = f".st-key-{BAR_COUNT_KEY} p {{ white-space: nowrap; font-size: 1.2rem !important; }}"
 # From this many students, one server process delivers a teacher's change in more than about a second (docs/
-# capacity.md §12: 100 students p90 0.5–1.0 s, 200 students 1.0–1.5 s on one process, 0.95 s on two): the join dialog
+# capacity.md, "A class", the fan-out: 200 students p90 1.1 s on one process, 0.95 s on two): the join dialog
 # suggests several processes (`attention-lab --servers 2`).
 LARGE_CLASS = 150
 SEVERAL_SERVERS = N_(

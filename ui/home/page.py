@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import streamlit as st
 
+from services.lessons import DEFAULT_LESSON, Lesson, shipped_lessons
 from views import HomeView
 
 from .. import navigation as nav
-from ..i18n import N_, _
+from ..i18n import N_, _, ngettext
 from ..presenter import page_header
 
-SECTIONS = [
+# (page, its blurb: a message, or a function that words it from the thing itself)
+SECTIONS: list[tuple[nav.PageSpec, str | Callable[[], str]]] = [
     (nav.ATTENTION, N_(
         "Type a sentence and see every layer's and every head's attention at once: encoder self-attention, "
         "masked decoder self-attention and cross-attention, a head view, entropy and rollout.")),
@@ -30,10 +34,22 @@ SECTIONS = [
         "How a GPT writes: pick a GPT model, type a prompt in English or Chinese and watch it choose the next token. "
         "The probabilities with temperature, top-k and top-p, writing one token at a time, what the new token "
         "looked at, each layer's guess (the logit lens) and the cached keys and values.")),
-    (nav.LESSON, N_(
-        "A ready lesson, from why attention through the encoder–decoder and a GPT to a real model and a recap, each "
-        "slide with a live view; download it, edit it, upload your own, or build one from the views you add.")),
+    (nav.LESSON, lambda: lesson_blurb(shipped_lessons()[DEFAULT_LESSON])),
 ]  # fmt: skip
+
+
+def lesson_blurb(lesson: Lesson) -> str:
+    """The Lesson card's words, with the slides the shipped lesson has (a lesson that grows says so)."""
+    n = len(lesson.slides)
+    return ngettext(
+        "A ready lesson in {n} slide, from why attention through the encoder–decoder and a GPT to a real model and a "
+        "recap, each with a live view; download it, edit it, "
+        "upload your own, or build one from the views you add.",
+        "A ready lesson in {n} slides, from why attention through the encoder–decoder and a GPT to a real model and a "
+        "recap, each with a live view; download it, edit it, "
+        "upload your own, or build one from the views you add.",
+        n,
+    ).format(n=n)
 
 
 def render(view: HomeView, *, slide: bool = False) -> None:
@@ -54,4 +70,4 @@ def render(view: HomeView, *, slide: bool = False) -> None:
     for i, (spec, blurb) in enumerate(SECTIONS):
         with columns[i % 2].container(border=True):
             st.page_link(spec.script, label=f"**{_(spec.title)}**", icon=spec.icon)
-            st.caption(_(blurb))
+            st.caption(blurb() if callable(blurb) else _(blurb))

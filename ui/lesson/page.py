@@ -20,7 +20,7 @@ from ..widths import chart_share
 from .add import my_lesson_id
 from .files import files_panel
 from .links import open_button
-from .state import LESSON_KEY, SLIDE_KEY, current, own_lessons
+from .state import LESSON_KEY, SLIDE_KEY, current, current_slide, own_lessons
 from .text import inert_markdown
 from .views import live_view
 
@@ -87,12 +87,13 @@ def slide_words(slide, lang: str) -> None:
 def render(view: LessonView, *, slide: bool = False) -> None:
     """The Lesson page (the view's lesson and slide are in the session's keys; no slide shows this page)."""
     lang = current_language()
-    lesson_id, lesson, slide_no, unknown = current()
+    lesson_id, lesson, unknown = current()
     bar = page_header(_("Lesson"))
     if unknown:
         st.warning(
             _("That lesson is not on this server (it may have been uploaded to another one); here is the shipped one.")
         )
+    slide_no = current_slide(lesson)
     if presenting() or folding():  # folding: a following student sees the teacher's slide first
         with controls(bar, f"{slide_no} / {len(lesson.slides)}") as folded:
             lesson_picker(lesson_id, lesson, lang)

@@ -17,6 +17,7 @@ from services.rooms import RoomError
 from views import LessonView, key_of
 
 from ..class_role import current_role, room_store
+from ..state import fit
 
 LESSON_KEY, SLIDE_KEY = key_of(LessonView, "lesson"), key_of(LessonView, "slide")
 OWN_KEY = "lesson_own"  # {id: Lesson}: the lessons this session uploaded or built (the newest last)
@@ -66,10 +67,9 @@ def _class_lesson(lesson_id: str) -> Lesson | None:
     return lesson
 
 
-def current() -> tuple[str, Lesson, int, bool]:
-    """(lesson id, lesson, slide 1-based, whether the lesson asked for was unknown), settled before any widget: an
-    unknown lesson (an id from another server, or one the library has forgotten) falls back to the default one, a
-    slide past the lesson's end to its last."""
+def current() -> tuple[str, Lesson, bool]:
+    """(lesson id, lesson, whether the lesson asked for was unknown), settled before any widget: an unknown lesson
+    (an id from another server, or one the library has forgotten) falls back to the default one."""
     session = st.session_state
     lesson_id, unknown = session.get(LESSON_KEY, DEFAULT_LESSON), False
     lesson = find_lesson(lesson_id)
@@ -77,11 +77,17 @@ def current() -> tuple[str, Lesson, int, bool]:
         unknown, lesson_id = True, DEFAULT_LESSON
         lesson = shipped_lessons()[DEFAULT_LESSON]
         session[LESSON_KEY] = lesson_id
-    slide = session.get(SLIDE_KEY, 1)
-    if not isinstance(slide, int) or not 1 <= slide <= len(lesson.slides):
-        slide = min(max(slide, 1), len(lesson.slides)) if isinstance(slide, int) else 1
-        session[SLIDE_KEY] = slide
-    return lesson_id, lesson, slide, unknown
+    return lesson_id, lesson, unknown
+
+
+def current_slide(lesson: Lesson) -> int:
+    """The slide to show (1-based), settled before the stepper is drawn: a slide `lesson` does not have (a link's
+    slide=17 of 16, or one from another lesson) goes back to the first, and a link's is said on the page with this
+    lesson's range (ui.state.fit, as a layer the model lacks)."""
+    if not isinstance(st.session_state.get(SLIDE_KEY, 1), int):
+        st.session_state[SLIDE_KEY] = 1
+    fit(LessonView.PAGE, {"slide": len(lesson.slides)})
+    return st.session_state.get(SLIDE_KEY, 1)
 
 
 def go_to(lesson_id: str, slide: int = 1) -> None:

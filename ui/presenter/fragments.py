@@ -3,7 +3,7 @@
 A following student's whole page already runs in one fragment (ui.classroom.page_fragment), rerun by the server for
 each of the teacher's changes. A fragment nested in it costs that student's run its setup (Streamlit deep-copies the
 cursors and the container stack for every fragment call: ~5 % of a follower's /attention run under py-spy,
-docs/capacity.md §11) and gives nothing: a follower's own touch of a control reruns the page fragment anyway.
+docs/capacity.md, "A class") and gives nothing: a follower's own touch of a control reruns the page fragment anyway.
 """
 
 from __future__ import annotations

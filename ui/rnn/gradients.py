@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model.analysis.rnn import gradient_through_time
+from model.analysis.rnn import GRADIENT_BATCH, GRADIENT_HIDDEN, gradient_through_time
 from model.rnn.cells import CELL_TYPES
 from views import Number, RnnView, Whole
 from views.base import spec_of
@@ -76,9 +76,9 @@ def gradients_section() -> None:
     )
     st.caption(
         _(
-            "Fresh, untrained cells (64 numbers wide, random starting weights) read 128 sequences of random "
-            "vectors; a linear read-out of the last state gives the loss (cross-entropy against random labels). "
-            "Nothing is trained: this is the gradient a first training step would see."
-        )
+            "Fresh, untrained cells ({width} numbers wide, random starting weights) read {batch} sequences of "
+            "random vectors; a linear read-out of the last state gives the loss (cross-entropy against random "
+            "labels). Nothing is trained: this is the gradient a first training step would see."
+        ).format(width=GRADIENT_HIDDEN, batch=GRADIENT_BATCH)
     )
     sync_url(RnnView.PAGE)

@@ -37,7 +37,8 @@ KEPT_KEY = "train_kept"  # id of the last job whose model was put in (or refused
 # bar; the curves and the forming attention, whose plotly figures cost most of a redraw, follow every LIVE_SECONDS.
 REFRESH_SECONDS = 1.0
 LIVE_SECONDS = 3.0
-NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _.\-]{0,39}$")
+MAX_NAME_CHARS = 40  # a model name's length at most (the pattern and its message read it)
+NAME_PATTERN = re.compile(rf"^[A-Za-z0-9][A-Za-z0-9 _.\-]{{0,{MAX_NAME_CHARS - 1}}}$")
 
 
 def current_job() -> JobHandle | None:
@@ -65,7 +66,9 @@ def name_problem(name: str, taken: Collection[str] = ()) -> str | None:
     if name in PRETRAINED:
         return _(SHIPPED_NAME).format(name=name)
     if not NAME_PATTERN.match(name):
-        return _("Use 1 to 40 letters, digits, spaces, '-', '_' or '.', starting with a letter or digit.")
+        return _("Use 1 to {limit} letters, digits, spaces, '-', '_' or '.', starting with a letter or digit.").format(
+            limit=MAX_NAME_CHARS
+        )
     if name in taken:
         return _("You already have a model named '{name}'.").format(name=name)
     return None

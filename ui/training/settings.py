@@ -14,6 +14,7 @@ from ..models import CELL_NAMES, NORM_NAMES, POSITIONAL_NAMES, SCORE_NAMES
 ARCHITECTURES = {"transformer": N_("Transformer"), "rnn": N_("RNN + attention")}
 DEFAULT_STEPS = 2000  # the most steps by default; the cosine schedule spans them (as `python -m model.train`)
 LEARNING_RATES = (3e-4, 5e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2)
+FFN_FACTOR = 2  # a trained Transformer's feed-forward width ÷ d_model (the help says it)
 RULES = {"until accuracy": N_("at the accuracy goal"), "after steps": N_("after a number of steps")}
 
 
@@ -29,12 +30,14 @@ def _transformer_options(c1, c2, c3, c4) -> tuple[dict, dict]:
                               format_func=translated_options("train_pos", POSITIONAL_NAMES))  # fmt: skip
     enc = c2.number_input(_("Encoder layers"), 1, 6, 1, key="train_enc")
     dec = c2.number_input(_("Decoder layers"), 1, 6, 1, key="train_dec")
-    d_model = c3.number_input("d_model", 8, 256, 64, step=8, key="train_d", help=_("The FFN is 2 × d_model wide."))
+    d_model = c3.number_input(
+        "d_model", 8, 256, 64, step=8, key="train_d", help=_("The FFN is {n} × d_model wide.").format(n=FFN_FACTOR)
+    )
     heads = c3.number_input(_("Heads"), 1, 16, 4, key="train_heads", help=_("d_model must divide evenly by heads."))
     norm = c4.selectbox("LayerNorm", list(NORM_NAMES), key="train_norm",
                         format_func=translated_options("train_norm", NORM_NAMES))  # fmt: skip
     model = {
-        "d_model": int(d_model), "n_heads": int(heads), "d_ff": 2 * int(d_model), "n_encoder_layers": int(enc),
+        "d_model": int(d_model), "n_heads": int(heads), "d_ff": FFN_FACTOR * int(d_model), "n_encoder_layers": int(enc),
         "n_decoder_layers": int(dec), "positional": positional, "norm": norm,
     }  # fmt: skip
     return model, {}

@@ -21,6 +21,7 @@ from ..presenter import presenting, slot, stage_columns
 from .state import EXAMPLE, STEPS, Walk, md_plain
 
 MASKED = "−∞"
+SCALING_QUERIES, SCALING_KEYS = 1000, 8  # the scaling demo's random queries and keys per d_k (its caption says them)
 PRESENT_HEIGHT = 440  # px: a step's figure beside its formula, above the fold of a 1280×720 projector
 FULL_STOPS = ("。", "！", "？", "：", "；")  # a Chinese sentence after one of these needs no space
 
@@ -148,7 +149,7 @@ def step_scores(walk: Walk, query: int) -> None:
 
 @st.cache_data(show_spinner=False)
 def _scaling_demo() -> dict:
-    return scaling_demo(n_samples=1000)
+    return scaling_demo(n_keys=SCALING_KEYS, n_samples=SCALING_QUERIES)
 
 
 def step_scaling(walk: Walk, query: int) -> None:
@@ -199,9 +200,10 @@ def step_scaling(walk: Walk, query: int) -> None:
     )  # fmt: skip
     chart(figure, walk, f"why-scale-d_k{walk.d_k}", head=None, where="wide")  # the full width: two panels
     with slot("wide"):
-        st.caption(_("Measured on 1,000 random queries against 8 random keys for each d_k (entries drawn from "
-                     "N(0, 1)); the dashed line is this head's d_k = {d_k}. Without scaling the softmax saturates on "
-                     "one key as d_k grows; with it, the weights stay spread out.").format(d_k=walk.d_k))  # fmt: skip
+        st.caption(_("Measured on {queries} random queries against {keys} random keys for each d_k (entries drawn "
+                     "from N(0, 1)); the dashed line is this head's d_k = {d_k}. Without scaling the softmax saturates "
+                     "on one key as d_k grows; with it, the weights stay spread out.").format(
+            queries=SCALING_QUERIES, keys=SCALING_KEYS, d_k=walk.d_k))  # fmt: skip
 
 
 def step_mask(walk: Walk, query: int, mask_note: str) -> None:
