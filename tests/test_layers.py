@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Top-level folders (and files) of the project, and the layer each belongs to.
 GROUPS = {
-    "app": "app", "pages": "app", "ui": "ui", "views": "views", "services": "services", "viz": "viz",
+    "app": "app", "serve": "app", "pages": "app", "ui": "ui", "views": "views", "services": "services", "viz": "viz",
     "model": "model", "attention_lab": "attention_lab", "devtools": "devtools", "bench": "bench",
     "scripts": "scripts", "tests": "tests", "setup": "setup",
 }  # fmt: skip

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+from typing import Literal
 
 import pytest
 import streamlit
@@ -191,7 +192,10 @@ def _widget_state() -> SessionState:
 
     state = SessionState()
     state["plain"] = 3
-    for key, kind, value in (("box", "string_value", "typed"), ("button", "trigger_value", False)):
+    widgets: tuple[tuple[str, Literal["string_value", "trigger_value"], object], ...] = (
+        ("box", "string_value", "typed"), ("button", "trigger_value", False),
+    )  # fmt: skip
+    for key, kind, value in widgets:
         widget_id = f"$$ID-0123-{key}"
         metadata = WidgetMetadata(widget_id, lambda v: v, lambda v: v, value_type=kind)
         state._set_widget_metadata(metadata)
