@@ -1,5 +1,6 @@
 """A timeline of a server's class: when the room's version moved, and when each session's script runs started and
-ended (full runs and fragment runs), with each run's CPU time and the messages it sent, written as JSON lines to
+ended (full runs and fragment runs), with each run's CPU time, the time it waited for a CPU (Linux: the thread's
+run-queue delay, /proc/thread-self/schedstat) and the messages it sent, written as JSON lines to
 FILE.PID once a second ($ATTENTION_LAB_TIMELINE). With $ATTENTION_LAB_CPROFILE set, every run is also profiled with
 cProfile, summed into FILE.PID.pstats (cProfile slows the runs several times: read its shares, not its times).
 
@@ -28,6 +29,16 @@ TIMELINE_ENV = "ATTENTION_LAB_TIMELINE"
 CPROFILE_ENV = "ATTENTION_LAB_CPROFILE"  # set: every script run is also profiled with cProfile (slower)
 
 
+def _run_queue_ms() -> float:
+    """The ms this thread has so far spent runnable but waiting for a CPU (the kernel's schedstat), 0 where the
+    kernel does not say: a run whose wall time far exceeds its CPU time waited here, or for the GIL."""
+    try:
+        with open("/proc/thread-self/schedstat") as stat:
+            return int(stat.read().split()[1]) / 1e6
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def install(path: str) -> None:
     """Record room versions and script runs in this process into path.PID from now on."""
     events: list[dict] = []
@@ -52,7 +63,7 @@ def install(path: str) -> None:
     profiles: list[cProfile.Profile] = []
 
     def run_script(run, session_id: str, fragment: bool):
-        started, cpu = time.time(), time.thread_time()
+        started, cpu, queued = time.time(), time.thread_time(), _run_queue_ms()
         sent.count = 0
         profile = cProfile.Profile() if os.environ.get(CPROFILE_ENV) else None
         try:
@@ -62,7 +73,8 @@ def install(path: str) -> None:
                 with lock:
                     profiles.append(profile)
             note(event="run", session=session_id[:8], fragment=fragment, started=started,
-                 cpu_ms=(time.thread_time() - cpu) * 1000, messages=sent.count)  # fmt: skip
+                 cpu_ms=(time.thread_time() - cpu) * 1000, runq_ms=_run_queue_ms() - queued,
+                 messages=sent.count)  # fmt: skip
 
     original_replay = fanout.replay
 
@@ -135,9 +147,12 @@ def summarize(path: str) -> str:
         cpu = [r["cpu_ms"] for r in chosen]
         wall = [(r["t"] - r["started"]) * 1000 for r in chosen]
         sent = [r.get("messages", 0) for r in chosen]
+        queued = [r.get("runq_ms", 0.0) for r in chosen]
         lines.append(
             f"{who}: {len(chosen)} runs; CPU p50 {_quantile(cpu, 0.5):.1f} ms, p90 {_quantile(cpu, 0.9):.1f} ms; "
-            f"wall p50 {_quantile(wall, 0.5):.1f} ms; messages p50 {_quantile(sent, 0.5):g}"
+            f"wall p50 {_quantile(wall, 0.5):.1f} ms, p90 {_quantile(wall, 0.9):.1f} ms; waiting for a CPU p50 "
+            f"{_quantile(queued, 0.5):.1f} ms, p90 {_quantile(queued, 0.9):.1f} ms; "
+            f"messages p50 {_quantile(sent, 0.5):g}"
         )
     replays = [e for e in events if e["event"] == "replay"]
     if replays:
