@@ -23,7 +23,7 @@ RUN pip install --index-url https://download.pytorch.org/whl/cpu torch==2.13.0 \
 
 # The app, owned by root and read-only for the user who runs it.
 COPY . .
-RUN python -m compileall -q app.py attention_lab model services ui viz pages \
+RUN python -m compileall -q app.py serve.py attention_lab model services ui viz pages \
     && useradd --create-home --uid 10001 --shell /usr/sbin/nologin lab
 
 USER lab
@@ -33,6 +33,6 @@ EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD ["python", "-c", "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4)"]
 
-CMD ["python", "-m", "streamlit", "run", "app.py", \
+CMD ["python", "-m", "streamlit", "run", "serve.py", \
      "--server.address", "0.0.0.0", "--server.port", "8501", "--server.headless", "true", \
      "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]

@@ -14,15 +14,14 @@ from ui.classroom.page_fragment import run_followed_page
 from ui.classroom.sidebar import classroom_sidebar
 from ui.classroom.teacher import teacher_run_ends
 from ui.classroom.wake import release_wakes
-from ui.config_reads import read_options_without_lock_once
 from ui.language import language_switch
 from ui.lesson.add import add_view_button
 from ui.navigation import app_pages, page_path
 from ui.phone import phone_style
 from ui.presenter import presenter_view
-from ui.server_loop import coalesce_server_wakes_once
 from ui.sidebar import model_choices, render_sidebar
 from ui.state import settle, sync_url
+from ui.streamlit_private import coalesce_server_wakes_once, read_options_without_lock_once
 from ui.training.panels import stop_training_if_left
 
 # One intra-op thread per forward pass. Our models are tiny, and the browser, the server and other sessions
@@ -36,8 +35,8 @@ torch.set_num_threads(1)
 sys.setswitchinterval(0.0005)
 keep_freed_memory_once()  # traces hold many MB at once: see services/allocator.py
 release_when_quiet_once()  # ... and what dropped sessions held goes back to the OS once the server is quiet: ditto
-coalesce_server_wakes_once()  # one wake of the event loop per burst of messages: see services/loop_wakes.py
-read_options_without_lock_once()  # every message a run sends reads an option: see ui/config_reads.py
+coalesce_server_wakes_once()  # one wake of the event loop per burst of messages: ui/streamlit_private/loop_wakes.py
+read_options_without_lock_once()  # every message a run sends reads an option: ui/streamlit_private/config.py
 freeze_imports_once()  # full GCs no longer walk the ~375 000 objects of the imports: see services/collector.py
 
 st.set_page_config(page_title="Attention Lab", page_icon="🔎", layout="wide")

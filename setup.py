@@ -9,6 +9,7 @@ from setuptools.command.build_py import build_py
 
 APP_FILES = (
     "app.py",
+    "serve.py",
     "pages/*.py",
     ".streamlit/config.toml",
     "static/chart.js",

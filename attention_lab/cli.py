@@ -17,7 +17,7 @@ USAGE = """\
 usage: attention-lab [--servers N] [STREAMLIT_RUN_OPTION ...]
        attention-lab train [TRAIN_OPTION ...]
 
-  attention-lab          serve the app on http://localhost:8501: python -m streamlit run app.py
+  attention-lab          serve the app on http://localhost:8501: python -m streamlit run serve.py
                          --server.headless true --browser.gatherUsageStats false [options], in the app's folder;
                          any `streamlit run` option passes through (e.g. --server.port 8502)
   attention-lab --servers N

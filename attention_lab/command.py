@@ -7,6 +7,8 @@ import os
 import sys
 
 SERVE_OPTIONS = ("--server.headless", "true", "--browser.gatherUsageStats", "false")
+# app.py inside st.App, whose lifespan warms the server before it reports healthy (serve.py, ui/warm.py)
+SERVED_SCRIPT = "serve.py"
 # What each app server runs as `python -m MODULE run app.py …`: streamlit; a benchmark sets devtools.count_runs
 # (a `streamlit run` that also counts the model's runs, bench/load/run.py follow).
 SERVER_MODULE_ENV = "ATTENTION_LAB_SERVER_MODULE"
@@ -16,4 +18,4 @@ REDIS_URL_ENV = "ATTENTION_LAB_REDIS_URL"
 
 def serve_command(options: list[str]) -> list[str]:
     module = os.environ.get(SERVER_MODULE_ENV) or "streamlit"
-    return [sys.executable, "-m", module, "run", "app.py", *SERVE_OPTIONS, *options]
+    return [sys.executable, "-m", module, "run", SERVED_SCRIPT, *SERVE_OPTIONS, *options]

@@ -153,7 +153,7 @@ def cold(browser, rounds: int) -> None:
                     times[name].append(page.evaluate("performance.timeOrigin + window.__lab.lastMutation") / 1000
                                        - started)  # fmt: skip
                 page.context.close()
-            times[lab].append(cold_start(browser, {}, APP_ROOT, app_command=True)[0])
+            times[lab].append(cold_start(browser, {}, APP_ROOT, app_command=True).attention)
     print(f"Cold start, process start → painted and quiet, {rounds} each:")
     for name, values in times.items():
         shown = " / ".join(f"{v:.2f}" for v in values)

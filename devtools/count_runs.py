@@ -16,12 +16,11 @@ import os
 import threading
 import time
 
-from streamlit.web.cli import main as streamlit_main
-
 from devtools.timeline import TIMELINE_ENV
 from devtools.timeline import install as install_timeline
 from model import LoadedModel
 from model.gpt import LoadedGPT
+from ui.streamlit_private.instrument import streamlit_cli
 
 COUNTS_ENV = "ATTENTION_LAB_COUNT_RUNS"
 
@@ -63,4 +62,4 @@ if __name__ == "__main__":
     install(os.environ[COUNTS_ENV])
     if os.environ.get(TIMELINE_ENV):
         install_timeline(os.environ[TIMELINE_ENV])
-    streamlit_main(prog_name="streamlit")  # as `python -m streamlit`: reads `run app.py …` from sys.argv
+    streamlit_cli()  # as `python -m streamlit`: reads `run app.py …` from sys.argv

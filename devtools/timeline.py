@@ -1,12 +1,13 @@
 """A timeline of a server's class: when the room's version moved, and when each session's script runs started and
-ended (full runs and fragment runs), with each run's CPU time and the messages it sent, written as JSON lines to
+ended (full runs and fragment runs), with each run's CPU time, the time it waited for a CPU (Linux: the thread's
+run-queue delay, /proc/thread-self/schedstat) and the messages it sent, written as JSON lines to
 FILE.PID once a second ($ATTENTION_LAB_TIMELINE). With $ATTENTION_LAB_CPROFILE set, every run is also profiled with
 cProfile, summed into FILE.PID.pstats (cProfile slows the runs several times: read its shares, not its times).
 
 Installed by `python -m devtools.count_runs` before Streamlit starts (bench/load/run.py follow --profile): it wraps
-RoomDocs.put, ScriptRunner._run_script, ScriptRunContext.enqueue, ui.classroom.fanout.replay (a student sent another
-student's run) and Runtime._send_message (when a run's script_finished left for its browser); nothing in the app
-changes.
+RoomDocs.put, ui.classroom.fanout.replay (a student sent another student's run), and through
+ui.streamlit_private.instrument each script run, each message a run sends and each script_finished that leaves for its
+browser; nothing in the app changes.
 `python -m devtools.timeline FILE.PID` prints what docs/capacity.md quotes: the students' runs (each student's first,
 its join, left out) and the teacher's, in CPU time, wall time and messages.
 """
@@ -20,15 +21,22 @@ import pstats
 import threading
 import time
 
-from streamlit.runtime import Runtime
-from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
-from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
-
 from services.rooms.mirror import RoomDocs
 from ui.classroom import fanout
+from ui.streamlit_private import instrument
 
 TIMELINE_ENV = "ATTENTION_LAB_TIMELINE"
 CPROFILE_ENV = "ATTENTION_LAB_CPROFILE"  # set: every script run is also profiled with cProfile (slower)
+
+
+def _run_queue_ms() -> float:
+    """The ms this thread has so far spent runnable but waiting for a CPU (the kernel's schedstat), 0 where the
+    kernel does not say: a run whose wall time far exceeds its CPU time waited here, or for the GIL."""
+    try:
+        with open("/proc/thread-self/schedstat") as stat:
+            return int(stat.read().split()[1]) / 1e6
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def install(path: str) -> None:
@@ -40,13 +48,11 @@ def install(path: str) -> None:
         with lock:
             events.append({"t": time.time(), **event})
 
-    original_put, original_run = RoomDocs.put, ScriptRunner._run_script
-    original_enqueue = ScriptRunContext.enqueue
+    original_put = RoomDocs.put
     sent = threading.local()  # the messages this script thread's run has sent so far
 
-    def enqueue(self, msg):
+    def enqueued() -> None:
         sent.count = getattr(sent, "count", 0) + 1
-        return original_enqueue(self, msg)
 
     def put(self, doc):
         kept = original_put(self, doc)
@@ -56,21 +62,19 @@ def install(path: str) -> None:
 
     profiles: list[cProfile.Profile] = []
 
-    def run_script(self, rerun_data):
-        fragment = bool(rerun_data.fragment_id or rerun_data.fragment_id_queue)
-        started, cpu = time.time(), time.thread_time()
+    def run_script(run, session_id: str, fragment: bool):
+        started, cpu, queued = time.time(), time.thread_time(), _run_queue_ms()
         sent.count = 0
         profile = cProfile.Profile() if os.environ.get(CPROFILE_ENV) else None
         try:
-            if profile is None:
-                return original_run(self, rerun_data)
-            return profile.runcall(original_run, self, rerun_data)
+            return run() if profile is None else profile.runcall(run)
         finally:
             if profile is not None:
                 with lock:
                     profiles.append(profile)
-            note(event="run", session=self._session_id[:8], fragment=fragment, started=started,
-                 cpu_ms=(time.thread_time() - cpu) * 1000, messages=sent.count)  # fmt: skip
+            note(event="run", session=session_id[:8], fragment=fragment, started=started,
+                 cpu_ms=(time.thread_time() - cpu) * 1000, runq_ms=_run_queue_ms() - queued,
+                 messages=sent.count)  # fmt: skip
 
     original_replay = fanout.replay
 
@@ -80,15 +84,10 @@ def install(path: str) -> None:
             note(event="replay", session=session.id[:8])
         return replayed
 
-    original_send = Runtime._send_message
-
-    def send_message(self, session_info, msg):
-        original_send(self, session_info, msg)
-        if msg.HasField("script_finished"):
-            note(event="finished sent", session=session_info.session.id[:8])
-
-    RoomDocs.put, ScriptRunner._run_script, ScriptRunContext.enqueue = put, run_script, enqueue  # type: ignore[method-assign]
-    Runtime._send_message = send_message  # type: ignore[method-assign]
+    RoomDocs.put = put  # type: ignore[method-assign]
+    instrument.wrap_script_runs(run_script)
+    instrument.on_message_enqueued(enqueued)
+    instrument.on_script_finished_sent(lambda session_id: note(event="finished sent", session=session_id[:8]))
     fanout.replay = replay
 
     profiled = f"{path}.{os.getpid()}.pstats"  # every script run's cProfile, summed ($ATTENTION_LAB_CPROFILE set)
@@ -148,9 +147,12 @@ def summarize(path: str) -> str:
         cpu = [r["cpu_ms"] for r in chosen]
         wall = [(r["t"] - r["started"]) * 1000 for r in chosen]
         sent = [r.get("messages", 0) for r in chosen]
+        queued = [r.get("runq_ms", 0.0) for r in chosen]
         lines.append(
             f"{who}: {len(chosen)} runs; CPU p50 {_quantile(cpu, 0.5):.1f} ms, p90 {_quantile(cpu, 0.9):.1f} ms; "
-            f"wall p50 {_quantile(wall, 0.5):.1f} ms; messages p50 {_quantile(sent, 0.5):g}"
+            f"wall p50 {_quantile(wall, 0.5):.1f} ms, p90 {_quantile(wall, 0.9):.1f} ms; waiting for a CPU p50 "
+            f"{_quantile(queued, 0.5):.1f} ms, p90 {_quantile(queued, 0.9):.1f} ms; "
+            f"messages p50 {_quantile(sent, 0.5):g}"
         )
     replays = [e for e in events if e["event"] == "replay"]
     if replays:

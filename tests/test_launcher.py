@@ -26,7 +26,7 @@ def execs(monkeypatch):
 
 def test_a_checkout_serves_its_own_files():
     assert APP_ROOT == ROOT
-    for name in ("app.py", "pages/home.py", ".streamlit/config.toml", "lessons", "locales"):
+    for name in ("app.py", "serve.py", "pages/home.py", ".streamlit/config.toml", "lessons", "locales"):
         assert (APP_ROOT / name).exists(), name
 
 
@@ -34,7 +34,7 @@ def test_no_arguments_serve_the_app_as_scripts_app_sh_did(execs):
     cli.main([])
     assert execs["cwd"] == APP_ROOT  # Streamlit reads .streamlit/config.toml from its working folder
     assert execs["argv"] == [
-        sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+        sys.executable, "-m", "streamlit", "run", "serve.py", "--server.headless", "true",
         "--browser.gatherUsageStats", "false",
     ]  # fmt: skip
 
@@ -53,7 +53,7 @@ def test_train_is_python_m_model_train_in_the_callers_folder(execs):
 def test_help_lists_both_commands(execs, capsys):
     cli.main(["--help"])
     out = capsys.readouterr().out
-    assert "attention-lab train" in out and "streamlit run app.py" in out and str(APP_ROOT) in out
+    assert "attention-lab train" in out and "streamlit run serve.py" in out and str(APP_ROOT) in out
     assert execs["argv"] is None
 
 
@@ -70,7 +70,7 @@ def test_the_wheel_gets_every_file_the_app_reads_from_app_root():
         if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "APP_FILES"
     )
     shipped = {path for pattern in patterns for path in ROOT.glob(pattern)}
-    for needed in ["app.py", ".streamlit/config.toml", "lessons/attention-basics.json",
+    for needed in ["app.py", "serve.py", ".streamlit/config.toml", "lessons/attention-basics.json",
                    "locales/zh_CN/LC_MESSAGES/messages.po", "bench/results/rnn_vs_transformer.json",
                    "static/chart.js"]:  # fmt: skip
         assert ROOT / needed in shipped, needed
@@ -79,7 +79,7 @@ def test_the_wheel_gets_every_file_the_app_reads_from_app_root():
 
 def test_one_server_is_the_plain_command(execs):
     cli.main(["--servers", "1", "--server.port", "8502"])
-    assert execs["argv"][:5] == [sys.executable, "-m", "streamlit", "run", "app.py"]
+    assert execs["argv"][:5] == [sys.executable, "-m", "streamlit", "run", "serve.py"]
     assert "--servers" not in execs["argv"] and execs["argv"][-2:] == ["--server.port", "8502"]
 
 

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Top-level folders (and files) of the project, and the layer each belongs to.
 GROUPS = {
-    "app": "app", "pages": "app", "ui": "ui", "views": "views", "services": "services", "viz": "viz",
+    "app": "app", "serve": "app", "pages": "app", "ui": "ui", "views": "views", "services": "services", "viz": "viz",
     "model": "model", "attention_lab": "attention_lab", "devtools": "devtools", "bench": "bench",
     "scripts": "scripts", "tests": "tests", "setup": "setup",
 }  # fmt: skip
@@ -55,7 +55,7 @@ FORBIDDEN_LIBRARIES = {
     "services": {"streamlit"},
     "views": {"streamlit", "plotly"},
 }
-SHARED_UI_PACKAGES = {"ui.presenter", "ui.state"}  # used by every page: not a page group
+SHARED_UI_PACKAGES = {"ui.presenter", "ui.state", "ui.streamlit_private"}  # used by every page: not a page group
 
 
 @dataclass(frozen=True)
@@ -265,3 +265,111 @@ def test_shared_ui_glue_imports_no_page_group():
 
 def test_no_module_touches_sys_path():
     assert not PATH_HACKS, "import the installed project instead (pip install -e .):\n" + "\n".join(PATH_HACKS)
+
+
+# Streamlit's public surface: what its API reference documents (and its type for a container, in annotations).
+# Every other module of Streamlit's, and every private name of it, is reached through ui.streamlit_private only.
+STREAMLIT_DOOR = "ui.streamlit_private"
+PUBLIC_STREAMLIT = {"streamlit", "streamlit.components.v1", "streamlit.components.v2", "streamlit.delta_generator"}
+# Streamlit internals without a leading underscore that the lab reaches for (ScriptRunContext's, AppSession's,
+# Runtime's): a module outside the door naming one reaches past the public API as surely as `x._y` does.
+STREAMLIT_INTERNAL_NAMES = {
+    "widget_user_keys_this_run", "fragment_ids_this_run", "request_rerun", "get_app_session", "get_widget_states",
+    "has_fragment", "track_settling", "wait_until_settled", "is_active_session", "get_script_run_ctx",
+}  # fmt: skip
+
+
+def _streamlit_private_names() -> set[str]:
+    """Every private name (one leading underscore) the installed Streamlit defines: functions, classes, methods,
+    attributes set on self or a class, module globals."""
+    import streamlit
+
+    names: set[str] = set()
+    for path in Path(streamlit.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+                names.add(node.attr)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+    return {n for n in names if n.startswith("_") and not n.startswith("__")}
+
+
+def _outside_the_door() -> dict[str, Path]:
+    """The project's modules that must use Streamlit's public API only: all but the door's and the tests' (which
+    check the door, and read Streamlit's messages as a browser does)."""
+    return {
+        m: p for m, p in MODULES.items()
+        if group_of(m) != "tests" and m != STREAMLIT_DOOR and not m.startswith(STREAMLIT_DOOR + ".")
+    }  # fmt: skip
+
+
+def test_only_the_door_imports_streamlits_private_modules():
+    wrong = []
+    for module, path in _outside_the_door().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                base = node.module or ""
+                found = [base] if base != "streamlit" else [f"streamlit.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for name in found:
+                if name.split(".")[0] == "streamlit" and name not in PUBLIC_STREAMLIT:
+                    wrong.append(f"{path.relative_to(ROOT)}:{node.lineno}: {module} imports {name}")
+    assert not wrong, f"Streamlit's private modules outside {STREAMLIT_DOOR}:\n" + "\n".join(wrong)
+
+
+def _holds_streamlit_objects(module: str) -> bool:
+    """Whether a module imports Streamlit or the door (the layers below import neither: plotly's own private names,
+    say viz's `fig._data`, are not Streamlit's)."""
+    return any(
+        i.importer == module and (i.target == "streamlit" or i.target.startswith(STREAMLIT_DOOR)) for i in IMPORTS
+    )
+
+
+def test_only_the_door_names_streamlits_private_attributes():
+    private = _streamlit_private_names()
+    assert {"_enqueue_forward_msg", "_getitem", "_key_id_mapper", "_config_options"} <= private  # the scan works
+    own = {  # names the project defines itself (its own classes' private attributes, its own module globals)
+        name
+        for path in _outside_the_door().values()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for name in (
+            [node.name] if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            else [node.attr] if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name) and node.value.id in {"self", "cls"}
+            else [node.id] if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+            else []
+        )
+    }  # fmt: skip
+    wrong = []
+    for module, path in _outside_the_door().items():
+        if not _holds_streamlit_objects(module):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            named = []
+            if isinstance(node, ast.Attribute):
+                named.append(node.attr)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in {"getattr", "setattr"}:
+                named += [a.value for a in node.args[1:2] if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            for name in named:
+                if name in STREAMLIT_INTERNAL_NAMES or (name in private and name not in own):
+                    wrong.append(f"{path.relative_to(ROOT)}:{getattr(node, 'lineno', 0)}: {module} names {name}")
+    assert not wrong, f"Streamlit's private names outside {STREAMLIT_DOOR}:\n" + "\n".join(wrong)
+
+
+DOOR_MODULES_FOR_TOOLS = {f"{STREAMLIT_DOOR}.wire", f"{STREAMLIT_DOOR}.instrument"}  # the app loads neither
+
+
+def test_the_door_is_entered_through_its_package():
+    wrong = [
+        f"{i.where()}: {i.importer} imports {i.target}"
+        for i in PROJECT_IMPORTS
+        if i.target.startswith(STREAMLIT_DOOR + ".") and not i.importer.startswith(STREAMLIT_DOOR)
+        and group_of(i.importer) != "tests"
+        and not (i.target in DOOR_MODULES_FOR_TOOLS and group_of(i.importer) in {"devtools", "bench", "scripts"})
+    ]  # fmt: skip
+    assert not wrong, f"import {STREAMLIT_DOOR} itself, not its modules:\n" + "\n".join(wrong)

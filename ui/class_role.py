@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from services.rooms import RoomClosed, RoomError, RoomNotFound, RoomStore, RoomUnavailable, shared_room_store
 
@@ -126,13 +125,6 @@ def end_class(role: ClassRole, error: RoomError | None = None) -> None:
         set_notice(ENDED, "info", code=role.code)
     else:
         notice_error(error)
-
-
-def run_page_hash() -> str:
-    """The page this run draws (Streamlit's hash of the page script; a fragment run carries the one its browser
-    asked with)."""
-    ctx = get_script_run_ctx()
-    return ctx.page_script_hash if ctx is not None else ""
 
 
 def switch_to(role: ClassRole, script: str) -> None:

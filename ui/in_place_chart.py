@@ -17,13 +17,12 @@ import re
 import plotly.graph_objects as go
 import plotly.io
 import streamlit as st
-from streamlit.elements.lib.utils import user_key_from_element_id
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from viz.figure_json import figure_json
 
 from .phone import NARROW
 from .plotly_bundle import STREAMLIT_STATIC, plotly_chunk_path
+from .streamlit_private import registered_user_keys, user_key_of_element
 
 _LOG = logging.getLogger(__name__)
 COMPONENT = "attention_lab_chart"
@@ -110,7 +109,7 @@ def is_chart_key(user_key: str) -> bool:
 
 def chart_key(element_id: str) -> str | None:
     """The key a chart was drawn under (show_chart's), from its element's id; None for a chart drawn without one."""
-    user_key = user_key_from_element_id(element_id)
+    user_key = user_key_of_element(element_id)
     return user_key.removeprefix(CHART_KEY_PREFIX) if user_key else None
 
 
@@ -118,8 +117,7 @@ def unused_key(prefix: str) -> str:
     """prefix + the first number no element of this run has taken as its key: charts drawn in a varying number and
     order (a walkthrough step's) keep their keys from run to run, first chart to first chart, so each is redrawn in
     place."""
-    ctx = get_script_run_ctx()
-    taken = ctx.shared.widget_user_keys_this_run if ctx is not None else ()
+    taken = registered_user_keys()
     number = 0
     while f"{CHART_KEY_PREFIX}{prefix}{number}" in taken:
         number += 1

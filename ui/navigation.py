@@ -20,6 +20,7 @@ import streamlit as st
 from attention_lab.paths import APP_ROOT
 
 from .i18n import N_, _
+from .streamlit_private import allow_page_run_again
 
 ENTRY_KEY = "_entry_running"  # set while app.py runs a page
 ENTRY_SCRIPT = APP_ROOT / "app.py"
@@ -74,7 +75,7 @@ def run_page(page: st.Page, *, again: bool = False) -> None:
     own run draws the page its app's run drew (Streamlit lets st.navigation's page run once per run of app.py; in
     a fragment's run app.py does not run, so the page's once is this fragment's)."""
     if again:
-        page._can_be_called = True  # Streamlit 1.67's flag for that once
+        allow_page_run_again(page)
     st.session_state[ENTRY_KEY] = True
     try:
         page.run()

@@ -16,9 +16,9 @@ import streamlit as st
 
 from .navigation import page_path, page_spec, run_page
 from .presenter import presenter_set_up
-from .run_scope import fragment_run
 from .sidebar import model_choices
 from .state import settle, sync_url
+from .streamlit_private import fragment_run
 
 
 def reruns_alone(page: st.Page) -> bool:

@@ -28,12 +28,8 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import websocket
-from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.Block_pb2 import Block
-from streamlit.proto.Element_pb2 import Element
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from streamlit.proto.Markdown_pb2 import Markdown
-from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+from ui.streamlit_private.wire import BackMsg, Block, Element, ForwardMsg, Markdown, WidgetState
 
 from .widgets import TRIGGER_KINDS, UserValue, Widget, initial_state, shown_value, user_state, widget_of
 

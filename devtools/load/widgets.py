@@ -11,19 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from streamlit.proto.Button_pb2 import Button
-from streamlit.proto.ButtonGroup_pb2 import ButtonGroup
-from streamlit.proto.Checkbox_pb2 import Checkbox
-from streamlit.proto.DownloadButton_pb2 import DownloadButton
-from streamlit.proto.Element_pb2 import Element
-from streamlit.proto.NumberInput_pb2 import NumberInput
-from streamlit.proto.Radio_pb2 import Radio
-from streamlit.proto.Selectbox_pb2 import Selectbox
-from streamlit.proto.Slider_pb2 import Slider
-from streamlit.proto.TextArea_pb2 import TextArea
-from streamlit.proto.TextInput_pb2 import TextInput
-from streamlit.proto.WidgetStates_pb2 import WidgetState
-from streamlit.runtime.state.common import user_key_from_element_id
+from ui.streamlit_private import user_key_of_element
+from ui.streamlit_private.wire import (
+    Button,
+    ButtonGroup,
+    Checkbox,
+    DownloadButton,
+    Element,
+    NumberInput,
+    Radio,
+    Selectbox,
+    Slider,
+    TextArea,
+    TextInput,
+    WidgetState,
+)
 
 # Element kinds whose value this client keeps; buttons are triggers, sent only in the run they are clicked.
 VALUE_KINDS = {"text_input", "text_area", "selectbox", "radio", "button_group", "number_input", "slider", "checkbox"}
@@ -69,7 +71,7 @@ def widget_of(element: Element) -> Widget | None:
     proto = getattr(element, kind)
     if not proto.id:
         return None
-    return Widget(proto.id, user_key_from_element_id(proto.id), kind, "", proto)
+    return Widget(proto.id, user_key_of_element(proto.id), kind, "", proto)
 
 
 def initial_state(widget: Widget) -> WidgetState | None:

@@ -19,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]  # the checkout
 CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 # What the running app reads: its code, the shipped models, the catalogs, Streamlit's config (upload limit).
 APP_FILES = (
-    "app.py", "requirements.txt", ".streamlit/", "attention_lab/", "model/", "ui/", "viz/", "services/", "pages/",
-    "locales/",
+    "app.py", "serve.py", "requirements.txt", ".streamlit/", "attention_lab/", "model/", "ui/", "viz/", "services/",
+    "pages/", "locales/",
 )  # fmt: skip
 
 
@@ -56,7 +56,7 @@ def test_it_serves_streamlit_on_all_interfaces_on_the_exposed_port_with_a_health
     port = exposed.arguments
     (cmd,) = of("CMD")
     words = cmd.exec_form()
-    assert words[:5] == ["python", "-m", "streamlit", "run", "app.py"], words
+    assert words[:5] == ["python", "-m", "streamlit", "run", "serve.py"], words  # app.py, warmed before healthy
     settings = dict(zip(words[5::2], words[6::2], strict=True))
     assert settings["--server.address"] == "0.0.0.0" and settings["--server.port"] == port == "8501", settings
     assert settings["--server.headless"] == "true", settings

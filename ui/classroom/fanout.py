@@ -11,9 +11,8 @@ to their session state, so their next own run starts where a run would have left
 in anything (another language, an open fold, a model of their own) runs for real, as before, and may start a
 recording of their own for the students like them.
 
-Streamlit 1.67 has no API for this. It uses what an AppSession does when its script runner reports a run
-(AppSession._handle_scriptrunner_event_on_event_loop: new_session, the run's messages, script_finished, the running
-status), on the session's event loop, and only for a session that is not running a script.
+Streamlit 1.67 has no API for this: the recording and the sending go through ui.streamlit_private (replay.py there
+says what of Streamlit's it does).
 """
 
 from __future__ import annotations
@@ -25,20 +24,24 @@ import hashlib
 import logging
 import threading
 import time
-import weakref
 from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
-from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-from streamlit.runtime.app_session import AppSessionState, _set_run_identity
-from streamlit.runtime.scriptrunner import get_script_run_ctx
-from streamlit.runtime.scriptrunner_utils.run_descriptor import RunDescriptor
-from streamlit.runtime.state.common import is_element_id, is_keyed_element_id
-from streamlit.runtime.state.session_state import _is_internal_key
 
 from ..class_role import ROLE_KEY, ClassRole
 from ..in_place_chart import is_chart_key
+from ..streamlit_private import (
+    Message,
+    RunMessages,
+    fragment_container,
+    is_trigger,
+    send_fragment_run,
+    session_idle,
+    session_state_of,
+    set_by_run,
+    state_items,
+)
 
 _LOG = logging.getLogger(__name__)
 KEPT = 32  # recordings kept per process (a room's versions × its students' languages and choices)
@@ -80,7 +83,7 @@ class StateSnapshot:
 class Recording:
     """A following student's page run: the messages it sent and what it changed in its session state."""
 
-    messages: tuple[ForwardMsg, ...]
+    messages: tuple[Message, ...]
     changed: dict  # user key → its value after the run
     removed: tuple[str, ...]
     role: dict  # ClassRole field (ROLE_STATE, stale_until) → its value after the run
@@ -127,81 +130,48 @@ class Recorder:
     run ends normally (`keep`). Restores the run's message path whatever happens."""
 
     def __init__(self) -> None:
-        self._ctx = get_script_run_ctx()
-        self._messages: list[ForwardMsg] = []
-        self._before = _snapshot(self._ctx.session_state) if self._ctx is not None else None
-        self._query_string = self._ctx.query_string if self._ctx is not None else ""  # the run may change the URL
+        self._run = RunMessages()
+        self._before = _snapshot(self._run.state) if self._run.state is not None else None
 
     def __enter__(self) -> Recorder:
-        ctx = self._ctx
-        if ctx is not None:
-            original = ctx.enqueue  # a bound method; the instance attribute below shadows it for this run only
-
-            def enqueue(msg: ForwardMsg) -> None:
-                original(msg)  # gives the message its hash (and sends a reference if this browser has it cached)
-                kept = ForwardMsg()
-                kept.CopyFrom(msg)  # the whole message: another browser may not hold it
-                self._messages.append(kept)
-
-            ctx.enqueue = enqueue  # type: ignore[method-assign]
+        self._run.__enter__()
         return self
 
     def __exit__(self, *exc_info) -> None:
-        if self._ctx is not None:
-            del self._ctx.enqueue  # back to the class's method
+        self._run.__exit__(*exc_info)
 
     def keep(self, role: ClassRole) -> None:
         """The run ended normally: keep it for the students whose state was the same as this one's before it."""
-        ctx, before = self._ctx, self._before
-        if ctx is None or before is None or before.role is None:
+        run, before = self._run, self._before
+        if run.state is None or before is None or before.role is None:
             return
-        after = _snapshot(ctx.session_state)
+        after = _snapshot(run.state)
         if after is None or after.role is None:
             return
-        state = ctx.session_state._state  # the SessionState inside the script's SafeSessionState
         changed = {
             key: value for key, (canonical, value) in after.values.items()
-            if before.values.get(key, (None,))[0] != canonical and _set_by_run(state, key)
+            if before.values.get(key, (None,))[0] != canonical and set_by_run(run.state, key)
         }  # fmt: skip
-        if _triggers(state, changed):
+        if any(is_trigger(run.state, key) for key in changed):
             return  # a button's value: Streamlit forbids setting it through session state
-        fragment_ids = tuple(ctx.fragment_ids_this_run or ())
-        outer = _fragment_container(self._messages)
+        fragment_ids = run.fragment_ids
+        outer = fragment_container(run.messages)
         if len(fragment_ids) != 1 or outer is None:
             return
         key = RunKey(role.code, role.applied_version, tuple(role.question_seen), fragment_ids[0],
-                     ctx.page_script_hash, self._query_string, before.digest)  # fmt: skip
+                     run.page_script_hash, run.query_string, before.digest)  # fmt: skip
         removed = tuple(k for k in before.values if k not in after.values)
         copied = {name: _copied(value) for name, value in changed.items()}
-        recordings.put(key, Recording((outer, *self._messages), copied, removed, _role_state(role)))
-
-
-def _fragment_container(messages: list[ForwardMsg]) -> ForwardMsg | None:
-    """The message of the container Streamlit draws a fragment's run in, made from the page's own first container.
-
-    Streamlit sends that container before the fragment's code runs, so a recording does not hold it; a browser sent
-    a recorded run without it would keep the container of an earlier run, in which it then clears nothing stale. The
-    page's first element is a plain `st.container()` too (page_fragment.py), the same block one level down: its
-    message, moved up one level, is the one Streamlit sent."""
-    if not messages or messages[0].delta.WhichOneof("type") != "add_block":
-        return None
-    inner = messages[0]
-    path = tuple(inner.metadata.delta_path)
-    if not path or path[-1] != 0:
-        return None
-    outer = ForwardMsg()
-    outer.CopyFrom(inner)
-    outer.metadata.delta_path[:] = path[:-1]
-    return outer
+        recordings.put(key, Recording((outer, *run.messages), copied, removed, _role_state(role)))
 
 
 def replay(session, key: RunKey) -> bool:
     """On the server's event loop: send `session` the recorded run for `key` (its digest left empty: this session's
     state now fills it in) as a run of its own, and make the same changes to its state. False (nothing done) when the
     session is running a script, or no run was recorded from the state it holds: the caller runs it then."""
-    if session._scriptrunner is not None or session._state != AppSessionState.APP_NOT_RUNNING:
+    if not session_idle(session):
         return False
-    state = session.session_state
+    state = session_state_of(session)
     before = _snapshot(state)
     if before is None or before.role is None:
         return False
@@ -216,26 +186,8 @@ def replay(session, key: RunKey) -> bool:
             del state[name]
     for name, value in recording.role.items():
         setattr(role, name, copy.deepcopy(value))
-    _send_run(session, key, recording.messages)
+    send_fragment_run(session, key.fragment_id, key.page_script_hash, recording.messages)
     return True
-
-
-def _send_run(session, key: RunKey, messages: tuple[ForwardMsg, ...]) -> None:
-    """What AppSession sends for a fragment run its script runner made: the start, the messages, the end."""
-    run = RunDescriptor.create([key.fragment_id])
-    session._state = AppSessionState.APP_IS_RUNNING
-    session._clear_queue([key.fragment_id])
-    session._enqueue_forward_msg(_start_message(session, key.page_script_hash, run))
-    session._enqueue_forward_msg(session._create_session_status_changed_message())
-    for message in messages:
-        sent = ForwardMsg()
-        sent.CopyFrom(message)  # the browser queue may merge or reorder what it holds: each session its own copy
-        session._enqueue_forward_msg(sent)
-    session._state = AppSessionState.APP_NOT_RUNNING
-    session._enqueue_forward_msg(
-        session._create_script_finished_message(ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY, run)
-    )
-    session._enqueue_forward_msg(session._create_session_status_changed_message())
 
 
 def _snapshot(session_state) -> StateSnapshot | None:
@@ -247,43 +199,15 @@ def _snapshot(session_state) -> StateSnapshot | None:
         return None
 
 
-_starts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # session → (what its start names, the message)
-
-
 def _role_state(role: ClassRole) -> dict:
     """The fields of a role a run reads or writes, as they are now (a run goes on changing its dicts in place)."""
     return {**copy.deepcopy({name: getattr(role, name) for name in ROLE_STATE}), "stale_until": role.stale_until}
 
 
-def _start_message(session, page_script_hash: str, run: RunDescriptor) -> ForwardMsg:
-    """The new_session message that starts a run: made once per session (its config, theme and environment fill
-    half a replay's time on the event loop otherwise), again when its page or its pages' names change (another
-    language), with this run's identity."""
-    pages = session._pages_manager.get_pages()
-    names = (page_script_hash, repr(sorted(pages.items())))
-    kept = _starts.get(session)
-    if kept is None or kept[0] != names:
-        kept = (names, session._create_new_session_message(page_script_hash, run, pages))
-        _starts[session] = kept
-    start = ForwardMsg()
-    start.CopyFrom(kept[1])
-    start.metadata.ClearField("run")
-    _set_run_identity(start, run)
-    return start
-
-
 def _items(session_state):
-    """(user key, value) of what a session's state holds, as SessionState.filtered_state lists them but without its
-    presenters (which wrap a component's value in a new object on every read, a third of a replay's time)."""
-    state = getattr(session_state, "_state", session_state)  # the script's SafeSessionState wraps a SessionState
-    key_of = state._key_id_mapper.id_key_mapping
-    for key in state._keys():
-        if _is_internal_key(key) or is_chart_key(key_of.get(key, key)):
-            continue  # Streamlit's own, or a chart's: a replay draws the chart, and its widget state is no one's
-        if not is_element_id(key):
-            yield key, state._getitem(state._get_widget_id(key), key)
-        elif is_keyed_element_id(key) and key in key_of:
-            yield key_of[key], state._getitem(key, key_of[key])
+    """(user key, value) of what a session's state holds, leaving out Streamlit's own keys and the charts' (a replay
+    draws the chart, and its widget state is no one's)."""
+    return state_items(session_state, is_chart_key)
 
 
 _PLAIN = (str, int, float, bool, bytes, type(None))
@@ -324,22 +248,3 @@ def _copied(value: object) -> object:
     if isinstance(value, np.ndarray):
         return value.copy()
     return value  # immutable (tuples of such, numbers, strings) or shared
-
-
-def _set_by_run(state, key: str) -> bool:
-    """Whether the run itself set this key (the page's code, not a widget drawn for the first time): a key of no
-    widget, or one the run assigned (the room's view applied). A widget's own value reaches the other session's
-    browser in the run's messages, and its session at its next run of its own."""
-    return state._key_id_mapper.get_id_from_key(key, None) is None or key in state._new_session_state
-
-
-def _triggers(state, keys) -> bool:
-    """Whether any of these keys is a button's (a value Streamlit forbids setting through session state)."""
-    for key in keys:
-        widget_id = state._key_id_mapper.get_id_from_key(key, None)
-        if widget_id is None:
-            continue
-        metadata = state._new_widget_state.widget_metadata.get(widget_id)
-        if metadata is not None and "trigger" in metadata.value_type:
-            return True
-    return False

@@ -26,13 +26,13 @@ from ..class_role import (
     leave_url,
     notice_error,
     room_store,
-    run_page_hash,
     set_role,
     show_notice,
     switch_to,
 )
 from ..models import model_names
 from ..navigation import ATTENTION, NEXT_TOKEN, STEP_BY_STEP, page_path, page_spec
+from ..streamlit_private import run_page_hash
 from . import room_state
 from .ask import teacher_question_bar, write_question_panel
 from .following import before_apply, follow_bar, full_run_started, go_exploring, touched

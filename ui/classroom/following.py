@@ -25,8 +25,8 @@ import streamlit as st
 from ..class_role import ClassRole, current_role
 from ..i18n import _
 from ..presenter.layout import FOLD_WHEN
-from ..run_scope import fragment_run
 from ..state import ON_SYNC
+from ..streamlit_private import fragment_run
 from . import room_state
 
 STALE_FOR = 120.0  # s after an apply during which a value it replaced may still come back from a slow browser

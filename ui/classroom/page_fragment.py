@@ -14,15 +14,14 @@ from __future__ import annotations
 from contextlib import nullcontext
 
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
 
 from services.rooms import RoomError
 from services.rooms.schema import PAGE
 
 from ..class_role import ClassRole, current_role, room_store
 from ..navigation import page_path, run_page
-from ..run_scope import fragment_run
 from ..solo_page import reruns_alone, run_solo_page
+from ..streamlit_private import fragment_run, running_fragment_id
 from .fanout import Recorder
 from .follow import apply_here
 from .following import go_exploring, remember_view, touched
@@ -54,7 +53,7 @@ def _follow_fragment(navigation: st.Page) -> None:
             release_wakes()  # this student's place in the class's queue goes to the next one; the app's run follows
             st.rerun(scope="app")
         if role is not None:
-            role.follow_fragment = ThreadState.get().fragment_id or ""  # Streamlit 1.67: the running fragment's id
+            role.follow_fragment = running_fragment_id()
         ended = False
         try:
             run_page(navigation, again=own_run)

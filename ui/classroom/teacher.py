@@ -32,8 +32,8 @@ from ..lesson.files import lesson_bytes
 from ..lesson.state import find_lesson
 from ..models import user_models
 from ..presenter.layout import BAR_ITEMS
-from ..run_scope import fragment_run
 from ..sidebar import MODEL_KEY
+from ..streamlit_private import fragment_run
 from ..trace_cache import is_shared
 from . import room_state
 from .join import join_link, qr_png

@@ -30,13 +30,19 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from streamlit.proto.ClientState_pb2 import ClientState
-from streamlit.runtime import Runtime
-from streamlit.runtime.scriptrunner import get_script_run_ctx
-
 from services.rooms import RoomChange, RoomError, RoomStore
 
 from ..class_role import ROLE_KEY, ClassRole
+from ..streamlit_private import (
+    app_session,
+    has_fragment,
+    rerun_session,
+    run_identity,
+    server_loop,
+    server_running,
+    session_state_of,
+    wait_until_settled,
+)
 from . import fanout
 
 FOLLOWERS_AT_ONCE = 1  # students' reruns the server runs at once
@@ -58,33 +64,31 @@ class _Target:
 
 def watch_room(store: RoomStore, role: ClassRole) -> None:
     """At each full run of a student's session: rerun it when the room moves (or, exploring, its question does)."""
-    ctx = get_script_run_ctx()
-    if ctx is None or not Runtime.exists() or role.is_teacher:
+    run = run_identity()
+    if run is None or not server_running() or role.is_teacher:
         return  # AppTest (no server), or a teacher (who is not woken)
-    target = _Target(ctx.session_id, ctx.page_script_hash, ctx.query_string)
+    target = _Target(run.session_id, run.page_script_hash, run.query_string)
     try:
-        store.watch(role.code, ctx.session_id, lambda change: _on_change(store, role, target, change))
+        store.watch(role.code, run.session_id, lambda change: _on_change(store, role, target, change))
         snapshot = store.snapshot(role.code)
     except RoomError:
         return  # the room ended meanwhile: this run says so
-    _heartbeats.keep(store, role, ctx.session_id)
+    _heartbeats.keep(store, role, run.session_id)
     # The room may have moved after this run applied it and before it watched (a teacher's Next, say): catch up.
     _on_change(store, role, target, RoomChange(snapshot.code, snapshot.version, False, snapshot.question_marker))
 
 
 def forget_room(store: RoomStore, role: ClassRole) -> None:
     """This session left the class: stop waking it."""
-    ctx = get_script_run_ctx()
-    if ctx is not None:
-        store.unwatch(role.code, ctx.session_id)
-        _heartbeats.drop(ctx.session_id)
+    run = run_identity()
+    if run is not None:
+        store.unwatch(role.code, run.session_id)
+        _heartbeats.drop(run.session_id)
 
 
 def _on_change(store: RoomStore, role: ClassRole, target: _Target, change: RoomChange) -> bool:
     """The room moved: rerun the session if it must show it; False once the session has gone (stop watching)."""
-    if not Runtime.exists():
-        return False
-    session = Runtime.instance().get_app_session(target.session_id)
+    session = app_session(target.session_id)
     if session is None:
         return False  # closed, or disconnected (a reconnecting browser reruns it, which watches again)
     if _role_of(session) is not role:
@@ -100,7 +104,7 @@ def _on_change(store: RoomStore, role: ClassRole, target: _Target, change: RoomC
 
 def _role_of(session) -> object:
     try:
-        return session.session_state[ROLE_KEY]
+        return session_state_of(session)[ROLE_KEY]
     except KeyError:
         return None
 
@@ -109,7 +113,7 @@ def _follow_fragment(session) -> str:
     """The page fragment a following student's session still holds (page_fragment.py), or "" (none: the whole app)."""
     role = _role_of(session)
     fragment = role.follow_fragment if isinstance(role, ClassRole) and role.following else ""
-    return fragment if fragment and session.has_fragment(fragment) else ""
+    return fragment if has_fragment(session, fragment) else ""
 
 
 def _replayed(session, target: _Target, change: RoomChange) -> bool:
@@ -129,24 +133,9 @@ def _rerun(session, target: _Target, tries: int = 3) -> None:
     """On the server's event loop: rerun this session with the widget values it holds: a following student's page
     fragment alone when the session still holds it (page_fragment.py), else the whole app."""
 
-    state = ClientState()
-    state.page_script_hash = target.page_script_hash
-    state.query_string = target.query_string
-    fragment = _follow_fragment(session)
-    if fragment:
-        state.fragment_id = fragment
-    try:
-        widgets = session.session_state.get_widget_states()
-    except RuntimeError:  # its own run changed them just now: look again in a moment
-        if tries:
-            _loop().call_later(0.05, _rerun, session, target, tries - 1)
-        return
-    state.widget_states.widgets.extend(widgets)
-    session.request_rerun(state)
-
-
-def _loop():
-    return Runtime.instance()._get_async_objs().eventloop  # Streamlit's own loop: AppSession is not thread-safe
+    rerun = rerun_session(session, target.page_script_hash, target.query_string, _follow_fragment(session))
+    if not rerun and tries:  # its own run changed its widget states just now: look again in a moment
+        server_loop().call_later(0.05, _rerun, session, target, tries - 1)
 
 
 def _send(session, target: _Target, change: RoomChange) -> None:
@@ -154,10 +143,10 @@ def _send(session, target: _Target, change: RoomChange) -> None:
     held = getattr(_held, "wakes", None)
     if held is not None:
         if not held:
-            _loop().call_soon_threadsafe(_loop().call_later, HOLD_AT_MOST, _flush, held)
+            server_loop().call_soon_threadsafe(server_loop().call_later, HOLD_AT_MOST, _flush, held)
         held.append((session, target, change))
         return
-    _loop().call_soon_threadsafe(_queue.add, session, target, change)
+    server_loop().call_soon_threadsafe(_queue.add, session, target, change)
 
 
 class _Queue:
@@ -187,7 +176,7 @@ class _Queue:
             self._running[session_id] = now + SLOT_FOR
             _rerun(session, target)
         if self._running and self._timer is None:
-            self._timer = _loop().call_later(SLOT_FOR, self._expire)
+            self._timer = server_loop().call_later(SLOT_FOR, self._expire)
 
     def _expire(self) -> None:
         self._timer = None
@@ -213,12 +202,12 @@ def release_wakes() -> None:
     """The end of a full run (app.py): send the wakes it held, once the run's own page has reached its browser
     (_after_teacher); a student's run gives its place to the next one."""
     wakes, _held.wakes = getattr(_held, "wakes", None), None
-    ctx = get_script_run_ctx()
+    run = run_identity()
     if wakes:
-        session_id = ctx.session_id if ctx is not None else ""
-        asyncio.run_coroutine_threadsafe(_after_teacher(session_id, wakes), _loop())
-    if ctx is not None and Runtime.exists():
-        _loop().call_soon_threadsafe(_queue.done, ctx.session_id)
+        session_id = run.session_id if run is not None else ""
+        asyncio.run_coroutine_threadsafe(_after_teacher(session_id, wakes), server_loop())
+    if run is not None and server_running():
+        server_loop().call_soon_threadsafe(_queue.done, run.session_id)
 
 
 async def _after_teacher(session_id: str, wakes: list) -> None:
@@ -227,11 +216,8 @@ async def _after_teacher(session_id: str, wakes: list) -> None:
     session by session, a loop tick after every message; students' replays queued before the teacher's script_finished
     was sent made it wait for a whole cycle of the class's messages (docs/capacity.md, "The teacher first")."""
     try:
-        session = Runtime.instance().get_app_session(session_id) if session_id and Runtime.exists() else None
-        if session is not None:
-            session.track_settling()  # from now on: a session already tracked keeps its state
-            async with asyncio.timeout(TEACHER_FIRST_AT_MOST):
-                await session.wait_until_settled()
+        async with asyncio.timeout(TEACHER_FIRST_AT_MOST):
+            await wait_until_settled(session_id)
     except TimeoutError:
         pass  # a teacher's next run began meanwhile: their students wait no longer
     finally:
@@ -263,7 +249,7 @@ class _Heartbeats:
             with self._lock:
                 students = list(self._students.items())
             for session_id, (store, code, student_id) in students:
-                if not Runtime.exists() or Runtime.instance().get_app_session(session_id) is None:
+                if app_session(session_id) is None:
                     self.drop(session_id)
                     continue
                 try:

@@ -10,8 +10,8 @@ from model.gpt import LoadedGPT
 
 from ..i18n import _
 from ..models import model_names, user_models
-from ..run_scope import fragment_run
 from ..sidebar import MODEL_KEY
+from ..streamlit_private import fragment_run
 from ..tokens import md_escape
 
 PREFERRED = ("gpt-en", "gpt-zh")  # offered first: the shipped GPTs, English then Chinese

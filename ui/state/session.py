@@ -6,10 +6,11 @@ from collections.abc import Collection, Mapping, MutableMapping
 from typing import Any, TypeAlias, TypeVar
 
 import streamlit as st
-from streamlit.runtime.state import SessionStateProxy
 
 from views import PageView, ViewError, build, fields, values
 from views.validate import check_value
+
+from ..streamlit_private import SessionStateProxy
 
 V = TypeVar("V", bound=PageView)
 # Where a view's keys are held: st.session_state (keyed by str or int, so no Mapping[str, Any]) or a plain mapping

@@ -25,6 +25,7 @@ from ..charts import chart_name, show_chart
 from ..i18n import N_, _, current_language, explain
 from ..models import SHIPPED_NAME, add_user_model, user_models
 from ..navigation import ATTENTION, RNN_VS_TRANSFORMER, TRAIN
+from ..streamlit_private import session_alive_check
 from ..widths import chart_share
 from .attention import live_attention
 from .queue import about, waiting_panel
@@ -94,25 +95,13 @@ def start_job(task: Task, model_config: AnyConfig, train_config: TrainConfig) ->
     try:
         job = get_pool().submit(
             session_owner(), task, model_config, train_config, name=unique_name(f"my-{task.name}{arch}"),
-            alive=_session_alive(),
+            alive=session_alive_check(),
         )  # fmt: skip
     except TrainingError as exc:  # one job a session, a full line, too many steps, a server shutting down
         st.error(explain(exc))
         return None
     st.session_state[JOB_KEY] = job
     return job
-
-
-def _session_alive():
-    """A thread-safe 'is this browser session still connected?' check, or None outside a server."""
-    from streamlit import runtime
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-
-    ctx = get_script_run_ctx()
-    if not runtime.exists() or ctx is None:
-        return None
-    instance, session_id = runtime.get_instance(), ctx.session_id
-    return lambda: instance.is_active_session(session_id)
 
 
 def stop_button(job: JobHandle | None) -> None:

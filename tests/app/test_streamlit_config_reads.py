@@ -1,5 +1,5 @@
-"""ui/config_reads.py: Streamlit's options read without its config lock give what Streamlit's own get_option gives,
-see a set_option at once, and fail the same way for an unknown key."""
+"""ui/streamlit_private/config.py: Streamlit's options read without its config lock give what Streamlit's own
+get_option gives, see a set_option at once, and fail the same way for an unknown key."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 import pytest
 from streamlit import config
 
-from ui import config_reads
+from ui.streamlit_private import config as config_reads
 
 KEYS = ("global.minCachedMessageSize",)
 

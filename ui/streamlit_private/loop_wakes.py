@@ -1,4 +1,5 @@
-"""One wake of the server's event loop for a burst of messages, instead of one per message.
+"""One wake of the server's event loop for a burst of messages, instead of one per message (asyncio's private
+`_write_to_self`, patched on Streamlit's server loop by server.coalesce_server_wakes_once).
 
 Every message a script thread sends reaches the event loop through `call_soon_threadsafe`, which writes a byte to
 the loop's self-pipe. That write is a system call that lets go of the GIL; the event loop thread, already woken by

@@ -1,6 +1,6 @@
-"""services/loop_wakes.py on a real asyncio loop in its own thread: threads that queue callbacks as script threads
-do never lose one (every callback runs, a lone one after a burst too), most self-pipe writes are skipped, and the
-loop's own use of the pipe (signal handlers) still works."""
+"""ui/streamlit_private/loop_wakes.py on a real asyncio loop in its own thread: threads that queue callbacks as script
+threads do never lose one (every callback runs, a lone one after a burst too), most self-pipe writes are skipped, and
+the loop's own use of the pipe (signal handlers) still works."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from services.loop_wakes import coalesce_wakes
+from ui.streamlit_private.loop_wakes import coalesce_wakes
 
 WAIT = 30.0  # s: a lost wake would hang the loop in select() forever; this only bounds the test
 
@@ -76,7 +76,7 @@ def test_a_lone_callback_after_a_burst_still_wakes_an_idle_loop():
 
 SIGNAL_SCRIPT = """
 import asyncio, os, signal, sys
-from services.loop_wakes import coalesce_wakes
+from ui.streamlit_private.loop_wakes import coalesce_wakes
 loop = asyncio.new_event_loop()
 assert coalesce_wakes(loop) is not None
 loop.add_signal_handler(signal.SIGUSR1, loop.stop)
