@@ -76,8 +76,10 @@ def report(name: str, fresh: bool) -> None:
     if fresh:
         print(f"   training again here (load {_load()})…", flush=True)
         again = train_recipe(recipe)
-        print(f"   fresh run: {again.result.steps} steps in {again.result.seconds:.0f} s, held-out "
-              f"{again.result.held_out_loss:.4f} (load {_load()})")  # fmt: skip
+        run = again.result
+        rate = f", {gpt_poems(again.loaded).rate:.0%} well-formed 五言绝句" if name == "gpt-zh" else ""
+        print(f"   fresh run: {run.steps} steps in {run.seconds:.0f} s wall, {run.cpu_seconds:.0f} CPU-s, held-out "
+              f"{run.held_out_loss:.4f}{rate} (load {_load()})")  # fmt: skip
 
 
 def main() -> None:
