@@ -76,6 +76,7 @@ def build(folder: Path, pin: str, fill: Callable[[Path], dict]) -> Path:
         return folder
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}."))
+    tmp.chmod(0o755)  # mkdtemp's 0700 would keep the corpus from other users of a shared cache
     try:
         info = fill(tmp)
         shutil.rmtree(folder, ignore_errors=True)

@@ -73,7 +73,8 @@ def recipe_data(recipe: Recipe, vocab: CharVocab | None = None) -> tuple[CharVoc
     """The recipe's vocabulary (built from the training text, capped; or the one given, a trained model's) and its
     ids. CorpusMissing when the corpus was not fetched."""
     corpus = load_corpus(recipe.corpus)
-    vocab = vocab or CharVocab.from_text(corpus.train_text(), max_size=recipe.vocab_cap)
+    if vocab is None:
+        vocab = CharVocab.from_text(corpus.train_text(), max_size=recipe.vocab_cap)
     documents = corpus.train
     if recipe.whole_documents_only:  # a poem with a □ teaches the model to write □: leave those out
         documents = tuple(d for d in corpus.train if not vocab.encode(d)[1])
