@@ -15,7 +15,7 @@ from services.lessons import DEFAULT_LESSON, shipped, shipped_file, shipped_less
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 # The card's words for n slides, written out here (not read from the app): English singular and plural, Chinese
 CARD = {
-    "en": lambda n: f"A ready lesson in {n} slide{'' if n == 1 else 's'}, from why attention through the encoder–decoder",
+    "en": lambda n: f"A ready lesson in {n} slide{'' if n == 1 else 's'}, from why attention through the encoder",
     "zh": lambda n: f"一套现成的 {n} 张幻灯片课程",
 }
 
