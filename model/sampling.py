@@ -121,10 +121,12 @@ def temperature_probs(logits: torch.Tensor, temperature: float) -> tuple[torch.T
 def top_k_mask(scores: torch.Tensor, k: int | None) -> torch.Tensor:
     """(V,) bool, True at the k largest scores (probabilities or logits rank alike; ties: the smaller id). None or
     k ≥ V: all True."""
-    keep = torch.ones_like(scores, dtype=torch.bool)
     if k is None or k >= scores.numel():
-        return keep
-    keep[_ranking(scores)[k:]] = False
+        return torch.ones_like(scores, dtype=torch.bool)
+    threshold = torch.topk(scores, k).values[-1]  # the k-th largest score (no full sort of the vocabulary)
+    keep = scores > threshold
+    tied = torch.nonzero(scores == threshold)[:, 0]  # ids at the threshold, smallest first
+    keep[tied[: k - int(keep.sum())]] = True
     return keep
 
 

@@ -63,6 +63,16 @@ def test_top_k_keeps_the_k_most_likely_and_renormalises():
     assert bool(top_k_mask(torch.tensor(P), None).all()) and bool(top_k_mask(torch.tensor(P), 5).all())
 
 
+def test_top_k_with_many_ties_keeps_the_smaller_ids_as_a_stable_sort_does():
+    generator = torch.Generator().manual_seed(0)
+    for _ in range(200):
+        scores = torch.randint(0, 6, (40,), generator=generator).double()  # 6 values over 40 ids: ties everywhere
+        for k in (1, 3, 7, 20, 39):
+            want = torch.zeros(40, dtype=torch.bool)
+            want[torch.sort(scores, descending=True, stable=True).indices[:k]] = True
+            assert torch.equal(top_k_mask(scores, k), want)
+
+
 @pytest.mark.parametrize(
     ("p", "kept"),
     [
