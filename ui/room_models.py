@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from model import CheckpointError, LoadedModel, load_checkpoint_bytes
+from model.gpt import LoadedGPT
 from services.rooms import RoomError
 
 from .class_role import current_role, room_store
@@ -16,7 +17,7 @@ from .shared_models import mark_shared
 
 
 @st.cache_resource(max_entries=32, show_spinner=False)
-def _load(code: str, name: str, size: int) -> LoadedModel:
+def _load(code: str, name: str, size: int) -> LoadedModel | LoadedGPT:
     """The room's model `name` (size: its byte count, so a model shared again under that name at another size
     is loaded afresh)."""
     shared = room_store().get_room_model(code, name)
@@ -38,7 +39,7 @@ def room_model_names() -> list[str]:
     return list(_listing())
 
 
-def room_model(name: str) -> LoadedModel | None:
+def room_model(name: str) -> LoadedModel | LoadedGPT | None:
     """The room's model `name`, or None if this session's room shares none by that name. A model that cannot
     be loaded raises CheckpointError with the reason."""
     listing = _listing()

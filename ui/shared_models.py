@@ -8,11 +8,12 @@ from __future__ import annotations
 import weakref
 
 from model import LoadedModel
+from model.gpt import LoadedGPT
 
 _SHARED: weakref.WeakSet = weakref.WeakSet()  # the nn.Module objects (hashed by identity)
 
 
-def mark_shared(loaded: LoadedModel) -> LoadedModel:
+def mark_shared(loaded: LoadedModel | LoadedGPT) -> LoadedModel | LoadedGPT:
     """Record that `loaded` is shared by every session that can name it (returns it, for chaining)."""
     _SHARED.add(loaded.model)
     return loaded

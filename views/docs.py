@@ -8,6 +8,8 @@ import re
 import sys
 from pathlib import Path
 
+from model import naming
+
 from .base import fields
 from .controls import Spec, Whole
 from .pages import VIEWS
@@ -38,6 +40,12 @@ def fill(text: str, name: str, table: str) -> str:
     return marked(name).sub(lambda m: m.group(1) + table + m.group(3), text)
 
 
-if __name__ == "__main__":  # python -m views.docs: rewrite the link table of docs/architecture.md
+def contract_table() -> str:
+    """The trace contract's table, as model/naming.py's docstring holds it (the one place the names are written)."""
+    return "\n".join(line for line in (naming.__doc__ or "").splitlines() if line.startswith("|"))
+
+
+if __name__ == "__main__":  # python -m views.docs: rewrite the link table and trace contract of docs/architecture.md
     path = Path(sys.argv[1]) if len(sys.argv) > 1 else Path("docs/architecture.md")
-    path.write_text(fill(path.read_text(encoding="utf-8"), "link parameters", url_table()), encoding="utf-8")
+    text = fill(path.read_text(encoding="utf-8"), "link parameters", url_table())
+    path.write_text(fill(text, "trace contract", contract_table()), encoding="utf-8")

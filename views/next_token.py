@@ -33,7 +33,6 @@ LAST_LAYER = Whole(LAYER.low, LAYER.high, none_ok=True, shown_from=1)  # None: t
 @dataclass(frozen=True)
 class NextTokenView(PageView):
     PAGE = "next-token"
-    SLIDE = False  # a lesson slide needs the page's render(view, slide=True) listed in ui/lesson/views.py first
 
     common: Common = field(default_factory=Common)
     written: str = control(Text(WRITTEN_CHARS), "", name="nt_written", url="tokens")  # ids appended, "12.5.33"

@@ -1,7 +1,8 @@
 """The lesson's four GPT slides, in English and Chinese, on the shipped gpt-en and gpt-zh: from encoder–decoder to
-decoder-only and the next token (a causal head of gpt-en: zero above the diagonal, rows summing to 1, its next
-character the argmax of the model's own logits), the causal mask at work (the walkthrough's step 4 on gpt-en's
-numbers, the −∞ cells counted by closed form), a poem (gpt-zh's head atlas with the line-above role)."""
+decoder-only (a causal head of gpt-en: zero above the diagonal, rows summing to 1, its run line naming the most likely
+next character, the argmax of the model's own logits), the causal mask at work (the walkthrough's step 4 on gpt-en's
+numbers, the −∞ cells counted by closed form); the two Next-token slides are tests/app/test_next_token_slides.py. An
+Attention slide of gpt-zh's head atlas shows the line-above role."""
 
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
 SLIDES = shipped_lessons()["attention-basics"].slides
 GPT = [n for n, slide in enumerate(SLIDES, 1) if str(slide.state.get("model", "")).startswith("gpt-")]
 CAUSAL = {"en": "cells are −∞", "zh": "个是 −∞"}
-LINE = {"en": "same place, line above", "zh": "上一行的同一位置"}
+LINE = "same place, line above"  # the atlas's role, in English (the function's session)
+NEXT = {"en": "most likely next character", "zh": "最可能的下一个字符"}
+SEEN = {" ": "␣", "\n": "⏎", "\t": "⇥"}  # how a slide writes a blank character
 
 
 def slide(lang: str, n: int) -> AppTest:
@@ -46,8 +49,9 @@ def test_four_gpt_slides_after_training_and_before_minilm():
 
 
 @LANGS
-@pytest.mark.parametrize("n", GPT[:2])
-def test_the_decoder_only_slides_show_a_causal_head_and_the_next_character(lang, n):
+def test_the_decoder_only_slide_shows_a_causal_head_and_the_next_character(lang):
+    n = GPT[0]
+    assert SLIDES[n - 1].page == "attention"
     at = slide(lang, n)
     state = SLIDES[n - 1].state
     text = str(state["input"])
@@ -60,7 +64,8 @@ def test_the_decoder_only_slides_show_a_causal_head_and_the_next_character(lang,
     with torch.no_grad():
         logits = lm.model(torch.tensor([lm.vocab.encode(text)[0]]))[0, -1]  # the module itself, not the page's code
     expected = lm.vocab.itos[int(logits.argmax())]
-    assert any(f"“{expected}”" in c.value.replace("\\", "") for c in at.caption)  # the run line's output
+    line = next(c.value.replace("\\", "") for c in at.caption if NEXT[lang] in c.value)  # the run line
+    assert line.endswith(f"“{SEEN.get(expected, expected)}”")  # a GPT has no output of its own: its next character
 
 
 @LANGS
@@ -72,11 +77,21 @@ def test_the_causal_mask_at_work_counts_its_cells_on_gpt_en(lang):
     assert f"{length * (length - 1) // 2}" in note and f"{length * length}" in note
 
 
-@LANGS
-def test_the_poem_slide_shows_gpt_zh_s_atlas_with_the_line_above(lang):
-    at = slide(lang, GPT[3])
+def _atlas_slide_on_gpt_zh() -> None:
+    """An Attention slide of gpt-zh's head atlas over its input, two lines of a poem."""
+    from ui.attention.page import render
+    from views import AttentionView, Common
+
+    poem = Common(model="gpt-zh", input="床前明月光，疑是地上霜。")
+    render(AttentionView(common=poem, atlas=True, atlas_over="input"), slide=True)
+
+
+def test_an_atlas_slide_on_gpt_zh_names_the_line_above():
+    at = AppTest.from_function(_atlas_slide_on_gpt_zh, default_timeout=120)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
     atlas = figures(at)["head-atlas"]
-    assert LINE[lang] in atlas["data"][0]["colorbar"]["ticktext"]
+    assert LINE in atlas["data"][0]["colorbar"]["ticktext"]
     assert len(atlas["layout"]["yaxis"]["ticktext"]) == load_pretrained("gpt-zh").config.n_layers
 
 

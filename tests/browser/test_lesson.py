@@ -1,6 +1,7 @@
 """The Lesson page in a browser: Page Down and → step the slides (and ?slide= follows), a Chinese slide draws
 its live view, the shipped lesson downloads and uploads back as the same lesson, a bad file is explained; in the
-presenter view on a 1280×720 projector the words are large and the live view's figure or formula is above the fold."""
+presenter view on a 1280×720 projector the words are large and the live view's figure or formula is above the fold;
+a poem is written live on the Chinese Next-token slide and opened on its page."""
 
 from __future__ import annotations
 
@@ -8,12 +9,16 @@ import json
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+import torch
 
 from attention_lab.chart import CHARTS
 from devtools.harness import exceptions_on, new_page, open_page, runs, wait_settled
-from services.lessons import parse_lesson, shipped_file
+from model import load_pretrained
+from model.gpt import LoadedGPT
+from services.lessons import parse_lesson, shipped_file, shipped_lessons
+from tests.app.test_next_token_page import logits_of
 
-from .figures import real_console_errors
+from .figures import real_console_errors, wait_for_figure
 from .test_presenter import CHART_JS, FONT_JS, LAYOUT_JS, inside
 
 pytestmark = pytest.mark.browser
@@ -98,6 +103,45 @@ def test_the_presenter_view_on_a_projector(browser, app_url, probes_for):
         assert inside(page.evaluate(LAYOUT_JS)["formula"], width, height)  # step 2's formula
         press(page, "ArrowLeft")
         assert slide_in_url(page) == "2"
+        assert exceptions_on(page) == [] and real_console_errors(page, probes) == []
+    finally:
+        page.context.close()
+
+
+def test_a_poem_written_live_on_the_slide_and_opened_on_its_page(browser, app_url, probes_for):
+    """Slide 17 in Chinese on a 1280×720 screen: Most likely three times appends gpt-zh's argmax each time (the model's
+    own logits, computed here), Back takes one off, and Open this view opens /next-token with the same text."""
+    lm = load_pretrained("gpt-zh")
+    assert isinstance(lm, LoadedGPT)
+    slides = shipped_lessons()["attention-basics"].slides
+    n = next(n for n, s in enumerate(slides, 1) if s.page == "next-token" and s.state.get("model") == "gpt-zh")
+    prompt = str(slides[n - 1].state["input"])
+    page = new_page(browser, viewport=(1280, 720))
+    probes = probes_for(page)
+    try:
+        open_page(page, f"{app_url}/lesson?lang=zh&slide={n}")
+        wait_for_figure(page, "next-token-candidates")
+        text, ids = prompt, []
+        for _ in range(3):
+            ids.append(int(torch.argmax(logits_of(lm, text))))
+            text += lm.vocab.itos[ids[-1]]
+            before = runs(page)
+            page.get_by_role("button", name="最可能", exact=True).click()
+            wait_settled(page, before)
+        box = page.locator(".st-key-nt_slide_written_text")
+        assert box.inner_text().replace("↵\n", "\n").startswith(text)
+        before = runs(page)
+        page.get_by_role("button", name="撤回", exact=True).click()
+        wait_settled(page, before)
+        assert not box.inner_text().replace("↵\n", "\n").startswith(text)
+        before = runs(page)
+        page.get_by_role("button", name="打开这个视图 ↗").click()
+        wait_settled(page, before)
+        page.wait_for_url("**/next-token?**", timeout=60_000)
+        wait_for_figure(page, "next-token-candidates")
+        assert parse_qs(urlparse(page.url).query)["tokens"][0] == ".".join(str(i) for i in ids[:2])
+        page_text = page.locator(".st-key-nt_written_text").inner_text().replace("↵\n", "\n")
+        assert page_text.startswith(prompt + lm.vocab.itos[ids[0]] + lm.vocab.itos[ids[1]])
         assert exceptions_on(page) == [] and real_console_errors(page, probes) == []
     finally:
         page.context.close()

@@ -32,7 +32,7 @@ SHIPPED_ORDER = [
     ("rnn-vs-transformer", "reverse"), ("step-by-step", 1), ("step-by-step", 2), ("step-by-step", 3),
     ("step-by-step", 5), ("step-by-step", 6), ("step-by-step", 7), ("positional-encoding", None), ("step-by-step", 4),
     ("attention", "decoder"), ("attention", "cross"), ("inside-a-layer", None), ("train", None),
-    ("attention", "decoder"), ("attention", "decoder"), ("step-by-step", 4), ("attention", "decoder"),
+    ("attention", "decoder"), ("next-token", "gpt-en"), ("step-by-step", 4), ("next-token", "gpt-zh"),
     ("attention", "encoder"), ("attention", "encoder"), ("attention", "cross"),
 ]  # fmt: skip  # the GPT's four (decoder-only, the next token, the causal mask at work, a poem), MiniLM's two
 # ("a real model", the head atlas), then the recap
@@ -117,6 +117,8 @@ def test_the_shipped_lesson_is_bilingual_and_in_the_issue_order():
             assert slide.state["step"] == view
         elif page == "attention":
             assert slide.state["kind"] == view
+        elif page == "next-token":  # written on live: the prompt alone to begin with
+            assert slide.state["model"] == view and "nt_written" not in slide.state
         elif page == "rnn-vs-transformer":
             assert slide.state == {"rnn_part": 3, "bottleneck_task": view}  # the bottleneck, on a task with RNNs
         for texts in (slide.title, slide.text):
@@ -130,7 +132,8 @@ def test_the_shipped_lesson_is_bilingual_and_in_the_issue_order():
 
 def test_every_page_a_slide_may_show_is_known_and_names_only_shipped_transformers_and_gpts():
     assert set(PAGES) == {
-        "step-by-step", "attention", "positional-encoding", "inside-a-layer", "train", "rnn-vs-transformer"
+        "step-by-step", "attention", "positional-encoding", "inside-a-layer", "train", "rnn-vs-transformer",
+        "next-token",
     }  # fmt: skip
     spec = by_name(RnnView)["bottleneck_task"].control.spec
     assert isinstance(spec, Choice) and spec.options == ("reverse", "translate")

@@ -148,10 +148,15 @@ def output_lines(trace: Trace) -> None:
 
 
 def run_line(loaded: AnyLoaded, text: str, trace: Trace) -> None:
-    """Which model read what, and what it wrote (a slide's one line about its run)."""
+    """Which model read what, and what it wrote (a slide's one line about its run); a GPT writes no output of its
+    own, so its line ends with the character it finds most likely next (a space shown as ␣)."""
     words = {"model": md_plain(loaded.name), "input": md_plain(text), "output": md_plain(trace.prediction or "")}
-    if trace.prediction is None:  # an encoder-only model writes no text
+    if trace.prediction is None or (isinstance(loaded, LoadedGPT) and not trace.prediction):  # no text written
         st.caption(_("Model **{model}** · input “{input}”").format(**words))
+        return
+    if isinstance(loaded, LoadedGPT):
+        words["output"] = md_plain(visible([trace.prediction])[0])
+        st.caption(_("Model **{model}** · input “{input}” · most likely next character “{output}”").format(**words))
         return
     st.caption(_("Model **{model}** · input “{input}” · output “{output}”").format(**words))
 

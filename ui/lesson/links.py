@@ -9,24 +9,29 @@ from __future__ import annotations
 import streamlit as st
 
 from services.lessons import Slide
-from views import to_params
+from views import PageView, get, to_params
+from views.base import fields
 
 from ..i18n import LANG_KEY, _
 from ..navigation import PAGES
 from ..state import apply_view
+from .views import shown_view
 
 OPEN_KEY = "_lesson_open"  # the page script and URL parameters the button asked for
 SCRIPTS = {spec.url_path: spec.script for spec in PAGES}
 
 
-def url_params(slide: Slide, lang: str) -> dict[str, str]:
-    """The query parameters of the slide's view, and lang=."""
-    return {LANG_KEY: lang} | to_params(slide.view())
+def url_params(view: PageView, lang: str) -> dict[str, str]:
+    """The query parameters of a slide's view, and lang=."""
+    return {LANG_KEY: lang} | to_params(view)
 
 
 def _open(slide: Slide, lang: str) -> None:
-    apply_view(slide.view(), set(slide.state))
-    st.session_state[OPEN_KEY] = (SCRIPTS[slide.page], url_params(slide, lang))
+    """The slide's view as it shows now (what was written on it live too) into the session and the page's link."""
+    view, written = shown_view(slide), slide.view()
+    changed = {f.name for f in fields(type(view)) if get(view, f.name) != get(written, f.name)}
+    apply_view(view, set(slide.state) | changed)
+    st.session_state[OPEN_KEY] = (SCRIPTS[slide.page], url_params(view, lang))
 
 
 def open_button(slide: Slide, lang: str) -> None:

@@ -13,11 +13,23 @@ import streamlit as st
 
 from model import install_command, missing_pretrained
 from services.lessons import Slide
-from views import AttentionView, InsideLayerView, PositionalView, RnnView, StepByStepView, TrainView, get
+from views import (
+    AttentionView,
+    InsideLayerView,
+    NextTokenView,
+    PageView,
+    PositionalView,
+    RnnView,
+    StepByStepView,
+    TrainView,
+    get,
+)
 
 from ..attention.page import render as attention
 from ..i18n import _
 from ..layers.page import render as inside_a_layer
+from ..next_token.page import render as next_token
+from ..next_token.slide import slide_view as next_token_now
 from ..positional.page import render as positional_encoding
 from ..rnn.page import render as rnn_vs_transformer
 from ..training.page import render as train
@@ -30,7 +42,16 @@ RENDERS: dict[str, Callable] = {
     InsideLayerView.PAGE: inside_a_layer,
     TrainView.PAGE: train,
     RnnView.PAGE: rnn_vs_transformer,
+    NextTokenView.PAGE: next_token,
 }
+SHOWN_NOW: dict[str, Callable] = {NextTokenView.PAGE: next_token_now}  # slides written on live: the view as it is now
+
+
+def shown_view(slide: Slide) -> PageView:
+    """The view `slide` shows now: its own, with what was written on it live (the Next-token slide's tokens)."""
+    view = slide.view()
+    now = SHOWN_NOW.get(slide.page)
+    return now(view) if now is not None else view
 
 
 def live_view(slide: Slide) -> None:

@@ -1,6 +1,7 @@
 """The Next-token page as a function of its view: with a GPT picked, the prompt and what was written after it, the
 distribution of the next token under the sampling controls, the buttons that write one token at a time, what the
-newest token looked at, each layer's guess (the logit lens) and the KV cache."""
+newest token looked at, each layer's guess (the logit lens) and the KV cache; `render(view, slide=True)` draws a
+lesson slide's part: the text, the writing buttons, the bars and the chain."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from model.sampling import greedy, sample
 from views import NextTokenView
 from views.next_token import MAX_WRITTEN
 
-from ..i18n import _, explain, ngettext
+from ..i18n import _, explain
 from ..models import get_model
 from ..presenter import controls, page_header
 from ..state import sync_url
@@ -25,13 +26,17 @@ from .looked_at import attention_weights, looked_at_section
 from .prompt import prompt_box
 from .run import next_token, run_text
 from .settings import fit_top_k, sampling_controls, sampling_settings, seed
-from .writing import candidate_buttons, current_ids, write_buttons, written_markdown
+from .slide import render_slide
+from .writing import candidate_buttons, current_ids, write_buttons, written_section
 
 PAGE = NextTokenView.PAGE
 
 
 def render(view: NextTokenView, *, slide: bool = False) -> None:
-    """The page for `view` (no lesson slide shows it yet: NextTokenView.SLIDE)."""
+    """The page for `view`; with `slide`, a lesson slide's part of it (ui.next_token.slide)."""
+    if slide:
+        render_slide(view)
+        return
     bar = page_header(
         _("Next token"),
         _("A GPT writes one token at a time: it reads the text so far and gives every token of its vocabulary a "
@@ -68,7 +73,8 @@ def render(view: NextTokenView, *, slide: bool = False) -> None:
     step_seed = seed() + len(ids)  # the n-th written token is drawn with seed + n
     sampled, most_likely = sample(dist.chain, step_seed), greedy(dist.chain)
     with written:
-        written_section(loaded, text, run.prompt.cut, ids, most_likely, sampled, step_seed)
+        written_section(loaded, text, run.prompt.cut, ids)
+        write_buttons(ids, most_likely, sampled, step_seed)
     bars, formulas = distribution_section()
     with bars:
         candidates_chart(dist, sampled, step_seed, loaded.name)
@@ -79,22 +85,3 @@ def render(view: NextTokenView, *, slide: bool = False) -> None:
     lens_section(loaded, run.trace)
     kv_cache_panel(loaded, run.prompt.ids)
     sync_url(PAGE)
-
-
-def written_section(loaded: LoadedGPT, text: str, cut: int, ids: tuple[int, ...], most_likely: int, sampled: int,
-                    step_seed: int) -> None:  # fmt: skip
-    """The text so far (the appended tokens marked), and the buttons that write the next one or take one back."""
-    with st.container(border=True, key="nt_written_text"):
-        chars = [loaded.vocab.itos[i] for i in loaded.vocab.encode(text)[0]]
-        st.markdown(written_markdown(chars, cut, len(ids)))
-        if ids:
-            st.caption(
-                ngettext(
-                    "{n} token written after the prompt (on blue).",
-                    "{n} tokens written after the prompt (on blue).",
-                    len(ids),
-                ).format(n=len(ids))
-            )
-        else:
-            st.caption(_("Nothing written yet: append a token with the buttons below."))
-    write_buttons(ids, most_likely, sampled, step_seed)

@@ -64,8 +64,16 @@ def _checked(make: Callable[[], SamplingSettings], fallback: SamplingSettings) -
 def sampling_settings(vocab_size: int) -> SamplingSettings:
     """The settings the controls hold, each checked by model.sampling on its own (so one refusal keeps the others)."""
     session = st.session_state
-    temperature = session.get(TEMPERATURE, 1.0)
-    top_k, top_p = session.get(TOP_K), session.get(TOP_P, 1.0)
+    return checked_settings(vocab_size, session.get(TEMPERATURE, 1.0), session.get(TOP_K), session.get(TOP_P, 1.0))
+
+
+def view_settings(view: NextTokenView, vocab_size: int) -> SamplingSettings:
+    """The settings a view holds (a lesson slide's, which has no controls), checked the same way."""
+    return checked_settings(vocab_size, view.temperature, view.top_k, view.top_p)
+
+
+def checked_settings(vocab_size: int, temperature: float, top_k: int | None, top_p: float) -> SamplingSettings:
+    """Temperature, top-k and top-p (1: no cut) as SamplingSettings; a refused one said and left at its default."""
     t = _checked(lambda: SamplingSettings(temperature=temperature), SamplingSettings()).temperature
     k = _checked(lambda: _within(SamplingSettings(top_k=top_k), vocab_size), SamplingSettings()).top_k
     p = _checked(lambda: SamplingSettings(top_p=top_p), SamplingSettings()).top_p

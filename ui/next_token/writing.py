@@ -15,7 +15,7 @@ from views import NextTokenView, key_of
 from views.next_token import MAX_WRITTEN, WrittenError, written_ids, written_text
 from viz.next_token import token_label
 
-from ..i18n import _, explain
+from ..i18n import _, explain, ngettext
 from ..tokens import md_escape
 
 WRITTEN = key_of(NextTokenView, "nt_written")
@@ -41,14 +41,14 @@ def current_ids(loaded: LoadedGPT) -> tuple[int, ...]:
     return ids
 
 
-def _append(token: int) -> None:
-    ids = written_ids(st.session_state.get(WRITTEN, ""))
+def _append(token: int, store: str = WRITTEN) -> None:
+    ids = written_ids(st.session_state.get(store, ""))
     if len(ids) < MAX_WRITTEN:
-        st.session_state[WRITTEN] = written_text((*ids, token))
+        st.session_state[store] = written_text((*ids, token))
 
 
-def _back() -> None:
-    st.session_state[WRITTEN] = written_text(written_ids(st.session_state.get(WRITTEN, ""))[:-1])
+def _back(store: str = WRITTEN) -> None:
+    st.session_state[store] = written_text(written_ids(st.session_state.get(store, ""))[:-1])
 
 
 def clear_written() -> None:
@@ -56,20 +56,39 @@ def clear_written() -> None:
     st.session_state[WRITTEN] = ""
 
 
-def write_buttons(ids: tuple[int, ...], most_likely: int, sampled: int, seed: int) -> None:
-    """Most likely, Sample (with this token's seed) and Back, in a row."""
+def write_buttons(ids: tuple[int, ...], most_likely: int, sampled: int, seed: int, *, prefix: str = "nt",
+                  store: str = WRITTEN) -> None:  # fmt: skip
+    """Most likely, Sample (with this token's seed) and Back, in a row; `store`: the session key of the ids they
+    change (the page's view, or a lesson slide's own), `prefix`: their widget keys'."""
     full = len(ids) >= MAX_WRITTEN
-    row = st.container(horizontal=True, gap="small", key="nt_write")
-    row.button(_("Most likely"), key="nt_most_likely", icon=":material/trending_up:", on_click=_append,
-               args=(most_likely,), disabled=full, type="primary",
+    row = st.container(horizontal=True, gap="small", key=f"{prefix}_write")
+    row.button(_("Most likely"), key=f"{prefix}_most_likely", icon=":material/trending_up:", on_click=_append,
+               args=(most_likely, store), disabled=full, type="primary",
                help=_("Append the token with the highest probability (greedy)."))  # fmt: skip
-    row.button(_("Sample"), key="nt_sample", icon=":material/casino:", on_click=_append, args=(sampled,),
+    row.button(_("Sample"), key=f"{prefix}_sample", icon=":material/casino:", on_click=_append, args=(sampled, store),
                disabled=full, help=_("Append a token drawn from the renormalised distribution with seed {seed} (the "
                                      "ringed bar).").format(seed=seed))  # fmt: skip
-    row.button(_("Back"), key="nt_back", icon=":material/undo:", on_click=_back, disabled=not ids,
-               help=_("Remove the last appended token."))  # fmt: skip
+    row.button(_("Back"), key=f"{prefix}_back", icon=":material/undo:", on_click=_back, args=(store,),
+               disabled=not ids, help=_("Remove the last appended token."))  # fmt: skip
     if full:
         st.caption(_("{n} tokens are written, the most this page appends.").format(n=MAX_WRITTEN))
+
+
+def written_section(loaded: LoadedGPT, text: str, cut: int, ids: tuple[int, ...], *, prefix: str = "nt") -> None:
+    """The text so far in a box (the appended tokens marked) and how many were appended."""
+    with st.container(border=True, key=f"{prefix}_written_text"):
+        chars = [loaded.vocab.itos[i] for i in loaded.vocab.encode(text)[0]]
+        st.markdown(written_markdown(chars, cut, len(ids)))
+        if ids:
+            st.caption(
+                ngettext(
+                    "{n} token written after the prompt (on blue).",
+                    "{n} tokens written after the prompt (on blue).",
+                    len(ids),
+                ).format(n=len(ids))
+            )
+        else:
+            st.caption(_("Nothing written yet: append a token with the buttons below."))
 
 
 def candidate_buttons(candidates: list[tuple[int, str, float, bool, float]], disabled: bool) -> None:
