@@ -24,11 +24,18 @@ VIEWS = [
     "/rnn-vs-transformer?model=translate-rnn",
     *(f"/rnn-vs-transformer?model=translate-rnn&rnn_part={n}" for n in range(2, 6)),
     "/rnn-vs-transformer?model=translate-rnn-noattn&rnn_part=2",
-    *(f"/lesson?slide={n}" for n in (1, 2, 8, 12, 13)),
+    *(f"/lesson?slide={n}" for n in (1, 2, 8, 12, 13, 17)),
+    # a decoder-only GPT on every page that shows one (gpt-zh: its text is Chinese, so no English data on screen)
+    "/next-token?model=gpt-zh&kv=true",
+    "/attention?model=gpt-zh",
+    "/inside-a-layer?model=gpt-zh",
+    "/positional-encoding?model=gpt-zh",
+    "/step-by-step?step=4&source=model&model=gpt-zh",
 ]
 ENGLISH_VIEWS = [
     "/", "/attention?summaries=true", "/positional-encoding?no_pe=true", "/step-by-step?step=5", "/train",
     "/rnn-vs-transformer?model=translate-zh", "/rnn-vs-transformer?rnn_part=4", "/lesson?slide=1", "/lesson?slide=13",
+    "/next-token?model=gpt-en&kv=true", "/lesson?slide=15",
 ]  # fmt: skip
 
 

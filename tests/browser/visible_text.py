@@ -6,6 +6,7 @@ import re
 
 from attention_lab.chart import CHARTS
 from model import PRETRAINED, TASKS
+from model.gpt import GPT_TASKS
 from model.tasks.segment import longest_match
 from model.teach.walkthrough import DEFAULT_TOKENS
 
@@ -43,6 +44,7 @@ SYMBOLS = {
     "zip", "safetensors", "config", "json", "model", "LN", "exp", "max", "argmax", "QR", "QK", "Concat", "CPU",
     "PE", "pos", "sin", "cos", "src", "tgt",  # the positional-encoding formula and trace names
     "tanh", "PyTorch", "torch", "AMD", "EPYC",  # the RNN page: the tanh cell, the benchmark machine's CPU and library
+    "GPT", "GELU", "KV", "top", "logit", "logits",  # the GPT: its name, its MLP, its cache, top-k / top-p, logits
 }  # fmt: skip
 SYMBOLS_LOWER = {s.lower() for s in SYMBOLS}  # "Softmax" at the start of a sentence is still softmax
 # Streamlit's own frontend words, which no public API translates (the file uploader's drop zone).
@@ -57,7 +59,7 @@ def vocabulary_words() -> set[str]:
     for task_class in TASKS.values():
         task = task_class()
         words |= set(task.src_vocab.words) | set(task.tgt_vocab.words)
-    for name in PRETRAINED:
+    for name in (*PRETRAINED, *(task.name for task in GPT_TASKS.values())):  # models and the GPTs' tasks
         words |= {name, *re.split(r"[-_]", name)}
     return words
 
