@@ -68,7 +68,7 @@ EXPECTED = {
         "width": "model.safetensors does not match config.json: encoder.cells.0.weight_ih has shape (192, 32), "
         "the config needs (96, 32).",
         "weights": "model.safetensors does not match config.json's rnn model (missing: bridge.bias",
-        "arch": "config.json names an unknown architecture 'mamba'; this version knows transformer, rnn.",
+        "arch": "config.json names an unknown architecture 'mamba'; this version knows transformer, rnn, gpt.",
         "zip": "This is not a zip file.",
     },
     "zh": {
@@ -76,7 +76,7 @@ EXPECTED = {
         "width": "model.safetensors 与 config.json 不匹配：encoder.cells.0.weight_ih 的形状是 (192, 32)，"
         "而配置需要 (96, 32)。",
         "weights": "model.safetensors 与 config.json 描述的 rnn 模型不符（缺少：bridge.bias",
-        "arch": "config.json 写的是未知的架构 'mamba'；这个版本只认识 transformer, rnn。",
+        "arch": "config.json 写的是未知的架构 'mamba'；这个版本只认识 transformer, rnn, gpt。",
         "zip": "这不是 zip 文件。",
     },
 }
