@@ -37,7 +37,7 @@ WORDS = {
     "zh": {"shape": "只有解码器 · 2 层 · 4 个头 · d_model 32", "chars": "**字符：**",
            "next": "**最可能的下一个字符：**", "off": "**关闭头 d1.2：**下一个字符",
            "on": "**所有头都开启：**下一个字符", "line": "上一行的同一位置",
-           "gelu": "（GELU）", "pre": "前置 LayerNorm（pre-LN），和 GPT-2 一样", "measured": "**在这个模型上测得：**",
+           "gelu": "（GELU）", "pre": "前置 LayerNorm，和 GPT-2 一样", "measured": "**在这个模型上测得：**",
            "train": "是一个 GPT", "rnn": "是只有解码器的模型", "empty": "提示词为空",
            "causal": "个是 −∞", "sees": "能看到 {n} 个键"},
 }  # fmt: skip
