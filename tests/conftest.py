@@ -21,6 +21,14 @@ from devtools.harness import CHROMIUM, chromium, chromium_available, new_page, s
 torch.set_num_threads(1)
 
 
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    """Put the count back after each test: `python -m model.train` sets its --threads (default 2) in-process, and a
+    later test comparing bit-for-bit ran its matmuls split differently (tests/model/test_threads.py failed in CI)."""
+    yield
+    torch.set_num_threads(1)
+
+
 @pytest.fixture(scope="session")
 def app_url():
     # One training worker, whatever the machine: a run that is stopped must free the only worker for the next.

@@ -88,7 +88,7 @@ class GPTTrainResult:
     def meta(self) -> dict:
         """What a checkpoint records of this run."""
         return {
-            "steps": self.steps, "seconds": round(self.seconds, 1), "cpu_seconds": round(self.cpu_seconds, 1),
+            "steps": self.steps, "seconds": round(self.seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3),
             "held_out_loss": round(self.held_out_loss, 4), "train_loss": round(self.train_loss, 4),
             "held_out_curve": [[step, round(loss, 4)] for step, loss in self.curve],
             "train_config": asdict(self.train_config),

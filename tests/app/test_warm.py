@@ -7,6 +7,7 @@ import ast
 import sys
 from pathlib import Path
 
+import torch
 from streamlit.web.server.app_discovery import discover_asgi_app
 
 from model import Trace, load_pretrained
@@ -44,7 +45,8 @@ def test_warm_loads_the_default_model_and_caches_its_first_trace():
     fresh = load_pretrained(DEFAULT_MODEL).run(loaded.task.example, None)  # an independent run, not the cache's
     assert trace.names() == fresh.names()
     for name in ("encoder.0.self_attn.weights", "logits"):
-        assert (trace[name] - fresh[name]).abs().max().item() < 1e-6, name
+        # float32's rounding, relative: another test of this process may have left a different thread count
+        torch.testing.assert_close(trace[name], fresh[name], rtol=1e-5, atol=1e-5, msg=name)
 
 
 def test_streamlit_run_serve_py_serves_the_app_as_an_st_app():

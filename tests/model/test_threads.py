@@ -1,4 +1,4 @@
-"""One shared model, many threads: concurrent .run() calls get exactly the traces of sequential runs."""
+"""One shared model, many threads: concurrent .run() calls get the traces of sequential runs (no state leaks between\ncalls: a leak would differ by far more than float32's rounding)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def test_concurrent_runs_match_sequential_runs():
         expected = sequential[i]
         assert trace.tokens("src") == expected.tokens("src") and trace.tokens("tgt") == expected.tokens("tgt")
         assert set(trace) == set(expected)
-        for name in expected:
-            assert torch.equal(trace[name], expected[name]), name
+        for name in expected:  # float32's rounding at most: CI's CPU split a matmul differently in a second thread
+            torch.testing.assert_close(trace[name], expected[name], rtol=1e-5, atol=1e-6, msg=name)
     # nothing was stored on the shared modules by any call
     assert {name: set(vars(m)) for name, m in loaded.model.named_modules()} == attributes_before
