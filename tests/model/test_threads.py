@@ -1,4 +1,5 @@
-"""One shared model, many threads: concurrent .run() calls get the traces of sequential runs (no state leaks between\ncalls: a leak would differ by far more than float32's rounding)."""
+"""One shared model, many threads: concurrent .run() calls get the traces of sequential runs (no state leaks between
+calls: a leak would differ by far more than float32's rounding)."""
 
 from __future__ import annotations
 
