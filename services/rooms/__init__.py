@@ -10,8 +10,8 @@ write is their answer to the open question.
   teacher's URL. The store keeps only the key's SHA-256 and compares digests in constant time; the key
   is in no snapshot, message or error.
 - Teacher calls take (code, key): publish, teacher_heartbeat, ask, clear_question, reveal,
-  answer_counts, share_model, share_lesson, close. A wrong or missing key raises WrongKey, so a student link can
-  never change what others see.
+  answer_counts, share_model, share_lesson, publish_run, close. A wrong or missing key raises WrongKey, so a
+  student link can never change what others see.
 - Student calls take the code: join (→ a private student id), student_heartbeat, leave, answer, my_answer
   (their own answer, kept while the question is open, revealed or not); and
   everyone reads snapshot, version, wait_for_change, room_models, get_room_model, get_room_lesson.
@@ -21,7 +21,9 @@ write is their answer to the open question.
   models (per room, and in bytes across all rooms) and every string are bounded (RoomLimits); each
   bound has its own error. Shared models are config.json + safetensors bytes, parsed before storing.
   A lesson the teacher uploaded or built is kept with the room too (its JSON bytes, bounded in size and
-  number), so a student on any server opens the lesson the teacher shows.
+  number), so a student on any server opens the lesson the teacher shows. The training run on the teacher's
+  page travels as a small record (its curves so far, schema.run_json, at most limits.max_run_bytes) in the room's
+  document, so every follower on every server draws the one run the teacher started.
 - Every error is a RoomError carrying an English template marked with N_() and its params, for ui/ to
   translate: `gettext(e.template).format(**e.params)`. Nothing changes when a call raises.
 - Followers are told of changes instead of polling storage: wait_for_change(code, after, timeout)

@@ -33,6 +33,7 @@ class RoomDoc:
     revealed: str  # JSON {"question_id", "answer", "counts"}, or ""
     student_count: int
     models: str  # JSON list of {"name", "size"}, in sharing order
+    run: str = ""  # canonical JSON of the training run the class watches (schema.run_json), or "" with none
 
     def stage(self, now: float, limits: RoomLimits) -> Stage:
         """Where the room is in its life at clock time `now`."""
@@ -58,6 +59,9 @@ class RoomDoc:
     def revealed_dict(self) -> dict | None:
         return json.loads(self.revealed) if self.revealed else None
 
+    def run_dict(self) -> dict | None:
+        return json.loads(self.run) if self.run else None
+
     def model_list(self) -> list[dict]:
         listing = json.loads(self.models) if self.models else []
         return listing if isinstance(listing, list) else []  # Lua's cjson writes an empty list as {}
@@ -80,6 +84,7 @@ class RoomDoc:
             "revealed": self.revealed,
             "student_count": str(self.student_count),
             "models": self.models,
+            "run": self.run,
         }
 
     @classmethod
@@ -98,6 +103,7 @@ class RoomDoc:
             revealed=text.get("revealed", ""),
             student_count=int(text.get("student_count", "0")),
             models=text.get("models", "[]"),
+            run=text.get("run", ""),
         )
 
 

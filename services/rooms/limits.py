@@ -36,6 +36,7 @@ class RoomLimits:
     max_all_models_bytes: int = 256 * MB  # all rooms' shared models together, so a flood of rooms cannot fill RAM
     max_lessons: int = 4  # lessons kept with one room (uploaded or built by its teacher); the oldest go first
     max_lesson_bytes: int = 256 * 1024  # one lesson's JSON file: a lesson file's own limit (services.lessons.LIMITS)
+    max_run_bytes: int = 64 * 1024  # the training run a class watches, as compact ASCII JSON (curves included)
     max_wait: float = 60.0  # longest wait_for_change timeout honoured
 
     def __post_init__(self) -> None:

@@ -138,7 +138,7 @@ class MemoryRoomStore(RoomStore):
                 return
             private = self._private.pop(doc.code, _Private())
             private.students.clear()
-            ended = dict(closed=True, state="{}", question="", revealed="", models="[]")
+            ended = dict(closed=True, state="{}", question="", revealed="", models="[]", run="")
             self._commit(current, private, version=current.version + 1, teacher_seen=self._clock(), **ended)
 
     def _presence(self, doc: RoomDoc, student_id: str, action: Presence) -> None:

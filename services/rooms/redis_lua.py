@@ -167,7 +167,7 @@ redis.call('DEL', students, answers, models)
 redis.call('ZREM', index, code)
 redis.call('HDEL', model_bytes, code)
 redis.call('HSET', room, 'closed', '1', 'teacher_seen', now_text, 'state', '{}', 'question', '', 'revealed', '',
-  'models', '[]')
+  'models', '[]', 'run', '')
 redis.call('HINCRBY', room, 'version', 1)
 redis.call('EXPIRE', room, tonumber(ARGV[8]))
 return emit()

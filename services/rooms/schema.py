@@ -120,6 +120,37 @@ def state_json(state: object, limits: RoomLimits) -> str:
     return _check_size(canonical_json({PAGE: page, **settings}), limits)
 
 
+RUN_DEPTH = 3  # lists in a run record nest at most this deep: (evaluations, layers, heads) of a score
+
+
+def _check_run_value(where: str, value: object, limits: RoomLimits, depth: int = 0) -> object:
+    """A run record's value: a scalar (short text, a whole or finite number, a flag, None) or a list of them,
+    nested at most RUN_DEPTH deep."""
+    if isinstance(value, list | tuple):
+        if depth >= RUN_DEPTH:
+            raise InvalidState(InvalidState.NOT_SCALAR, field=where)
+        return [_check_run_value(f"{where}[{i}]", item, limits, depth + 1) for i, item in enumerate(value)]
+    return _check_scalars(where, {"v": value}, limits)["v"]
+
+
+def run_json(run: object, limits: RoomLimits) -> str:
+    """The training run a class watches, as canonical JSON: a flat mapping of at most max_extra short lowercase
+    names to scalars or (nested) lists of them — the curves so far — within max_run_bytes. What the names mean is
+    the page's (ui.classroom.class_run); a room only keeps and hands on the record."""
+    mapping = _mapping(run)
+    if len(mapping) > limits.max_extra:
+        raise InvalidState(InvalidState.TOO_MANY, field="run", count=len(mapping), limit=limits.max_extra)
+    checked = {}
+    for name, value in mapping.items():
+        if not isinstance(name, str) or not _EXTRA_KEY.fullmatch(name):
+            raise InvalidState(InvalidState.BAD_NAME, field=f"run.{shown(name)}")
+        checked[name] = _check_run_value(f"run.{name}", value, limits)
+    text = canonical_json(checked)
+    if len(text) > limits.max_run_bytes:
+        raise InvalidState(InvalidState.TOO_LARGE, size=len(text), limit=limits.max_run_bytes)
+    return text
+
+
 def question_json(question: object, limits: RoomLimits) -> str:
     """A question {id, kind, options[, context]} checked, as canonical JSON; answers are option indices."""
     mapping = _mapping(question)

@@ -73,6 +73,7 @@ class RoomSnapshot:
     student_count: int
     teacher_connected: bool  # the teacher called within the student presence window
     models: tuple[ModelInfo, ...]
+    run: dict | None = None  # the training run the class watches (RoomStore.publish_run), a fresh dict, or None
 
     @property
     def question_marker(self) -> tuple:
@@ -101,4 +102,5 @@ def snapshot_of(doc: RoomDoc, teacher_connected: bool) -> RoomSnapshot:
         student_count=doc.student_count,
         teacher_connected=teacher_connected,
         models=tuple(ModelInfo(m["name"], int(m["size"])) for m in doc.model_list()),
+        run=doc.run_dict(),
     )

@@ -42,6 +42,7 @@ from services.rooms.schema import (
     check_name,
     question_json,
     refuse_key,
+    run_json,
     state_json,
 )
 from services.rooms.snapshot import AnswerCounts, ModelInfo, RoomSnapshot, RoomTicket, SharedModel, snapshot_of
@@ -128,6 +129,16 @@ class RoomStore(ABC):
             return revealed.counts
         counts = self._answer_counts(doc, question["id"], len(question["options"]))
         return AnswerCounts(question["id"], counts)
+
+    def publish_run(self, code: str, key: str, run: dict | None) -> int:
+        """Show the class the training run on the teacher's page (a small record with its curves so far, checked by
+        schema.run_json), or take it down with None; returns the version. The same record again counts as a
+        heartbeat; a new one wakes every follower, on every server, as a new view does."""
+        doc = self._teacher(code, key)
+        text = "" if run is None else refuse_key(run_json(run, self.limits), key)
+        if text == doc.run:
+            return self._update(doc, {}, bump=False).version
+        return self._update(doc, {"run": text}, bump=True).version
 
     def share_model(self, code: str, key: str, name: str, config_json: bytes, weights: bytes) -> ModelInfo:
         """Let this room's students load a model (config.json + safetensors bytes, checked and size-limited).
