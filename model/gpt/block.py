@@ -3,6 +3,9 @@
     a = x + Attn(LN₁(x))          decoder.{i}.self_attn.norm = LN₁(x), .resid = a
     y = a + MLP(LN₂(a))           decoder.{i}.ffn.norm = LN₂(a), .hidden = GELU_tanh(LN₂(a) W₁ + b₁), .resid = y
 
+An attention-only block (config.mlp False, the two-layer models of the induction-head papers) stops at a: it has no
+LN₂ and no MLP, and its trace no decoder.{i}.ffn.* rows.
+
 Built from our Transformer's parts (Sublayer with placement "pre", FeedForward with GPT-2's activation), under
 DecoderLayer's attribute names (self_attn, self_block.norm, ffn.linear1 / linear2, ffn_block.norm), so code that
 opens a decoder block of ours opens this one. GPT-2's names map onto them: ln_1 → self_block.norm, attn.c_attn →
@@ -31,8 +34,11 @@ class GPTBlock(nn.Module):
         d, eps, p = config.d_model, config.layer_norm_eps, config.dropout
         self.self_attn = CausalSelfAttention(d, config.n_heads, p)
         self.self_block = Sublayer(d, "pre", p, eps=eps)
-        self.ffn = FeedForward(d, config.d_ff, p, activation=config.activation)
-        self.ffn_block = Sublayer(d, "pre", p, eps=eps)
+        self.ffn: FeedForward | None = None
+        self.ffn_block: Sublayer | None = None
+        if config.mlp:
+            self.ffn = FeedForward(d, config.d_ff, p, activation=config.activation)
+            self.ffn_block = Sublayer(d, "pre", p, eps=eps)
 
     def forward(
         self,
@@ -46,4 +52,7 @@ class GPTBlock(nn.Module):
         a, f = part_name(name, SELF_ATTN), part_name(name, FFN)
         attend = lambda h: self.self_attn.forward_causal(h, trace, a, ablation, cache, layer)
         x = self.self_block(x, attend, trace, a)
-        return self.ffn_block(x, lambda h: self.ffn(h, trace, f), trace, f)  # (B, T_new, d)
+        ffn = self.ffn
+        if ffn is None or self.ffn_block is None:
+            return x  # (B, T_new, d): attention-only
+        return self.ffn_block(x, lambda h: ffn(h, trace, f), trace, f)  # (B, T_new, d)

@@ -31,6 +31,7 @@ class GPTConfig(DictConfig):
     max_len: int = 128  # the context: rows of the learned position table
     layer_norm_eps: float = 1e-5
     dropout: float = 0.0
+    mlp: bool = True  # False: attention-only blocks (no ln_2, no MLP, no decoder.{i}.ffn.* in a trace)
 
     def __post_init__(self) -> None:
         for name in ("vocab_size", "d_model", "n_heads", "d_ff"):
@@ -42,6 +43,8 @@ class GPTConfig(DictConfig):
         if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 < eps < 1:
             raise LabError(N_("layer_norm_eps must be a small positive number, got {eps}."), eps=eps)
         require_probability("dropout", self.dropout)
+        if not isinstance(self.mlp, bool):
+            raise LabError(N_("mlp must be true or false, got {value}."), value=repr(self.mlp))
 
     # ---- what the layout fixes (read like ModelConfig's fields) ----
 

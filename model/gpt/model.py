@@ -58,7 +58,8 @@ class GPT(nn.Module):
             nn.init.normal_(block.self_attn.in_proj_weight, std=INIT_STD)
             nn.init.zeros_(block.self_attn.in_proj_bias)
             nn.init.normal_(block.self_attn.out_proj.weight, std=residual_std)
-            nn.init.normal_(block.ffn.linear2.weight, std=residual_std)
+            if block.ffn is not None:
+                nn.init.normal_(block.ffn.linear2.weight, std=residual_std)
 
     @property
     def blocks(self) -> list[GPTBlock]:

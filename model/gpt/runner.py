@@ -24,6 +24,7 @@ from .model import GPT
 from .vocab import CharVocab
 
 MAX_NEW_TOKENS = 2000  # the most characters one generate() call writes
+PromptInput = str | list[int] | list[str]  # text, token ids, or tokens as lm.vocabulary's strings
 NO_TARGET = N_("{name} is a decoder-only model: it continues the prompt, so it takes no target text.")
 
 
@@ -44,6 +45,8 @@ GPT_TASKS: dict[str, GPTTask] = {
                                                           "a time."), "en"),
         GPTTask("tang-poems", "床前明月光，", N_("Writes classical Chinese poems like the Tang poets', one character "
                                                   "at a time."), "zh"),
+        GPTTask("induction", "kqzf3bmhkqzf3bmh", N_("Continues a random sequence repeated once: it copies what came "
+                                                      "after the same token earlier (an induction head)."), "en"),
     )
 }  # fmt: skip
 
@@ -159,8 +162,25 @@ class LoadedGPT:
         kept = list(ids[cut:])
         return Prompt(kept, [self.vocab.itos[i] for i in kept], [], cut, self.max_len)
 
-    def _prompt(self, text_or_ids: str | list[int]) -> Prompt:
-        return self.tokenize(text_or_ids) if isinstance(text_or_ids, str) else self.prompt_of_ids(list(text_or_ids))
+    def ids_of_tokens(self, tokens: list[str]) -> list[int]:
+        """Tokens given as lm.vocabulary's strings → their ids; InputError naming the first one not in it."""
+        index = {token: i for i, token in reversed(list(enumerate(self.vocabulary)))}  # the first id of a string
+        bad = [t for t in tokens if not isinstance(t, str) or t not in index]
+        if bad:
+            raise InputError(
+                N_("{token} is not a token of this model's vocabulary (lm.vocabulary lists its {n} tokens)."),
+                token=repr(bad[0]), n=len(index),
+            )  # fmt: skip
+        return [index[t] for t in tokens]
+
+    def _prompt(self, text_or_ids: PromptInput) -> Prompt:
+        """Text, token ids, or tokens as strings (a list of lm.vocabulary's entries) → the Prompt the model reads."""
+        if isinstance(text_or_ids, str):
+            return self.tokenize(text_or_ids)
+        items = list(text_or_ids)
+        if items and all(isinstance(item, str) for item in items):
+            return self.prompt_of_ids(self.ids_of_tokens([str(item) for item in items]))
+        return self.prompt_of_ids(items)  # type: ignore[arg-type]  # ids (a mixed list is refused there)
 
     # ---- the pages' interface ----
 
@@ -172,8 +192,9 @@ class LoadedGPT:
             raise InputError(NO_TARGET, name=self.name)
         return self.trace(text, ablation)
 
-    def trace(self, text_or_ids: str | list[int], ablation: Ablation = NO_ABLATION) -> Trace:
-        """Every named intermediate of the forward pass over the prompt (model/naming.py's names)."""
+    def trace(self, text_or_ids: PromptInput, ablation: Ablation = NO_ABLATION) -> Trace:
+        """Every named intermediate of the forward pass over the prompt (model/naming.py's names): text, token ids,
+        or a list of token strings (lm.trace(["a", "b", "a", "b"]))."""
         prompt = self._prompt(text_or_ids)
         with torch.inference_mode():
             logits, trace = self.model(self._ids_of(prompt.ids), record=True, ablation=ablation)
@@ -183,7 +204,7 @@ class LoadedGPT:
             None, prompt.tokens, unknown=prompt.unknown, prediction=prediction, notices=(notice,) if notice else ()
         )
 
-    def last_logits(self, text_or_ids: str | list[int], ablation: Ablation = NO_ABLATION) -> torch.Tensor:
+    def last_logits(self, text_or_ids: PromptInput, ablation: Ablation = NO_ABLATION) -> torch.Tensor:
         """The logits (V,) of the token after the prompt."""
         prompt = self._prompt(text_or_ids)
         with torch.inference_mode():
@@ -191,7 +212,7 @@ class LoadedGPT:
 
     def next_token(
         self,
-        text_or_ids: str | list[int],
+        text_or_ids: PromptInput,
         temperature: float = 1.0,
         top_k: int | None = None,
         top_p: float | None = None,
@@ -203,7 +224,7 @@ class LoadedGPT:
         return NextToken.of(chain(self.last_logits(text_or_ids, ablation), settings), self.vocab)
 
     def generate_ids(
-        self, text_or_ids: str | list[int], n: int, settings: SamplingSettings = UNCHANGED,
+        self, text_or_ids: PromptInput, n: int, settings: SamplingSettings = UNCHANGED,
         ablation: Ablation = NO_ABLATION,
     ) -> list[int]:  # fmt: skip
         """The ids of n tokens written after the prompt, one at a time. Until the context is full each step feeds
@@ -242,7 +263,7 @@ class LoadedGPT:
 
     def generate(
         self,
-        text_or_ids: str | list[int],
+        text_or_ids: PromptInput,
         n: int = 40,
         temperature: float = 1.0,
         top_k: int | None = None,

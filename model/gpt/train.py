@@ -1,9 +1,10 @@
 """Training a GPT on a text: random windows, next-character cross-entropy, AdamW, warmup + cosine, clip 1.
 
 `train_gpt()` reports every step through a callback (minGPT's way: the caller draws progress, this module knows no
-UI) and stops when asked. The held-out loss is the mean next-character loss over the held-out text cut into
-consecutive windows of the context; the train loss is the same measure on as many windows drawn from the train text
-(at most TRAIN_LOSS_WINDOWS).
+UI) and stops when asked; a Probe measures the model every so many steps (the induction run's head scores) and may
+end the run once its measure is good enough. `fit_gpt()` is the loop itself, for any source of batches. The held-out
+loss is the mean next-character loss over the held-out text cut into consecutive windows of the context; the train
+loss is the same measure on as many windows drawn from the train text (at most TRAIN_LOSS_WINDOWS).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import torch
 import torch.nn.functional as F
@@ -70,6 +72,38 @@ class GPTStepInfo:
     seconds: float
     held_out_loss: float | None = None  # on evaluation steps only (a fixed sample of held-out windows)
     model: GPT | None = field(default=None, repr=False)
+    probe: Any = None  # on probe steps only: what Probe.measure returned (e.g. the induction run's HeadScores)
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A measure of the model taken every `every` steps while it trains; once `done(measure)` is True the run ends
+    at that step (the induction run: stop when some head's induction score reaches 0.5)."""
+
+    every: int
+    measure: Callable[[GPT], Any]
+    done: Callable[[Any], bool] | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.every, bool) or not isinstance(self.every, int) or self.every < 1:
+            raise LabError(N_("a probe's interval must be a whole number of steps, at least 1; got {value}."),
+                           value=repr(self.every))  # fmt: skip
+
+
+@dataclass
+class Fit:
+    """What the training loop did: the model (eval mode), the steps run, the time they took, the losses, the quick
+    evaluations and the probes' measures."""
+
+    model: GPT
+    steps: int
+    seconds: float
+    cpu_seconds: float
+    stopped: bool  # should_stop ended the run
+    reached: bool  # the probe's done() ended the run
+    losses: list[float]
+    curve: list[tuple[int, float]]  # (step, quick evaluation)
+    probes: list[tuple[int, Any]]  # (step, Probe.measure's result)
 
 
 @dataclass
@@ -84,6 +118,8 @@ class GPTTrainResult:
     losses: list[float]
     train_config: GPTTrainConfig
     curve: list[tuple[int, float]] = field(default_factory=list)  # (step, quick held-out loss) at each evaluation
+    probes: list[tuple[int, Any]] = field(default_factory=list)  # (step, Probe.measure's result) at each probe
+    reached: bool = False  # True when the probe's done() ended the run
 
     def meta(self) -> dict:
         """What a checkpoint records of this run."""
@@ -149,26 +185,33 @@ def optimizer_for(model: GPT, cfg: GPTTrainConfig) -> torch.optim.AdamW:
     return torch.optim.AdamW(groups, lr=cfg.lr, betas=(0.9, cfg.beta2))
 
 
-def train_gpt(
+Batches = Callable[[torch.Generator], tuple[torch.Tensor, torch.Tensor]]  # → (inputs, targets), each (B, T)
+
+
+def fit_gpt(
     model_config: GPTConfig,
-    train_ids: torch.Tensor,
-    held_out_ids: torch.Tensor,
-    cfg: GPTTrainConfig = GPTTrainConfig(),
+    cfg: GPTTrainConfig,
+    batches: Batches,
+    evaluate: Callable[[GPT], float] | None = None,
     callback: Callable[[GPTStepInfo], None] | None = None,
     should_stop: Callable[[], bool] | threading.Event | None = None,
-) -> GPTTrainResult:
-    """Train a fresh GPT on the train ids; deterministic for a seed on one thread. Returns it in eval mode."""
+    probe: Probe | None = None,
+) -> Fit:
+    """Train a fresh GPT on the batches drawn (next-token cross-entropy, AdamW, warmup + cosine, clipping) until
+    cfg.steps, a time budget, should_stop or the probe's done(); deterministic for a seed on one thread. `evaluate`
+    runs every cfg.eval_every steps (GPTStepInfo.held_out_loss), the probe every probe.every steps."""
     stop = should_stop.is_set if isinstance(should_stop, threading.Event) else should_stop
     torch.manual_seed(cfg.seed)
     generator = torch.Generator().manual_seed(cfg.seed)
     model = GPT(model_config)
     model.train()
     optimizer = optimizer_for(model, cfg)
-    T = model_config.max_len
-    held_in, held_out = consecutive_windows(held_out_ids, T)
-    pick = torch.linspace(0, held_in.shape[0] - 1, min(cfg.eval_windows, held_in.shape[0])).long()
-    quick_in, quick_out = held_in[pick], held_out[pick]  # evenly spread over the held-out text
-    start, cpu_start, losses, curve, stopped, step = time.perf_counter(), time.process_time(), [], [], False, 0
+    start, cpu_start = time.perf_counter(), time.process_time()
+    losses: list[float] = []
+    curve: list[tuple[int, float]] = []
+    probes: list[tuple[int, Any]] = []
+    stopped = reached = False
+    step = 0
     for step in range(1, cfg.steps + 1):
         if stop is not None and stop():
             stopped, step = True, step - 1
@@ -177,7 +220,7 @@ def train_gpt(
         if spent is not None and spent >= 1:
             step -= 1
             break
-        inputs, targets = random_windows(train_ids, cfg.batch_size, T, generator)  # (B, T) each
+        inputs, targets = batches(generator)  # (B, T) each
         logits = model(inputs)  # (B, T, V)
         loss = F.cross_entropy(logits.flatten(0, 1), targets.flatten())
         if spent is not None:  # the decay follows whichever of the steps and the time budget is further along
@@ -186,16 +229,44 @@ def train_gpt(
         optimiser_step(model, optimizer, loss, lr, cfg.clip)
         losses.append(loss.item())
         info = GPTStepInfo(step, cfg.steps, losses[-1], lr, time.perf_counter() - start, model=model)
-        if step % cfg.eval_every == 0:
-            info.held_out_loss = mean_loss(model, quick_in, quick_out)
+        if evaluate is not None and step % cfg.eval_every == 0:
+            info.held_out_loss = evaluate(model)
             curve.append((step, info.held_out_loss))
+        if probe is not None and step % probe.every == 0:
+            info.probe = probe.measure(model)
+            probes.append((step, info.probe))
+            reached = probe.done is not None and probe.done(info.probe)
         if callback is not None:
             callback(info)
+        if reached:
+            break
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     model.eval()
+    return Fit(model, step, seconds, cpu_seconds, stopped, reached, losses, curve, probes)
+
+
+def train_gpt(
+    model_config: GPTConfig,
+    train_ids: torch.Tensor,
+    held_out_ids: torch.Tensor,
+    cfg: GPTTrainConfig = GPTTrainConfig(),
+    callback: Callable[[GPTStepInfo], None] | None = None,
+    should_stop: Callable[[], bool] | threading.Event | None = None,
+    probe: Probe | None = None,
+) -> GPTTrainResult:
+    """Train a fresh GPT on random windows of the train ids; deterministic for a seed on one thread. Returns it in
+    eval mode, with the held-out and train losses."""
+    T = model_config.max_len
+    held_in, held_out = consecutive_windows(held_out_ids, T)
+    pick = torch.linspace(0, held_in.shape[0] - 1, min(cfg.eval_windows, held_in.shape[0])).long()
+    quick_in, quick_out = held_in[pick], held_out[pick]  # evenly spread over the held-out text
+    fit = fit_gpt(
+        model_config, cfg, lambda generator: random_windows(train_ids, cfg.batch_size, T, generator),
+        lambda model: mean_loss(model, quick_in, quick_out), callback, should_stop, probe,
+    )  # fmt: skip
     sample = min(held_in.shape[0], TRAIN_LOSS_WINDOWS)
     train_in, train_out = random_windows(train_ids, sample, T, torch.Generator().manual_seed(cfg.seed + 1))
     return GPTTrainResult(
-        model, step, seconds, cpu_seconds, mean_loss(model, held_in, held_out), mean_loss(model, train_in, train_out),
-        stopped, losses, cfg, curve,
+        fit.model, fit.steps, fit.seconds, fit.cpu_seconds, mean_loss(fit.model, held_in, held_out),
+        mean_loss(fit.model, train_in, train_out), fit.stopped, fit.losses, cfg, fit.curve, fit.probes, fit.reached,
     )  # fmt: skip

@@ -25,6 +25,7 @@ def _reference_block(block: GPTBlock, config: GPTConfig):
     ln_1, ln_2 = nn.LayerNorm(d, eps=config.layer_norm_eps), nn.LayerNorm(d, eps=config.layer_norm_eps)
     attn = nn.MultiheadAttention(d, config.n_heads, batch_first=True)
     fc, proj = nn.Linear(d, config.d_ff), nn.Linear(config.d_ff, d)
+    assert block.ffn is not None and block.ffn_block is not None  # a block with its MLP (GPTConfig.mlp True)
     ln_1.load_state_dict(block.self_block.norm.state_dict())
     ln_2.load_state_dict(block.ffn_block.norm.state_dict())
     attn.load_state_dict(
@@ -103,10 +104,12 @@ def test_gpt2_initialisation():
     config = GPTConfig(vocab_size=500, d_model=128, n_heads=4, n_layers=8, d_ff=512, max_len=256)
     model = GPT(config)
     residual = 0.02 / (2 * config.n_layers) ** 0.5
+    mlps = [block.ffn for block in model.blocks if block.ffn is not None]
+    assert len(mlps) == config.n_layers
     for tensor in (model.wte.weight, model.wpe.weight, model.blocks[0].self_attn.in_proj_weight,
-                   model.blocks[3].ffn.linear1.weight):  # fmt: skip
+                   mlps[3].linear1.weight):  # fmt: skip
         assert abs(float(tensor.detach().std()) - 0.02) < 0.002
-    for tensor in (model.blocks[2].self_attn.out_proj.weight, model.blocks[5].ffn.linear2.weight):
+    for tensor in (model.blocks[2].self_attn.out_proj.weight, mlps[5].linear2.weight):
         assert abs(float(tensor.detach().std()) - residual) < 0.1 * residual
     for name, p in model.named_parameters():
         if name.endswith("bias"):
