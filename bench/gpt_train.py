@@ -43,7 +43,7 @@ def report(name: str, fresh: bool) -> None:
     recipe = RECIPES[name]
     lm = load_pretrained(name)
     assert isinstance(lm, LoadedGPT), f"{name} is not a GPT"
-    _, data = recipe_data(recipe, lm.vocab)  # the ids it trained on and the held-out ones, in its vocabulary
+    _, data = recipe_data(recipe, lm.chars)  # the ids it trained on and the held-out ones, in its vocabulary
     held_ids = data.held_ids
     probs = unigram_probs(data.train_ids, len(lm.vocab))
     held = mean_loss(lm.model, *consecutive_windows(held_ids, lm.max_len))

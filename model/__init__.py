@@ -8,7 +8,8 @@ bert/            a BERT-family encoder (MiniLM from an installed package) traced
 gpt/             a decoder-only GPT in the GPT-2 layout (character-level, KV cache) traced under the decoder's names
 analysis/        numbers computed from traces: attention, layers, the RNN lessons, heads switched off, the probe,
                  the head atlas (what each head attends to)
-io/              checkpoints, the shipped models, archives, trace exports (safetensors, never pickle)
+io/              checkpoints, the shipped models, archives, trace exports, opened model folders (safetensors,
+                 never pickle)
 teach/           the walkthrough's arithmetic, one block opened up, questions with their answers
 tasks/           the toy tasks and their vocabularies
 naming.py        AttentionKind and every trace name with its shape: the contract with everything else
@@ -21,9 +22,10 @@ train.py         training (`python -m model.train`); checkpoints/ the shipped mo
 from . import sampling
 from .ablation import NO_ABLATION, Ablation
 from .bert import BertConfig, BertEncoder, LoadedEncoder, cosine_similarity, load_minilm, sentence_embedding
-from .errors import CheckpointError, InputError
+from .errors import CheckpointError, FolderError, InputError
 from .gpt import GPT, CharVocab, GPTConfig, KVCache, LoadedGPT, NextToken
 from .io.checkpoint import load_checkpoint, load_checkpoint_bytes, save_checkpoint
+from .io.folder import FolderInfo, inspect_folder, load_folder
 from .io.pretrained import (
     PRETRAINED,
     AnyLoaded,
@@ -55,6 +57,8 @@ __all__ = [
     "BertEncoder",
     "CharVocab",
     "CheckpointError",
+    "FolderError",
+    "FolderInfo",
     "GPTConfig",
     "InputError",
     "KVCache",
@@ -73,9 +77,11 @@ __all__ = [
     "causal_mask",
     "cosine_similarity",
     "get_task",
+    "inspect_folder",
     "install_command",
     "load_checkpoint",
     "load_checkpoint_bytes",
+    "load_folder",
     "load_minilm",
     "load_pretrained",
     "missing_pretrained",

@@ -28,6 +28,11 @@ class CheckpointError(LabError):
     """A checkpoint is missing, damaged or does not fit its config; the message names the problem."""
 
 
+class FolderError(CheckpointError):
+    """A model folder (a save_pretrained output, a Hugging Face snapshot) this lab cannot open: the message names what
+    was found and what is supported (model/io/folder.py)."""
+
+
 def one_of(name: str, choices, value) -> LabError:
     """'{name} must be one of a, b, c; got 'x'.': a setting outside its choices (raise the result)."""
     return LabError(

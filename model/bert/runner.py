@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from ..ablation import NO_ABLATION, Ablation
-from ..errors import N_, InputError
+from ..errors import N_, InputError, LabError
 from ..trace import Trace
 from .config import BertConfig
 from .model import BertEncoder
@@ -44,6 +44,7 @@ class LoadedEncoder:
     name: str = "minilm"
     task: EncoderTask = field(default_factory=EncoderTask)
     meta: dict[str, Any] = field(default_factory=dict)  # where it came from: package, version, licence, files
+    notices: tuple[LabError, ...] = ()  # what a page says about this model once (a big folder model is slower: why)
 
     def __post_init__(self) -> None:
         self.model.eval()

@@ -47,10 +47,11 @@ class GPTBlock(nn.Module):
         layer: int = 0,
         ablation: Ablation = NO_ABLATION,
         cache: KVCache | None = None,
+        keep: torch.Tensor | None = None,  # (B, T) bool, False at padding (a padded batch, no cache)
     ) -> torch.Tensor:
         name = layer_name(Stack.DECODER, layer)
         a, f = part_name(name, SELF_ATTN), part_name(name, FFN)
-        attend = lambda h: self.self_attn.forward_causal(h, trace, a, ablation, cache, layer)
+        attend = lambda h: self.self_attn.forward_causal(h, trace, a, ablation, cache, layer, keep)
         x = self.self_block(x, attend, trace, a)
         ffn = self.ffn
         if ffn is None or self.ffn_block is None:

@@ -83,12 +83,24 @@ class GPT(nn.Module):
 
     @overload
     def forward(
-        self, ids: torch.Tensor, *, record: Literal[False] = ..., ablation: Ablation = ..., cache: KVCache | None = ...
+        self,
+        ids: torch.Tensor,
+        *,
+        record: Literal[False] = ...,
+        ablation: Ablation = ...,
+        cache: KVCache | None = ...,
+        keep: torch.Tensor | None = ...,
     ) -> torch.Tensor: ...
 
     @overload
     def forward(
-        self, ids: torch.Tensor, *, record: Literal[True], ablation: Ablation = ..., cache: KVCache | None = ...
+        self,
+        ids: torch.Tensor,
+        *,
+        record: Literal[True],
+        ablation: Ablation = ...,
+        cache: KVCache | None = ...,
+        keep: torch.Tensor | None = ...,
     ) -> tuple[torch.Tensor, Trace]: ...
 
     def forward(
@@ -98,11 +110,14 @@ class GPT(nn.Module):
         record: bool = False,
         ablation: Ablation = NO_ABLATION,
         cache: KVCache | None = None,  # keys and values of the earlier tokens; extended in place
+        keep: torch.Tensor | None = None,  # (B, T) bool, False at padding: a padded batch (no cache)
     ) -> torch.Tensor | tuple[torch.Tensor, Trace]:
         """Logits (B, T, V) of the token after each position; with record=True, (logits, Trace). With a cache, the
         ids continue the cached positions and the trace's attention rows are the new positions' (B, H, T, start + T)."""
         start = 0 if cache is None else cache.length
         self._check(ids, start)
+        if keep is not None and (cache is not None or keep.shape != ids.shape):
+            raise ValueError(f"keep must have the shape of ids {tuple(ids.shape)}, and a padded batch takes no cache.")
         if start and not ablation.causal:
             raise ValueError("without the causal mask earlier keys and values depend on later tokens: no KV cache.")
         trace: Record = new_record(self, record)
@@ -117,7 +132,7 @@ class GPT(nn.Module):
             trace.update({embed_name(tgt): embed, pos_name(tgt): pos.detach(), input_name(tgt): x})
         x = self.embed_dropout(x)
         for i, block in enumerate(self.decoder):
-            x = block(x, trace, i, ablation, cache)
+            x = block(x, trace, i, ablation, cache, keep)
         if cache is not None:
             cache.advance(T)
         final = self.ln_f(x)  # (B, T, d)

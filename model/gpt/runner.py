@@ -15,16 +15,20 @@ from typing import Any
 import torch
 
 from ..ablation import NO_ABLATION, Ablation
-from ..errors import N_, InputError, LabError
+from ..errors import N_, CheckpointError, InputError, LabError
 from ..sampling import UNCHANGED, Chain, SamplingSettings, chain, generator_of, sample
 from ..trace import Trace
 from .cache import KVCache
 from .config import GPTConfig
 from .model import GPT
+from .tokenizer import GPTTokenizer
 from .vocab import CharVocab
 
 MAX_NEW_TOKENS = 2000  # the most characters one generate() call writes
 PromptInput = str | list[int] | list[str]  # text, token ids, or tokens as lm.vocabulary's strings
+PROMPT_CUT = N_("The prompt has {n} characters; this model reads at most {limit}, so the first {cut} were left out.")
+PROMPT_CUT_TOKENS = N_("The prompt makes {n} tokens; this model reads at most {limit}: the first {cut} were left out.")
+NOT_CHARACTERS = N_("{name} reads GPT-2's byte-level BPE tokens, not characters: it cannot be saved or trained here.")
 NO_TARGET = N_("{name} is a decoder-only model: it continues the prompt, so it takes no target text.")
 
 
@@ -60,15 +64,14 @@ class Prompt:
     unknown: list[str]  # the characters read as □ (the vocabulary lacks them), once each
     cut: int = 0  # characters left out at the start (the prompt was longer than the context)
     limit: int = 0  # the context, max_len
+    by_token: bool = False  # cut and limit count tokens (a BPE model), not characters
 
     def notice(self) -> LabError | None:
         """The message that the prompt was cut from the left, or None."""
         if not self.cut:
             return None
-        return LabError(
-            N_("The prompt has {n} characters; this model reads at most {limit}, so the first {cut} were left out."),
-            n=self.cut + len(self.ids), limit=self.limit, cut=self.cut,
-        )  # fmt: skip
+        template = PROMPT_CUT_TOKENS if self.by_token else PROMPT_CUT
+        return LabError(template, n=self.cut + len(self.ids), limit=self.limit, cut=self.cut)
 
 
 @dataclass(frozen=True)
@@ -79,10 +82,10 @@ class NextToken:
     ids: list[int]  # the kept tokens, most likely first
     tokens: list[str]
     probs: list[float]  # their renormalised probabilities, summing to 1
-    vocab: CharVocab = field(repr=False)
+    vocab: GPTTokenizer = field(repr=False)
 
     @classmethod
-    def of(cls, c: Chain, vocab: CharVocab) -> NextToken:
+    def of(cls, c: Chain, vocab: GPTTokenizer) -> NextToken:
         order = c.order  # (V,) most likely first
         kept = order[c.kept[order]]  # (n_kept,): one gather, not a Python loop over the vocabulary
         ids = kept.tolist()
@@ -101,10 +104,12 @@ class LoadedGPT:
     """A trained GPT ready to use. Never mutated after loading, so threads and sessions may share it."""
 
     model: GPT
-    vocab: CharVocab
+    vocab: GPTTokenizer  # a CharVocab, or a folder's ByteLevelBPE (model/gpt/bpe.py)
     name: str = "gpt"
     task: GPTTask = field(default_factory=lambda: GPT_TASKS["shakespeare"])
     meta: dict[str, Any] = field(default_factory=dict)  # how it was trained: steps, seconds, corpus, split, losses
+    limit: int | None = None  # the most tokens a prompt may hold when below the context (a big model: a capped input)
+    notices: tuple[LabError, ...] = ()  # what a page says about this model once (a big model is slower: why)
 
     def __post_init__(self) -> None:
         self.model.eval()
@@ -121,18 +126,25 @@ class LoadedGPT:
 
     @property
     def max_len(self) -> int:
-        """The context: the most characters the model reads at once."""
-        return self.config.max_len
+        """The context: the most tokens the model reads at once (capped at `limit` for a big model)."""
+        return self.config.max_len if self.limit is None else min(self.limit, self.config.max_len)
 
     @property
     def max_words(self) -> int:
-        """The counterpart of LoadedModel.max_words: characters of context (a longer prompt is cut from the left)."""
-        return self.config.max_len
+        """The counterpart of LoadedModel.max_words: tokens of context (a longer prompt is cut from the left)."""
+        return self.max_len
 
     @property
     def vocabulary(self) -> list[str]:
         """Every token's string, by id."""
         return self.vocab.to_list()
+
+    @property
+    def chars(self) -> CharVocab:
+        """The character vocabulary of a GPT trained here; CheckpointError for a folder's GPT-2 (BPE: none)."""
+        if not isinstance(self.vocab, CharVocab):
+            raise CheckpointError(NOT_CHARACTERS, name=self.name)
+        return self.vocab
 
     # ---- reading a prompt ----
 
@@ -143,6 +155,11 @@ class LoadedGPT:
                 N_("The prompt is empty: type a few characters for the model to continue, e.g. '{example}'."),
                 example=self.task.example,
             )
+        if not isinstance(self.vocab, CharVocab):  # BPE: a token holds several characters, so cut the tokens
+            ids, unknown = self.vocab.encode(text)
+            cut = max(0, len(ids) - self.max_len)
+            ids = ids[cut:]
+            return Prompt(ids, self.vocab.show(ids), unknown, cut, self.max_len, by_token=True)
         cut = max(0, len(text) - self.max_len)
         ids, unknown = self.vocab.encode(text[cut:])  # only what the model reads: a huge paste costs nothing more
         return Prompt(ids, [self.vocab.itos[i] for i in ids], unknown, cut, self.max_len)
@@ -160,7 +177,8 @@ class LoadedGPT:
             )  # fmt: skip
         cut = max(0, len(ids) - self.max_len)
         kept = list(ids[cut:])
-        return Prompt(kept, [self.vocab.itos[i] for i in kept], [], cut, self.max_len)
+        by_token = not isinstance(self.vocab, CharVocab)
+        return Prompt(kept, self.vocab.show(kept), [], cut, self.max_len, by_token=by_token)
 
     def ids_of_tokens(self, tokens: list[str]) -> list[int]:
         """Tokens given as lm.vocabulary's strings → their ids; InputError naming the first one not in it."""

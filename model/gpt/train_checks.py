@@ -53,10 +53,10 @@ def poem_rate(samples: list[str], unknown: str) -> PoemRate:
 def gpt_poems(lm: LoadedGPT, n: int = SAMPLES, temperature: float = TEMPERATURE) -> PoemRate:
     """n seeded samples of the model after the separator (seeds 0..n-1)."""
     samples = [lm.generate(SEPARATOR, n=POEM_CHARS + 1, temperature=temperature, seed=seed) for seed in range(n)]
-    return poem_rate(samples, lm.vocab.unk)
+    return poem_rate(samples, lm.chars.unk)
 
 
 def unigram_poems(lm: LoadedGPT, probs: torch.Tensor, n: int = SAMPLES, temperature: float = TEMPERATURE) -> PoemRate:
     """The same n samples from the unigram model (each character drawn alone from its frequency), same seeds."""
     samples = [lm.vocab.decode(unigram_sample(probs, POEM_CHARS + 1, seed, temperature)) for seed in range(n)]
-    return poem_rate(samples, lm.vocab.unk)
+    return poem_rate(samples, lm.chars.unk)

@@ -75,6 +75,10 @@ class CharVocab:
             out.append(self.itos[i])
         return "".join(out)
 
+    def show(self, ids) -> list[str]:
+        """Each token's character (GPTTokenizer.show: a character reads the same alone and in a text)."""
+        return [self.itos[int(i)] for i in ids]
+
     def to_list(self) -> list[str]:
         return list(self.itos)
 

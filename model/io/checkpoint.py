@@ -65,7 +65,7 @@ def _config_of(loaded: AnyCheckpoint) -> dict:
     """config.json's contents for a loaded model."""
     head = {"format": FORMAT, "architecture": loaded.config.arch, "task": loaded.task.name, "name": loaded.name}
     if isinstance(loaded, LoadedGPT):
-        vocabulary = {"vocabulary": loaded.vocab.to_list(), "unknown_mark": loaded.vocab.unk}
+        vocabulary = {"vocabulary": loaded.chars.to_list(), "unknown_mark": loaded.chars.unk}
     else:
         vocabulary = {"src_vocab": loaded.task.src_vocab.words, "tgt_vocab": loaded.task.tgt_vocab.words}
     return head | {"model": loaded.config.to_dict()} | vocabulary | {"training": loaded.meta}
