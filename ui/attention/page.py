@@ -25,6 +25,7 @@ from .atlas import atlas_section, atlas_slide
 from .embedding import embedding_section, second_sentence
 from .kinds import trace_kinds
 from .knockout import knockout_section
+from .repeated import repeat_button, repeat_line
 from .view import attention_section, focused_charts, within
 
 PAGE = AttentionView.PAGE
@@ -98,15 +99,18 @@ def render_encoder(loaded: LoadedEncoder, bar) -> None:
 
 
 def render_decoder_only(loaded: LoadedGPT, bar) -> None:
-    """The page for a decoder-only GPT: the prompt and its characters, the next one it expects, its causal
-    self-attention (every layer × head), heads to switch off and the head atlas."""
+    """The page for a decoder-only GPT: the prompt (or a random repeated sequence, by its button) and its characters,
+    the next one it expects, where a repeat's induction stripe lies, its causal self-attention (every layer × head),
+    heads to switch off and the head atlas."""
     with controls(bar, _("Input")):
         text = source_text(_("Prompt"), loaded=loaded)
+        repeat_button(loaded)
     trace = cached_run(loaded, text)
     if trace is None:
         return
     source_tokens(trace)
     next_token_line(trace)
+    repeat_line(trace)
     knockout = knockout_section(loaded, text, None, trace, bar)
     attention_section(trace, knockout, lambda: question_panel(loaded, text, "", trace))
     atlas_section(loaded, trace)

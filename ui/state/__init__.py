@@ -8,9 +8,9 @@ translated label), after the page's own widgets and at the end of a fragment tha
 """
 
 from .links import LINK_NOTES_KEY, ON_SYNC, fit, link_notes, settle, sync_url
-from .session import apply_view, computed_default, current, implicit
+from .session import apply_view, choose, computed_default, current, implicit
 
 __all__ = [
-    "LINK_NOTES_KEY", "ON_SYNC", "apply_view", "computed_default", "current", "fit", "implicit", "link_notes", "settle",
-    "sync_url",
+    "LINK_NOTES_KEY", "ON_SYNC", "apply_view", "choose", "computed_default", "current", "fit", "implicit", "link_notes",
+    "settle", "sync_url",
 ]  # fmt: skip

@@ -36,6 +36,13 @@ def implicit(key: str, value: object) -> None:
     st.session_state.setdefault(IMPLICIT_KEY, {})[key] = value
 
 
+def choose(key: str, value: object) -> None:
+    """Set the control kept under `key` to `value` as a choice (a button's, say), not as a default the page computed:
+    the view, the link and a class then carry it even where it equals the computed one. Call it before the widget."""
+    st.session_state[key] = value
+    st.session_state.get(IMPLICIT_KEY, {}).pop(key, None)
+
+
 def computed_default(key: str, compute) -> object:
     """The value of the control kept under `key` whose view default is None (computed by the page): when the session
     holds none of its own (unset, None, or the value computed for it before, now perhaps for another kind or
