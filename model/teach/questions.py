@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..analysis.induction import HeadScores, circuit
 from ..errors import N_, LabError
 from ..naming import LOGITS, part_name
 from ..trace import Trace
@@ -20,6 +21,7 @@ from ..trace import Trace
 ATTEND, NEXT, UNSCALED = "attend", "next", "unscaled"
 QUESTION_KINDS = (ATTEND, NEXT, UNSCALED)  # what the Attention and Step-by-step pages ask about a head or a position
 WRITE = "write"  # the Next token page's: what will the GPT write next? (write_question)
+COPY = "copy"  # the Train page's, on an induction run: which head will copy? (copy_options, then copy_question)
 SHARPER, FLATTER, SAME = "sharper", "flatter", "same"
 SCALING_OPTIONS = (SHARPER, FLATTER, SAME)
 SAME_TOLERANCE = 0.05  # nats of row entropy: a smaller change counts as "about the same"
@@ -43,6 +45,11 @@ class QuestionError(LabError):
     SHAPES = N_("The run without the scaling does not line up with this view; try another query.")
     SCALING_OFF = N_("The scaling is already switched off here, so there is nothing to compare.")
     NOT_A_DISTRIBUTION = N_("These probabilities do not add up to 1, so they are not the model's distribution.")
+    NO_CIRCUIT = N_(
+        "An induction head needs a head before it to read from: train a model of at least 2 layers "
+        "(this one has {layers})."
+    )
+    TOO_MANY_HEADS = N_("This model has {count} heads, more than a question can offer ({limit}).")
 
 
 @dataclass(frozen=True)
@@ -208,3 +215,42 @@ def trace_logits(trace: Trace) -> np.ndarray:
     if LOGITS not in trace:
         raise QuestionError(QuestionError.EMPTY)
     return trace.numpy(LOGITS)
+
+
+MAX_HEAD_OPTIONS = 256  # a room takes at most 256 options (services.rooms.RoomLimits.max_options)
+
+
+def head_id(layer: int, head: int) -> str:
+    """A head as an option id, "layer.head" counted from 0 ("1.0": the first head of the second layer)."""
+    return f"{layer}.{head}"
+
+
+def parse_head_id(option: str) -> tuple[int, int] | None:
+    """(layer, head) of a head_id, or None for anything else."""
+    layer, dot, head = option.partition(".")
+    return (int(layer), int(head)) if dot and layer.isdigit() and head.isdigit() else None
+
+
+def copy_options(n_layers: int, n_heads: int) -> tuple[str, ...]:
+    """The options of "which head will copy?", asked before an induction run's head forms: every head of the model,
+    layer by layer. A one-layer model has no head an induction head could read from, so it is not asked."""
+    if n_layers < 2:
+        raise QuestionError(QuestionError.NO_CIRCUIT, layers=n_layers)
+    if n_layers * n_heads > MAX_HEAD_OPTIONS:
+        raise QuestionError(QuestionError.TOO_MANY_HEADS, count=n_layers * n_heads, limit=MAX_HEAD_OPTIONS)
+    return tuple(head_id(layer, head) for layer in range(n_layers) for head in range(n_heads))
+
+
+def copy_question(scores: HeadScores, step: int) -> ModelQuestion:
+    """Which head will copy? Answered by the run's own scores when its head formed (at `step`): the induction head of
+    the circuit (model.analysis.induction.circuit: the highest induction score after the first layer); the evidence
+    holds its score and the previous-token head it reads from, with that head's score."""
+    n_layers, n_heads = scores.induction.shape
+    options = copy_options(n_layers, n_heads)
+    prev_layer, prev_head, layer, head = circuit(scores)
+    evidence = {
+        "step": int(step), "induction": float(scores.induction[layer, head]), "previous_layer": prev_layer,
+        "previous_head": prev_head, "previous": float(scores.previous[prev_layer, prev_head]),
+    }  # fmt: skip
+    context = {"layers": n_layers, "heads": n_heads}
+    return ModelQuestion(COPY, options, options.index(head_id(layer, head)), context, evidence)
