@@ -11,10 +11,11 @@ import os
 import sys
 
 from .command import serve_command
+from .model_dirs import offer_model_dirs
 from .paths import APP_ROOT
 
 USAGE = """\
-usage: attention-lab [--servers N] [STREAMLIT_RUN_OPTION ...]
+usage: attention-lab [--servers N] [--model-dir PATH ...] [STREAMLIT_RUN_OPTION ...]
        attention-lab train [TRAIN_OPTION ...]
 
   attention-lab          serve the app on http://localhost:8501: python -m streamlit run serve.py
@@ -24,6 +25,11 @@ usage: attention-lab [--servers N] [STREAMLIT_RUN_OPTION ...]
                          serve it from N server processes (2 to {most}) behind HAProxy, class rooms in Redis:
                          a lecture hall of 100 or more students (docs/capacity.md); needs the Debian packages
                          redis-server and haproxy; --server.port and --server.address are HAProxy's
+  attention-lab --model-dir PATH
+                         also offer the model in the folder PATH (a GPT-2 or BERT folder as save_pretrained writes
+                         it, or a Hugging Face cache snapshot) to every session, under the folder's name; repeat it
+                         for more; with --servers N every server offers them; a folder that cannot be opened stops
+                         the command with the reason before any server starts
   attention-lab train    train a model: python -m model.train [options] (see `attention-lab train --help`)
   attention-lab --help   this help
 
@@ -67,7 +73,7 @@ def main(argv: list[str] | None = None) -> None:
     elif args and not args[0].startswith("-"):
         sys.exit(f"attention-lab: unknown command {args[0]!r}\n\n" + usage())
     else:
-        servers, options = split_servers(args)
+        servers, options = split_servers(offer_model_dirs(args))
         if servers > 1:
             from .cluster.launch import serve
 

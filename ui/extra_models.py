@@ -1,30 +1,57 @@
-"""Checkpoints named in the environment, for benchmarks and local experiments (e.g. a large untrained model).
+"""Models from folders this server offers every session, beside the shipped ones: `attention-lab --model-dir PATH`
+(a GPT-2 or BERT folder, or one of this lab's checkpoints; benchmarks offer big untrained ones), which the command
+writes into $ATTENTION_LAB_EXTRA_MODELS for every server it starts (attention_lab/model_dirs.py).
 
-ATTENTION_LAB_EXTRA_MODELS holds checkpoint folders joined by os.pathsep; each appears in the model picker
-under its folder name. Unset (the normal case), nothing is added.
+Each is listed under its name (model.io.model_dir.model_name), loaded once per server on first use (serve.py's warm-up
+loads them before the first visitor) and shared read-only like a shipped model. Unset (the normal case), none.
 """
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import streamlit as st
 
-from model import LoadedModel, load_checkpoint
-from model.gpt import LoadedGPT
+from attention_lab.model_dirs import EXTRA_MODELS_ENV, env_folders
+from model import AnyLoaded
+from model.io.model_dir import model_arch, model_name, open_model_dir
 
 from .loading import load_once
 
-EXTRA_MODELS_ENV = "ATTENTION_LAB_EXTRA_MODELS"
+__all__ = ["EXTRA_MODELS_ENV", "extra_model", "extra_model_arch", "extra_model_names", "extra_models"]
+
+
+def _folders() -> dict[str, Path]:
+    """name → folder of each folder in $ATTENTION_LAB_EXTRA_MODELS (the first of a name wins; the command refuses
+    two)."""
+    found: dict[str, Path] = {}
+    for folder in env_folders():
+        found.setdefault(model_name(folder), folder)
+    return found
 
 
 @st.cache_resource(show_spinner=False)
-def _load(folder: str) -> LoadedModel | LoadedGPT:
-    return load_checkpoint(folder)
+def _load(folder: str) -> AnyLoaded:
+    return open_model_dir(Path(folder))
 
 
-def extra_models() -> dict[str, LoadedModel | LoadedGPT]:
-    """name → model for every folder in $ATTENTION_LAB_EXTRA_MODELS (shared read-only, like the shipped ones)."""
-    folders = [f for f in os.environ.get(EXTRA_MODELS_ENV, "").split(os.pathsep) if f]
-    return {Path(f).name: load_once(_load, f) for f in folders}
+def extra_model_names() -> list[str]:
+    return list(_folders())
+
+
+def extra_model(name: str) -> AnyLoaded | None:
+    """The folder model `name` (loaded on first use), or None when this server offers none by that name; a folder
+    that cannot be opened (removed since the start, say) raises CheckpointError with the reason."""
+    folder = _folders().get(name)
+    return None if folder is None else load_once(_load, str(folder))
+
+
+def extra_model_arch(name: str) -> str | None:
+    """The family ("gpt", "bert", …) of the folder model `name`, read from its config without loading it."""
+    folder = _folders().get(name)
+    return None if folder is None else model_arch(folder)
+
+
+def extra_models() -> dict[str, AnyLoaded]:
+    """name → model for every folder (each loaded once per server)."""
+    return {name: load_once(_load, str(folder)) for name, folder in _folders().items()}

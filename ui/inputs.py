@@ -12,6 +12,7 @@ from views.common import MAX_INPUT_CHARS
 from .i18n import N_, _
 from .models import selected_model
 from .state.session import implicit
+from .tokens import reads_tokens
 
 TEXT_KEY = key_of(Common, "input")
 EXAMPLE_KEY = "_text_example"  # the example the text box was last defaulted to (the link leaves it out)
@@ -42,8 +43,13 @@ def example_by_default(example: str) -> None:
 def input_help(loaded: AnyLoaded) -> str:
     """How this model reads the input box, in a line."""
     if isinstance(loaded, LoadedEncoder):
-        return _("Any sentence: MiniLM splits it into word pieces (play ##ing); characters its vocabulary lacks "
+        return _("Any sentence: the model splits it into word pieces (play ##ing); characters its vocabulary lacks "
                  "become [UNK]; inputs past {limit} pieces are cut.").format(limit=loaded.max_len)  # fmt: skip
+    if isinstance(loaded, LoadedGPT) and reads_tokens(loaded):
+        return _(
+            "Any text, which the model continues: its tokenizer splits it into tokens (whole words, pieces of words, "
+            "bytes), as GPT-2's does; past {n} tokens it reads the last {n}."
+        ).format(n=loaded.max_len)
     if isinstance(loaded, LoadedGPT):
         return _("Any text, which the model continues: it reads one character at a time; characters its vocabulary "
                  "lacks become □; past {n} characters it reads the last {n}.").format(n=loaded.max_len)  # fmt: skip

@@ -1,15 +1,16 @@
-"""Which models a session can use: the shipped ones (shared, cached) and the session's own."""
+"""Which models a session can use: the server's (the shipped ones and the folders it was started with: shared,
+cached), the session's own, and those its class room shares with it."""
 
 from __future__ import annotations
 
-import os
+from typing import cast
 
 import streamlit as st
 
 from model import AnyLoaded, LoadedModel, available_pretrained, load_pretrained
 from model.errors import LabError
 
-from .extra_models import EXTRA_MODELS_ENV, extra_models
+from .extra_models import extra_model, extra_model_names
 from .i18n import N_
 from .loading import load_once
 from .room_models import room_model, room_model_names
@@ -42,23 +43,37 @@ def shared_model(name: str) -> AnyLoaded:
     return load_once(_load_shipped, name)
 
 
+def server_names() -> tuple[str, ...]:
+    """The models every session of this server has: the shipped ones, then the folders it was started with
+    (attention-lab --model-dir)."""
+    shipped = shipped_names()
+    return shipped + tuple(n for n in extra_model_names() if n not in shipped)
+
+
+def server_model(name: str) -> AnyLoaded:
+    """One of server_names()'s models, loaded once per server and shared read-only by every session."""
+    folder_model = extra_model(name) if name not in shipped_names() else None
+    return folder_model if folder_model is not None else shared_model(name)
+
+
+def is_server_model(loaded: AnyLoaded) -> bool:
+    """Whether `loaded` is the server's shared copy of one of its models (every session may reuse what it computes)."""
+    return loaded.name in server_names() and server_model(loaded.name).model is loaded.model
+
+
 def user_models() -> dict[str, LoadedModel]:
     """This session's own models (never visible to other sessions)."""
-    mine = st.session_state.setdefault(USER_MODELS_KEY, {})
-    if os.environ.get(EXTRA_MODELS_ENV):  # benchmarks: checkpoints named in the environment
-        for name, loaded in extra_models().items():
-            mine.setdefault(name, loaded)
-    return mine
+    return st.session_state.setdefault(USER_MODELS_KEY, {})
 
 
 MAX_USER_MODELS = 12  # each model lives in this session's memory: a bound on uploads and training runs
 SHIPPED_NAME = N_("'{name}' is the name of a shipped model; choose another name.")
 
 
-def add_user_model(name: str, loaded: LoadedModel) -> None:
-    """Add a model to this session's list; LabError (a ValueError; show it with explain) for a shipped name
-    or a full list."""
-    if name in shipped_names():
+def add_user_model(name: str, loaded: AnyLoaded) -> None:
+    """Add a model to this session's list; LabError (a ValueError; show it with explain) for the name of one of the
+    server's models or a full list."""
+    if name in server_names():
         raise LabError(SHIPPED_NAME, name=name)
     mine = user_models()
     if name not in mine and len(mine) >= MAX_USER_MODELS:
@@ -69,13 +84,14 @@ def add_user_model(name: str, loaded: LoadedModel) -> None:
             ),
             limit=MAX_USER_MODELS,
         )
-    mine[name] = loaded
+    mine[name] = cast(LoadedModel, loaded)  # any family: trained GPTs, opened folders (the dict's type predates them)
 
 
 def model_names() -> list[str]:
-    """Shipped names first, then this session's models, then those its class room shares with it."""
-    shipped = shipped_names()
-    names = list(shipped) + [n for n in user_models() if n not in shipped]
+    """The server's models first (shipped, then its folders), then this session's, then those its class room shares
+    with it."""
+    server = server_names()
+    names = list(server) + [n for n in user_models() if n not in server]
     return names + [n for n in room_model_names() if n not in names]
 
 
@@ -83,8 +99,8 @@ def get_model(name: str) -> AnyLoaded:
     mine = user_models()
     if name in mine:
         return mine[name]
-    shared = room_model(name) if name not in shipped_names() else None
-    return shared if shared is not None else shared_model(name)
+    shared = room_model(name) if name not in server_names() else None
+    return shared if shared is not None else server_model(name)
 
 
 def selected_model_name() -> str:

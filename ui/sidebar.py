@@ -18,10 +18,11 @@ from .models import (
     SCORE_NAMES,
     model_names,
     selected_model,
-    shipped_names,
+    server_names,
     user_models,
 )
 from .room_models import room_model_names
+from .tokens import reads_tokens
 
 MODEL_KEY = key_of(Common, "model")  # the Model picker's session key
 
@@ -30,7 +31,7 @@ SHARED, YOURS = N_("{name} (shared by the teacher)"), N_("{name} (yours)")
 
 
 def _label(name: str, gettext=_) -> str:
-    if name in shipped_names():
+    if name in server_names():  # shipped, or from a folder the server was started with: its name alone
         return name
     if name not in user_models() and name in room_model_names():
         return gettext(SHARED).format(name=name)
@@ -64,7 +65,9 @@ def render_sidebar() -> None:
         except CheckpointError as exc:
             st.error(_("This model could not be loaded: {reason}").format(reason=explain(exc)))
             st.stop()
-        st.caption(f"**{loaded.task.name}** — {_(loaded.task.description)}  \n" + describe(loaded.config))
+        st.caption(f"**{loaded.task.name}** — {_(loaded.task.description)}  \n" + describe(loaded.config, loaded))
+        for notice in getattr(loaded, "notices", ()):  # a big model opened from a folder: why its pages are slower
+            st.info(explain(notice), icon="🐢")
         missing_models_line()
     chart_format_picker()
 
@@ -76,8 +79,8 @@ def missing_models_line() -> None:
             name=name, command=install_command(name)))  # fmt: skip
 
 
-def describe(c) -> str:
-    """One line on a model's shape, any family."""
+def describe(c, loaded=None) -> str:
+    """One line on a model's shape, any family (`loaded`: the model, which says how a GPT counts its context)."""
     if c.arch == "bert":
         return _(
             "encoder only · {layers} layers · {heads} heads · d_model {d} · positions: {positional} · {norm} · GELU · "
@@ -85,11 +88,17 @@ def describe(c) -> str:
         ).format(layers=c.n_encoder_layers, heads=c.n_heads, d=c.d_model, positional=_(POSITIONAL_NAMES[c.positional]),
                  norm=_(NORM_NAMES[c.norm]))  # fmt: skip
     if c.arch == "gpt":
-        return _(
+        template = N_(
+            "decoder only · {layers} layers · {heads} heads · d_model {d} · positions: {positional} · {norm} · GELU · "
+            "context {context} tokens"
+        ) if reads_tokens(loaded) else N_(
             "decoder only · {layers} layers · {heads} heads · d_model {d} · positions: {positional} · {norm} · GELU · "
             "context {context} characters"
-        ).format(layers=c.n_decoder_layers, heads=c.n_heads, d=c.d_model, positional=_(POSITIONAL_NAMES[c.positional]),
-                 norm=_(NORM_NAMES[c.norm]), context=c.max_len)  # fmt: skip
+        )  # fmt: skip
+        return _(template).format(
+            layers=c.n_decoder_layers, heads=c.n_heads, d=c.d_model, positional=_(POSITIONAL_NAMES[c.positional]),
+            norm=_(NORM_NAMES[c.norm]), context=c.max_len,
+        )  # fmt: skip
     if c.arch == "rnn":
         template = _("RNN · bidirectional {cell} · attention: {score} · hidden {d}") if c.bidirectional else _(
             "RNN · {cell} · attention: {score} · hidden {d}")  # fmt: skip

@@ -6,7 +6,7 @@ import re
 
 import streamlit as st
 
-from model.gpt import UNKNOWN_MARK
+from model.gpt import UNKNOWN_MARK, CharVocab, LoadedGPT
 from model.naming import Side, embed_name
 
 from .i18n import _, pgettext
@@ -67,12 +67,15 @@ def has_source(trace) -> bool:
     return embed_name(Side.SRC) in trace
 
 
-def source_tokens(trace) -> None:
-    """The source tokens of a trace (a GPT's prompt characters), and the words of the input the vocabulary did not
-    know."""
+def source_tokens(trace, loaded: object = None) -> None:
+    """The source tokens of a trace (a GPT's prompt characters, or its tokens for a folder's BPE; `loaded`: the model,
+    by default the sidebar's), and the words of the input the vocabulary did not know."""
     if not has_source(trace):
+        from .models import selected_model  # below ui.models in the imports: asked only for a GPT's trace
+
+        bpe = reads_tokens(loaded if loaded is not None else selected_model())
         show_tokens(
-            _("Characters:"), trace.tokens("tgt"), trace.unknown,
+            _("Tokens:") if bpe else _("Characters:"), trace.tokens("tgt"), trace.unknown,
             _("Not in this model's vocabulary (read as □): {words}"),
         )  # fmt: skip
         return
@@ -90,3 +93,8 @@ def source_tokens(trace) -> None:
         trace.unknown,
         _("Not in this model's vocabulary (read as <unk>): {words}"),
     )
+
+
+def reads_tokens(loaded: object) -> bool:
+    """A GPT whose tokens are pieces of text (a folder's byte-level BPE), not one character each (ours)."""
+    return isinstance(loaded, LoadedGPT) and not isinstance(loaded.vocab, CharVocab)

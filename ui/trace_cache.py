@@ -10,7 +10,6 @@ trained or uploaded in a session is never in it.
 
 from __future__ import annotations
 
-import os
 from collections import OrderedDict
 
 import streamlit as st
@@ -19,10 +18,9 @@ from model import NO_ABLATION, Ablation, AnyLoaded, InputError, LoadedEncoder, L
 from model.gpt import LoadedGPT
 from services.shared_cache import SharedCache
 
-from .extra_models import EXTRA_MODELS_ENV, extra_models
 from .i18n import _, explain
 from .inputs import fit_to_limit
-from .models import shared_model, shipped_names
+from .models import is_server_model
 from .shared_models import is_marked_shared
 
 CACHE_KEY = "_trace_cache"
@@ -39,15 +37,11 @@ SHARED_TRACES: SharedCache[Trace] = SharedCache(SHARED_ENTRIES, SHARED_BYTES, tr
 
 
 def is_shared(loaded: AnyLoaded) -> bool:
-    """A shipped model as the server's cache holds it, a class room's model, or a model the environment names for a
-    benchmark (ui.extra_models: loaded once per server, read-only): every session may reuse its traces."""
+    """One of the server's models as its cache holds it (shipped, or from a folder it was started with: loaded once
+    per server, read-only) or a class room's model: every session may reuse its traces."""
     if isinstance(loaded, LoadedModel) and is_marked_shared(loaded):  # only a room's models are marked: never MiniLM
         return True
-    if os.environ.get(EXTRA_MODELS_ENV):
-        extra = extra_models().get(loaded.name)
-        if extra is not None and extra.model is loaded.model:
-            return True
-    return loaded.name in shipped_names() and shared_model(loaded.name).model is loaded.model
+    return is_server_model(loaded)
 
 
 def traced(loaded: AnyLoaded, text: str, target: str | None, ablation: Ablation = NO_ABLATION) -> Trace:

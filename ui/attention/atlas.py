@@ -31,7 +31,7 @@ from viz.atlas import atlas_figure
 from ..charts import chart_name, show_chart
 from ..choices import shown_as
 from ..i18n import N_, _
-from ..models import shared_model, shipped_names
+from ..models import is_server_model, server_model
 from ..state import fit, sync_url
 from .view import PAGE, head_name, layer_name, one_based
 
@@ -50,15 +50,16 @@ SESSION_ATLASES = "_atlas_corpus"  # this session's own models' fixed-input atla
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
-def _shipped_corpus_atlas(name: str) -> Atlas:
-    loaded = shared_model(name)
+def _server_corpus_atlas(name: str) -> Atlas:
+    loaded = server_model(name)
     return corpus_atlas(loaded, atlas_texts(loaded))
 
 
 def fixed_atlas(loaded: AnyLoaded) -> Atlas:
-    """The atlas over the model's fixed inputs: once per server for a shipped model, once per session otherwise."""
-    if loaded.name in shipped_names() and shared_model(loaded.name).model is loaded.model:
-        return _shipped_corpus_atlas(loaded.name)
+    """The atlas over the model's fixed inputs: once per server for one of the server's models (shipped, or from a
+    folder it was started with), once per session otherwise."""
+    if is_server_model(loaded):
+        return _server_corpus_atlas(loaded.name)
     mine: dict = st.session_state.setdefault(SESSION_ATLASES, {})
     if id(loaded.model) not in mine:
         mine[id(loaded.model)] = corpus_atlas(loaded, atlas_texts(loaded))

@@ -31,7 +31,7 @@ from views.attention import KIND_LABELS as KINDS
 from ..i18n import _, explain
 from ..lazy_fold import lazy_fold
 from ..presenter import controls, folding, presenting, shut
-from ..tokens import md_escape, token_chips
+from ..tokens import md_escape, reads_tokens, token_chips
 from ..trace_cache import cached_run
 from .knockout_runs import Knockout
 
@@ -137,14 +137,18 @@ def _gpt_knockout(
         return None
     code = format_heads_off(heads_off, loaded.config)
     with_col, without_col = st.columns(2)
-    line = _("**{label}:** next character {token}")
+    line = _("**{label}:** next token {token}") if reads_tokens(loaded) else _("**{label}:** next character {token}")
     with_col.markdown(line.format(label=_("Every head on"), token=token_chips([trace.prediction or ""])))
     without_col.markdown(
         line.format(label=_off_label(loaded, heads_off, code), token=token_chips([off.prediction or ""]))
     )
     same = off.prediction == trace.prediction
-    without_col.caption(_("The same next character: the other heads make up for the ones switched off.") if same
-                        else _("The next character changed."))  # fmt: skip
+    if reads_tokens(loaded):
+        without_col.caption(_("The same next token: the other heads make up for the ones switched off.") if same
+                            else _("The next token changed."))  # fmt: skip
+    else:
+        without_col.caption(_("The same next character: the other heads make up for the ones switched off.") if same
+                            else _("The next character changed."))  # fmt: skip
     st.caption(_("The figures below are drawn with the heads off; switched-off heads show as “off”."))
     return Knockout(heads_off, code, file_word(heads_off, loaded.config), trace, off)
 

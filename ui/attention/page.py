@@ -11,13 +11,13 @@ from model.gpt import LoadedGPT
 from views import AttentionView
 
 from ..classroom.ask import question_panel
-from ..i18n import _
+from ..i18n import N_, _
 from ..inputs import source_text
-from ..models import get_model
+from ..models import get_model, selected_model
 from ..navigation import NEXT_TOKEN
 from ..presenter import controls, folding, page_header, presenting
 from ..rnn.notice import transformer_only
-from ..tokens import show_tokens, source_tokens, token_chips, visible
+from ..tokens import reads_tokens, show_tokens, source_tokens, token_chips, visible
 from ..trace_cache import cached_run
 from ..trace_download import trace_downloads
 from ..walkthrough.state import md_plain
@@ -29,6 +29,14 @@ from .repeated import repeat_button, repeat_line
 from .view import attention_section, focused_charts, within
 
 PAGE = AttentionView.PAGE
+CAUSAL_CHARACTERS = N_(
+    "A decoder-only model has causal self-attention alone: each character looks at itself and the ones before it, "
+    "never after. The Next token page shows the whole distribution and writes on."
+)
+CAUSAL_TOKENS = N_(
+    "A decoder-only model has causal self-attention alone: each token looks at itself and the ones before it, never "
+    "after. The Next token page shows the whole distribution and writes on."
+)  # a folder's BPE model: its tokens are pieces of text
 
 
 def render(view: AttentionView, *, slide: bool = False) -> None:
@@ -123,14 +131,12 @@ def render_decoder_only(loaded: LoadedGPT, bar) -> None:
 
 
 def next_token_line(trace: Trace) -> None:
-    """What a GPT expects next, and where it writes: one line and a link to the Next token page."""
-    st.markdown(_("**Most likely next character:** {token}").format(token=token_chips([trace.prediction or ""])))
-    st.caption(
-        _(
-            "A decoder-only model has causal self-attention alone: each character looks at itself and the ones "
-            "before it, never after. The Next token page shows the whole distribution and writes on."
-        )
-    )
+    """What a GPT expects next, and where it writes: one line and a link to the Next token page (a folder's BPE model
+    reads tokens of several characters: its lines say token)."""
+    tokens = reads_tokens(selected_model())
+    line = _("**Most likely next token:** {token}") if tokens else _("**Most likely next character:** {token}")
+    st.markdown(line.format(token=token_chips([trace.prediction or ""])))
+    st.caption(_(CAUSAL_TOKENS if tokens else CAUSAL_CHARACTERS))
     st.page_link(NEXT_TOKEN.script, label=_(NEXT_TOKEN.title), icon=NEXT_TOKEN.icon)
 
 

@@ -8,6 +8,7 @@ import streamlit as st
 from model import pretrained_arch
 from model.gpt import LoadedGPT
 
+from ..extra_models import extra_model_arch
 from ..i18n import _
 from ..models import model_names, user_models
 from ..sidebar import MODEL_KEY
@@ -23,9 +24,11 @@ def is_gpt(loaded: object) -> bool:
 
 
 def gpt_names() -> list[str]:
-    """The GPT models this session can pick: the shipped ones first, then its own (and its class's)."""
+    """The GPT models this session can pick: the shipped ones first, then the server's folders', its own (and its
+    class's)."""
     mine = user_models()
-    names = [n for n in model_names() if pretrained_arch(n) == "gpt" or is_gpt(mine.get(n))]
+    names = [n for n in model_names()
+             if pretrained_arch(n) == "gpt" or extra_model_arch(n) == "gpt" or is_gpt(mine.get(n))]  # fmt: skip
     return sorted(names, key=lambda n: PREFERRED.index(n) if n in PREFERRED else len(PREFERRED))
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from model.gpt import LoadedGPT
+from model.gpt import CharVocab, LoadedGPT
 from views import NextTokenView, key_of
 from views.next_token import MAX_WRITTEN, WrittenError, written_ids, written_text
 from viz.next_token import token_label
@@ -77,8 +77,7 @@ def write_buttons(ids: tuple[int, ...], most_likely: int, sampled: int, seed: in
 def written_section(loaded: LoadedGPT, text: str, cut: int, ids: tuple[int, ...], *, prefix: str = "nt") -> None:
     """The text so far in a box (the appended tokens marked) and how many were appended."""
     with st.container(border=True, key=f"{prefix}_written_text"):
-        chars = [loaded.vocab.itos[i] for i in loaded.vocab.encode(text)[0]]
-        st.markdown(written_markdown(chars, cut, len(ids)))
+        st.markdown(written_markdown(*shown_pieces(loaded, text, cut, len(ids))))
         if ids:
             st.caption(
                 ngettext(
@@ -101,6 +100,20 @@ def candidate_buttons(candidates: list[tuple[int, str, float, bool, float]], dis
 
 
 STYLES = {"cut": ":gray[{}]", "prompt": "{}", "written": ":blue-background[{}]"}
+
+
+def shown_pieces(loaded: LoadedGPT, text: str, cut: int, n_written: int) -> tuple[list[str], int, int]:
+    """written_markdown's arguments for the text so far: one piece per character for a character-level GPT; for a
+    folder's BPE (tokens of several characters, or of part of one) the text left out, the prompt and what was written,
+    each decoded whole, so a character cut across tokens reads as itself."""
+    ids = loaded.vocab.encode(text)[0]
+    if isinstance(loaded.vocab, CharVocab):
+        return [loaded.vocab.itos[i] for i in ids], cut, n_written
+    first_written = len(ids) - n_written
+    left_out, prompt, written = (loaded.vocab.decode(part) for part in (ids[:cut], ids[cut:first_written],
+                                                                        ids[first_written:]))  # fmt: skip
+    pieces = [piece for piece in (left_out, prompt, written) if piece]
+    return pieces, int(bool(left_out)), int(bool(written))
 
 
 def _edges_kept(text: str) -> str:
