@@ -16,9 +16,13 @@ from typing import Protocol
 from model import Task
 from model.analysis.probe import probe_tokens
 from model.architectures import AnyConfig
+from model.gpt import GPTConfig, GPTTask
+from model.gpt.train import GPTTrainConfig
 from model.train import TrainConfig, TrainResult
 
 from .errors import REASON_NO_HEARTBEAT, REASON_SESSION_ENDED, TrainingError
+from .gpt_job import GPTResult, GPTRun
+from .gpt_progress import GPTProgress
 from .snapshots import Snapshot, keep_bounded
 
 QUEUED, RUNNING, DONE, STOPPED, FAILED = "queued", "running", "done", "stopped", "failed"
@@ -41,6 +45,7 @@ class JobView:
     position: int | None = None  # 1 = next to start, while queued
     wait_seconds: float | None = None  # estimated seconds until it starts, while queued
     failure: TrainingError | None = None  # the failure with its template and params, for translation
+    gpt: GPTProgress | None = None  # a GPT run's held-out losses, samples, head scores (a copy); None otherwise
 
     @property
     def finished(self) -> bool:
@@ -63,9 +68,9 @@ class JobHandle:
         pool: JobQueue,
         job_id: int,
         owner: str,
-        task: Task,
-        model_config: AnyConfig,  # a Transformer's or an RNN's (the Train page trains both)
-        train_config: TrainConfig,
+        task: Task | GPTTask,
+        model_config: AnyConfig | GPTConfig,  # a Transformer's, an RNN's or a GPT's (with a GPTTask and `gpt`)
+        train_config: TrainConfig | GPTTrainConfig,
         *,
         name: str,
         snapshot_every: int | None,
@@ -73,20 +78,28 @@ class JobHandle:
         alive: Callable[[], bool] | None,
         heartbeat_timeout: float | None,
         max_snapshots: int,
+        gpt: GPTRun | None = None,
     ):
         self._pool, self.id, self.owner = pool, job_id, owner
         self.task, self.model_config, self.train_config, self.name = task, model_config, train_config, name
-        self.snapshot_every = snapshot_every or max(5, train_config.steps // 100)
-        source = probe[0] if probe else task.example
-        target = probe[1] if probe else task.target_for(source)
-        if target is None:  # cannot happen for a task's own example
-            raise ValueError(f"the probe {source!r} is not an input of the task {task.name!r}")
-        self.probe = (source, target)
-        self.probe_tokens: tuple[list[str], list[str]] = probe_tokens(task, *self.probe)
+        self.gpt_run = gpt
+        self.snapshot_every = snapshot_every or (gpt.snapshot_every if gpt else max(5, train_config.steps // 100))
+        self.gpt_progress: GPTProgress | None = None
+        if gpt is not None or isinstance(task, GPTTask):  # the worker makes the probe and sends its tokens
+            self.gpt_progress = GPTProgress(task.name)
+            self.probe: tuple[str, str] = ("", "")
+            self.probe_tokens: tuple[list[str], list[str]] = ([], [])
+        else:
+            source = probe[0] if probe else task.example
+            target = probe[1] if probe else task.target_for(source)
+            if target is None:  # cannot happen for a task's own example
+                raise ValueError(f"the probe {source!r} is not an input of the task {task.name!r}")
+            self.probe = (source, target)
+            self.probe_tokens = probe_tokens(task, *self.probe)
         self.alive, self.heartbeat_timeout, self.max_snapshots = alive, heartbeat_timeout, max_snapshots
         self.registered_as: str | None = None  # set by the page once the model is in the session's list
         self.worker_pid: int | None = None  # the process training it, once it runs
-        self.result: TrainResult | None = None
+        self.result: TrainResult | GPTResult | None = None
         self._lock = threading.Lock()
         self._done = threading.Event()
         self._last_heartbeat = time.monotonic()
@@ -106,6 +119,7 @@ class JobHandle:
                 self.status, self.reason, str(self.failure) if self.failure else "", self.step,
                 self.train_config.steps, self.seconds, list(self.losses), list(self.accuracies),
                 len(self.snapshots), position, wait, self.failure,
+                self.gpt_progress.copy() if self.gpt_progress else None,
             )  # fmt: skip
 
     def snapshot_list(self) -> list[Snapshot]:
@@ -162,9 +176,14 @@ class JobHandle:
 
     def add_progress(
         self, steps: list[int], losses: list[float], accuracies: list[tuple[int, float]], seconds: float,
-        snapshots: list[Snapshot],
+        snapshots: list[Snapshot], gpt_fields: dict | None = None,
     ) -> None:  # fmt: skip
+        gpt = self.gpt_progress.extended(gpt_fields) if self.gpt_progress and gpt_fields else None
         with self._lock:
+            if gpt is not None:
+                self.gpt_progress = gpt
+                if gpt.probe:  # a GPT reads one sequence: its tokens are both axes of the attention
+                    self.probe, self.probe_tokens = ("".join(gpt.probe), ""), ([], list(gpt.probe))
             self.losses.extend(zip(steps, losses, strict=True))
             self.accuracies.extend(accuracies)
             if steps:
@@ -173,7 +192,9 @@ class JobHandle:
             for snapshot in snapshots:
                 self.snapshots, _ = keep_bounded([*self.snapshots, snapshot], self.max_snapshots)
 
-    def finish(self, status: str, result: TrainResult | None = None, failure: TrainingError | None = None) -> None:
+    def finish(
+        self, status: str, result: TrainResult | GPTResult | None = None, failure: TrainingError | None = None
+    ) -> None:
         with self._lock:
             self.status, self.result, self.failure = status, result, failure
             if result is not None:

@@ -28,6 +28,8 @@ import numpy as np
 
 from model import CheckpointError, Task, load_checkpoint_bytes
 from model.architectures import AnyConfig
+from model.gpt import GPTConfig, GPTTask, LoadedGPT
+from model.gpt.train import GPTTrainConfig
 from model.io.checkpoint import task_model
 from model.train import TrainConfig, TrainResult
 
@@ -46,6 +48,8 @@ from .errors import (
     error_from_worker,
 )
 from .estimate import DEFAULT_SECONDS_PER_STEP, queue_waits, seconds_left
+from .gpt_job import GPTResult, GPTRun
+from .gpt_progress import GPT_FIELDS
 from .handle import DONE, FAILED, QUEUED, STOPPED, JobHandle
 from .settings import PoolSettings
 from .snapshots import Snapshot
@@ -91,15 +95,16 @@ class TrainingPool:
     def submit(
         self,
         owner: str,
-        task: Task,
-        model_config: AnyConfig,  # a Transformer's or an RNN's (the Train page trains both)
-        train_config: TrainConfig,
+        task: Task | GPTTask,
+        model_config: AnyConfig | GPTConfig,  # a Transformer's, an RNN's, or a GPT's (then `gpt` says the rest)
+        train_config: TrainConfig | GPTTrainConfig,
         *,
         name: str | None = None,
         snapshot_every: int | None = None,
         probe: tuple[str, str] | None = None,
         alive: Callable[[], bool] | None = None,
         heartbeat_timeout: float | None = 180.0,
+        gpt: GPTRun | None = None,
     ) -> JobHandle:
         """Queue a job for `owner` (the browser session id); raises a TrainingLimitError when a limit is reached."""
         if train_config.steps > self.settings.max_steps:
@@ -107,7 +112,7 @@ class TrainingPool:
         job = JobHandle(
             self, next(self._ids), owner, task, model_config, train_config, name=name or task.name,
             snapshot_every=snapshot_every, probe=probe, alive=alive, heartbeat_timeout=heartbeat_timeout,
-            max_snapshots=self.settings.max_snapshots,
+            max_snapshots=self.settings.max_snapshots, gpt=gpt,
         )  # fmt: skip
         with self._lock:
             if self._closed:
@@ -257,7 +262,7 @@ class TrainingPool:
             job.add_progress(
                 [int(s) for s in fields["steps"]], [float(x) for x in fields["losses"]],
                 [(int(s), float(a)) for s, a in fields["accuracies"]], float(fields["seconds"]),
-                _snapshots(message),
+                _snapshots(message), {k: fields[k] for k in GPT_FIELDS if k in fields},
             )  # fmt: skip
         elif message.kind == "done":
             worker.release()
@@ -270,13 +275,22 @@ class TrainingPool:
         fields = message.fields
         try:
             blobs = message.blobs
-            loaded = task_model(load_checkpoint_bytes(blobs["config.json"], blobs["model.safetensors"], job.name))
+            loaded = load_checkpoint_bytes(blobs["config.json"], blobs["model.safetensors"], job.name)
+            if job.gpt_run is None:
+                loaded = task_model(loaded)
+            elif not isinstance(loaded, LoadedGPT):
+                raise CheckpointError("a GPT job handed back a toy model")
         except (CheckpointError, KeyError) as exc:
             self._finish(job, FAILED, failure=JobFailedError(f"the trained model came back damaged ({exc})"))
             return
         steps, seconds, stopped = int(fields["steps"]), float(fields["seconds"]), bool(fields["stopped"])
         losses = [loss for _, loss in job.losses]
-        result = TrainResult(loaded, steps, seconds, float(fields["accuracy"]), stopped, losses)
+        result: TrainResult | GPTResult
+        if isinstance(loaded, LoadedGPT):
+            held = fields.get("held_out_loss")
+            result = GPTResult(loaded, steps, seconds, None if held is None else float(held), stopped, losses)
+        else:
+            result = TrainResult(loaded, steps, seconds, float(fields["accuracy"]), stopped, losses)
         with self._lock:
             if steps:
                 self._rates.append(seconds / steps)
@@ -410,6 +424,7 @@ class TrainingPool:
             "job": job.id, "task": job.task.name, "architecture": job.model_config.arch,
             "model": job.model_config.to_dict(), "train": asdict(job.train_config), "probe": list(job.probe),
             "snapshot_every": job.snapshot_every, "max_snapshots": job.max_snapshots, "name": job.name,
+            "gpt": job.gpt_run.to_dict() if job.gpt_run else None,
         })  # fmt: skip
 
     def _seconds_per_step(self) -> float:

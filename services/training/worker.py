@@ -31,6 +31,7 @@ from model.train import StepInfo, TrainConfig, TrainResult, train
 
 from ..allocator import keep_freed_memory
 from .errors import JobFailedError
+from .gpt_worker import train_gpt_job
 from .snapshots import SnapshotSchedule
 from .stopflag import StopFlag
 from .wire import WireError, arrays_to_bytes, pack, unpack
@@ -131,14 +132,10 @@ def run_job(conn: Connection, spec: dict, stop_flag: StopFlag) -> None:
     job = spec["job"]
     conn.send_bytes(pack("started", {"job": job, "pid": os.getpid()}))
     try:
-        reporter = Reporter(conn, spec, stop_flag)
-        model_config = config_from_dict(spec["architecture"], spec["model"])
-        result = train(
-            reporter.task, model_config, TrainConfig(**spec["train"]),
-            callback=reporter.on_step, should_stop=reporter.should_stop, name=spec["name"],
-        )  # fmt: skip
-        reporter.finish(result)
-        config_json, weights = checkpoint_bytes(result.loaded)
+        if spec.get("gpt"):  # a GPT on text or on the induction task
+            fields, (config_json, weights) = train_gpt_job(conn, spec, stop_flag)
+        else:
+            fields, (config_json, weights) = train_toy_job(conn, spec, stop_flag)
     except (EOFError, OSError):
         raise
     except Exception as exc:  # reported to the student; the worker lives on for the next job
@@ -146,11 +143,21 @@ def run_job(conn: Connection, spec: dict, stop_flag: StopFlag) -> None:
         fields = {"job": job, "template": failure.template, "params": _jsonable(failure.params)}
         conn.send_bytes(pack("failed", fields))
         return
-    fields = {
-        "job": job, "steps": result.steps, "seconds": result.seconds, "accuracy": result.accuracy,
-        "stopped": result.stopped,
-    }  # fmt: skip
+    fields = {"job": job, **fields}
     conn.send_bytes(pack("done", fields, {"config.json": config_json, "model.safetensors": weights}))
+
+
+def train_toy_job(conn: Connection, spec: dict, stop_flag: StopFlag) -> tuple[dict, tuple[bytes, bytes]]:
+    """Train a Transformer or an RNN on a toy task, streaming progress; (the done message's fields, its checkpoint)."""
+    reporter = Reporter(conn, spec, stop_flag)
+    model_config = config_from_dict(spec["architecture"], spec["model"])
+    result = train(
+        reporter.task, model_config, TrainConfig(**spec["train"]),
+        callback=reporter.on_step, should_stop=reporter.should_stop, name=spec["name"],
+    )  # fmt: skip
+    reporter.finish(result)
+    fields = {"steps": result.steps, "seconds": result.seconds, "accuracy": result.accuracy, "stopped": result.stopped}
+    return fields, checkpoint_bytes(result.loaded)
 
 
 def _jsonable(params: dict) -> dict:

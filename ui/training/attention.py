@@ -35,6 +35,12 @@ NO_ATTENTION = N_(
     "This model has no attention (score *none*): its decoder sees only the encoder's final state, so there is no "
     "attention to watch form. Choose another attention score to see where the decoder looks."
 )
+GPT_HOW_TO_READ = N_(
+    "**How to read it.** Each row is a token of the probe asking *which earlier token matters?*; each column a token "
+    "at or before it (the upper triangle is masked: a GPT cannot look ahead). At the start every row is a blur; as "
+    "the loss falls heads specialise: one looks at the token just before (the diagonal under the main one), and on "
+    "the induction task a head in layer 2 looks at the token after the earlier copy of the current one."
+)
 keep_on_language_switch("snap_attn", "snap_head")
 SNAP_KEY, SNAP_JOB_KEY = "snap_index", "_snap_job"  # the snapshot shown, and the job it belongs to
 
@@ -71,8 +77,8 @@ def _which(name: str, head: int, heads: int) -> str:
 
 
 def _default_attention(names: list[str]) -> str:
-    """The last decoder layer's cross-attention (a Transformer), else the first block (the RNN's only one)."""
-    return max((n for n in names if _kind(n)[0] is AttentionKind.CROSS), default=names[0])
+    """The last decoder layer's cross-attention (a Transformer), else the last block (a GPT's; the RNN's only one)."""
+    return max((n for n in names if _kind(n)[0] is AttentionKind.CROSS), default=max(names, key=lambda n: _kind(n)[1]))
 
 
 def _choose(job: JobHandle, last: dict) -> tuple[str, int]:
@@ -119,12 +125,26 @@ def live_attention(job: JobHandle) -> None:
         show_chart(
             fig, "train_live_attn", name=chart_name("train", name, "live", head=head, model=job.name), theme="streamlit"
         )
-    right.markdown(
-        _(
-            "Probe input `{source}`. Each row is an output position, each column an input token; dark = "
-            "where that row looks. Watch the blur turn into a sharp pattern as the loss falls."
-        ).format(source=job.probe[0])
-    )
+    right.markdown(probe_words(job))
+
+
+def probe_words(job: JobHandle) -> str:
+    """What the live heatmap shows: the probe, and how to read rows and columns."""
+    if job.gpt_run is not None:
+        return _(
+            "Probe text `{source}`. Each row is a token looking back (a GPT sees only the tokens before it), each "
+            "column a token it can look at; dark = where that row looks. Watch the blur turn into a pattern as the "
+            "loss falls."
+        ).format(source=md_code(job.probe[0]))
+    return _(
+        "Probe input `{source}`. Each row is an output position, each column an input token; dark = "
+        "where that row looks. Watch the blur turn into a sharp pattern as the loss falls."
+    ).format(source=job.probe[0])
+
+
+def md_code(text: str) -> str:
+    """Text safe inside a Markdown code span (a backtick would end it)."""
+    return text.replace("`", "'").replace("\n", "⏎")
 
 
 def snapshot_stepper(job: JobHandle, steps: list[int]) -> int:
@@ -163,11 +183,17 @@ def snapshot_panel(job: JobHandle) -> None:
         name, head = _choose(job, snaps[-1].weights)
         keys, queries = _tokens(job, name)
         y_title, x_title = _axes(name)
+        every, n = snaps[1].step - snaps[0].step, len(snaps)
         st.caption(
             _(
+                "Probe text `{source}`, recorded every {every} steps or so: {n} snapshots. Press ▶ Play, or drag the "
+                "slider."
+            ).format(source=md_code(job.probe[0]), every=every, n=n)
+            if job.gpt_run is not None
+            else _(
                 "Probe input `{source}` → `{target}` (teacher-forced), recorded every {every} steps or so: "
                 "{n} snapshots. Press ▶ Play, or drag the slider."
-            ).format(source=job.probe[0], target=job.probe[1], every=snaps[1].step - snaps[0].step, n=len(snaps))
+            ).format(source=job.probe[0], target=job.probe[1], every=every, n=n)
         )
         shown = snapshot_stepper(job, [s.step for s in snaps])
         left, right = st.columns([3, 2])
@@ -185,7 +211,9 @@ def snapshot_panel(job: JobHandle) -> None:
                 theme="streamlit",
             )
         right.markdown(
-            _(
+            _(GPT_HOW_TO_READ)
+            if job.gpt_run is not None
+            else _(
                 "**How to read it.** Each row is an output position asking *where should I look?*; each column is "
                 "an input token. Dark = most of the attention. At the start every row is a blur; as the loss falls "
                 "one bright cell per row appears: for *reverse* the anti-diagonal (the first output looks at the last "

@@ -21,6 +21,7 @@ from ..tokens import md_escape
 from ..trace_cache import cached_run
 from ..widths import chart_share
 from .attention import snapshot_panel
+from .gpt_settings import gpt_settings_form, gpt_task_choice
 from .panels import current_job, live_panel, progress_panel, result_panel, start_job, stop_button
 from .settings import architecture_choice, settings_form
 from .upload import upload_panel
@@ -40,14 +41,16 @@ def render(view: TrainView, *, slide: bool = False) -> None:
             "Start from random weights and press **Start**: the loss falls, the held-out accuracy climbs, and the "
             "attention turns from noise into the pattern the task needs — the anti-diagonal of *reverse*, the "
             "crossing lines of *translate*. Train a Transformer, or an RNN encoder–decoder with attention to compare. "
-            "The defaults train *reverse* in well under a minute on a laptop CPU."
+            "The defaults train *reverse* in well under a minute on a laptop CPU. Or train a **GPT**: in a minute it "
+            "goes from noise to words, and on the *induction* task you watch an induction head form."
         ),
         markdown=True,
     )
     pretrained_line(get_model(view.common.model))
     status = st.container()  # Stop and the place in line or the progress bar, then the result: at the top
     with controls(bar, _("Settings")):
-        settings = settings_form(architecture_choice())
+        arch = architecture_choice()
+        settings = gpt_settings_form(gpt_task_choice()) if arch == "gpt" else settings_form(arch)
     if settings is not None:
         start_job(*settings)
     job = current_job()
@@ -68,15 +71,15 @@ def render(view: TrainView, *, slide: bool = False) -> None:
 
 
 def pretrained_line(loaded: AnyLoaded) -> None:
-    """One clear line when the sidebar's model is not trained on this page: MiniLM (pretrained) or a GPT (trained
-    by the repository's command; training one in the browser comes later)."""
+    """One clear line when the sidebar's model is not trained on this page: MiniLM (pretrained) or a GPT (the
+    shipped ones are trained by the repository's command; the GPT family below trains one here)."""
     if isinstance(loaded, LoadedEncoder):
         st.info(_("**{name}** is a pretrained model (all-MiniLM-L6-v2, trained by sentence-transformers on about a "
                   "billion sentence pairs): it is not trained here. This page trains the toy models.").format(
             name=loaded.name))  # fmt: skip
     elif isinstance(loaded, LoadedGPT):
-        st.info(_("**{name}** is a GPT, trained by the lab's own training command (the README says how). Training a "
-                  "GPT in the browser comes later; this page trains the toy models.").format(
+        st.info(_("**{name}** is a GPT. Choose the model family **GPT (decoder-only)** below to train one of your "
+                  "own here: English text, Chinese poems, or the induction task.").format(
             name=md_escape(loaded.name)))  # fmt: skip
 
 

@@ -16,18 +16,23 @@ import streamlit as st
 
 from model import PRETRAINED, LoadedModel, Task
 from model.architectures import AnyConfig
+from model.gpt import GPTConfig, GPTTask, LoadedGPT
+from model.gpt.train import GPTTrainConfig
 from model.io.archive import pack_archive
 from model.train import TrainConfig
 from services.training import JobHandle, TrainingError, get_pool
+from services.training.gpt_job import GPTRun
 from viz.training import accuracy_figure, loss_figure
 
 from ..charts import chart_name, show_chart
 from ..i18n import N_, _, current_language, explain
 from ..models import SHIPPED_NAME, add_user_model, user_models
-from ..navigation import ATTENTION, RNN_VS_TRANSFORMER, TRAIN
+from ..navigation import ATTENTION, NEXT_TOKEN, RNN_VS_TRANSFORMER, TRAIN
 from ..streamlit_private import session_alive_check
 from ..widths import chart_share
 from .attention import live_attention
+from .gpt_live import gpt_live
+from .gpt_text import gpt_ended_text, gpt_outcome, gpt_progress_text
 from .queue import about, waiting_panel
 
 JOB_KEY = "train_job"
@@ -84,8 +89,14 @@ def unique_name(base: str) -> str:
     return name
 
 
-def start_job(task: Task, model_config: AnyConfig, train_config: TrainConfig) -> JobHandle | None:
-    """Queue a run in the worker pool for this session, or say which limit was reached (nothing starts then)."""
+def start_job(
+    task: Task | GPTTask,
+    model_config: AnyConfig | GPTConfig,
+    train_config: TrainConfig | GPTTrainConfig,
+    gpt: GPTRun | None = None,
+) -> JobHandle | None:
+    """Queue a run in the worker pool for this session, or say which limit was reached (nothing starts then). A GPT
+    run (`gpt` given) trains on a GPTTask with a GPTTrainConfig."""
     old = current_job()
     if old is not None and old.stop_requested_at is not None:
         old.join(5.0)  # stopped but still handing its model back: wait for it rather than lose it
@@ -95,7 +106,7 @@ def start_job(task: Task, model_config: AnyConfig, train_config: TrainConfig) ->
     try:
         job = get_pool().submit(
             session_owner(), task, model_config, train_config, name=unique_name(f"my-{task.name}{arch}"),
-            alive=session_alive_check(),
+            alive=session_alive_check(), gpt=gpt,
         )  # fmt: skip
     except TrainingError as exc:  # one job a session, a full line, too many steps, a server shutting down
         st.error(explain(exc))
@@ -114,6 +125,8 @@ def stop_button(job: JobHandle | None) -> None:
 def progress_text(view) -> str:
     """The progress line (step, time, time left, accuracy) in the reader's language; once the run has ended, how it
     ended (done, with the accuracy goal reached before the last step; stopped) instead of the step count."""
+    if view.gpt is not None:
+        return gpt_ended_text(view) if view.finished else gpt_progress_text(view)
     if view.finished:
         return ended_text(view)
     parts = [
@@ -188,6 +201,11 @@ def _live(job: JobHandle) -> None:
     view = job.view()
     if not view.losses:  # waiting in line, or ended before its first step
         return
+    if view.gpt is not None:
+        gpt_live(job, view)
+        if not view.finished:
+            live_attention(job)
+        return
     left, right = st.columns(2)
     steps, losses = zip(*view.losses, strict=True)
     fig = loss_figure(
@@ -199,7 +217,7 @@ def _live(job: JobHandle) -> None:
     a_steps, accs = zip(*view.accuracies, strict=True) if view.accuracies else ((), ())
     fig = accuracy_figure(
         a_steps, accs, title=_("Held-out exact match"), x_title=_("step"), y_title=_("accuracy"),
-        step_name=_("step"), goal=job.train_config.until, total_steps=view.total_steps,
+        step_name=_("step"), goal=getattr(job.train_config, "until", None), total_steps=view.total_steps,
     )  # fmt: skip
     with right, chart_share(0.5):
         show_chart(fig, "train_acc_chart", name=chart_name("train", "accuracy", model=job.name), theme="streamlit")
@@ -278,7 +296,7 @@ def result_panel(job: JobHandle) -> None:
             getattr(st, notice[0])(notice[1])
         return
     loaded = user_models()[name]
-    st.success(outcome(view, job.result, name))
+    st.success(gpt_outcome(view, job.result, name) if view.gpt is not None else outcome(view, job.result, name))
     if notice:
         getattr(st, notice[0])(notice[1])
     open_it(name, loaded)
@@ -293,9 +311,15 @@ def result_panel(job: JobHandle) -> None:
     )  # fmt: skip
 
 
-def open_it(name: str, loaded: LoadedModel) -> None:
+def open_it(name: str, loaded: LoadedModel | LoadedGPT) -> None:
     """A link to the page that shows what the new model learned, with the model chosen there: Attention for a
-    Transformer, RNN vs Transformer (its alignment) for an RNN."""
+    Transformer, RNN vs Transformer (its alignment) for an RNN, Next token and Attention for a GPT."""
+    if isinstance(loaded, LoadedGPT):
+        params = {"model": name, "lang": current_language()}
+        c1, c2 = st.columns(2)
+        c1.page_link(NEXT_TOKEN.script, label=_("Open it on Next token"), icon=NEXT_TOKEN.icon, query_params=params)
+        c2.page_link(ATTENTION.script, label=_("Open it on Attention"), icon=ATTENTION.icon, query_params=params)
+        return
     rnn = getattr(loaded.config, "arch", "transformer") == "rnn"
     page, label = (
         (RNN_VS_TRANSFORMER, _("Open it on RNN vs Transformer")) if rnn else (ATTENTION, _("Open it on Attention"))

@@ -11,7 +11,7 @@ from ..choices import translated_options
 from ..i18n import N_, _, explain
 from ..models import CELL_NAMES, NORM_NAMES, POSITIONAL_NAMES, SCORE_NAMES
 
-ARCHITECTURES = {"transformer": N_("Transformer"), "rnn": N_("RNN + attention")}
+ARCHITECTURES = {"transformer": N_("Transformer"), "rnn": N_("RNN + attention"), "gpt": N_("GPT (decoder-only)")}
 DEFAULT_STEPS = 2000  # the most steps by default; the cosine schedule spans them (as `python -m model.train`)
 LEARNING_RATES = (3e-4, 5e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2)
 FFN_FACTOR = 2  # a trained Transformer's feed-forward width ÷ d_model (the help says it)
@@ -19,7 +19,7 @@ RULES = {"until accuracy": N_("at the accuracy goal"), "after steps": N_("after 
 
 
 def architecture_choice() -> str:
-    """Transformer or RNN + attention, outside the form so the form shows only the options that apply."""
+    """Transformer, RNN + attention or GPT, outside the form so the form shows only the options that apply."""
     return st.radio(_("Model family"), list(ARCHITECTURES), horizontal=True, key="train_arch",
                     format_func=translated_options("train_arch", ARCHITECTURES))  # fmt: skip
 

@@ -1,4 +1,5 @@
-"""Upload a model zip (model.safetensors + config.json) into this session's model list."""
+"""Upload a model zip (model.safetensors + config.json) into this session's model list: a toy task's model or a GPT
+(one whose config does not match its tensors is refused with a message)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 import streamlit as st
 
 from model import CheckpointError
-from model.io.archive import MAX_ARCHIVE_BYTES, load_archive
+from model.io.archive import MAX_ARCHIVE_BYTES, load_any_archive
 
 from ..i18n import _, explain
 from ..models import add_user_model
@@ -40,7 +41,7 @@ def upload_panel() -> None:
         return
     name = _name_from_file(file.name)
     try:
-        loaded = load_archive(file.getvalue(), name=name)
+        loaded = load_any_archive(file.getvalue(), name=name)
     except CheckpointError as exc:
         done[file.file_id] = ("error", _("This file cannot be used: {reason}").format(reason=explain(exc)))
         st.error(done[file.file_id][1])

@@ -1,0 +1,128 @@
+"""Train page, GPT family, live: the loss with the held-out loss, the samples written so far, and during an
+induction run every head's scores over the steps and the two heads of the circuit side by side.
+
+Everything is read from the job's one live state, `job.view()` (its `.gpt`: GPTProgress) and `job.snapshot_list()`,
+so a classroom follower that holds the same handle draws the same run (`gpt_live(job)`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from model.analysis.induction import circuit
+from services.training import JobHandle, JobView
+from services.training.gpt_progress import GPTProgress
+from viz.gpt_training import gpt_loss_figure, induction_curves_figure
+from viz.training import before_after_figure
+
+from ..charts import chart_name, show_chart
+from ..i18n import _
+from ..tokens import md_escape
+from ..widths import chart_share
+
+SAMPLES_HEIGHT = 340  # px of the scrolling samples list, the loss figure's height
+
+
+def gpt_live(job: JobHandle, view: JobView) -> None:
+    """The GPT run's figures: loss beside the samples (text) or the head scores under it (induction)."""
+    progress = view.gpt
+    assert progress is not None  # a GPT job's view always has one
+    steps, losses = zip(*view.losses, strict=True)
+    held = tuple(zip(*progress.held_out, strict=True)) if progress.held_out else ((), ())
+    fig = gpt_loss_figure(
+        (steps, losses), (held[0], held[1]), title=_("Training loss"), x_title=_("step"),
+        y_title=_("cross-entropy (nats per token)"), names=(_("this step's batch"), _("held-out text")),
+        step_name=_("step"), total_steps=view.total_steps,
+    )  # fmt: skip
+    induction = progress.task == "induction"
+    left, right = st.columns(2)
+    with left, chart_share(0.5):
+        show_chart(fig, "train_gpt_loss", name=chart_name("train", "loss", model=job.name), theme="streamlit")
+    with right:
+        samples_panel(progress)
+    if induction:
+        induction_panel(job, view, progress)
+
+
+def samples_panel(progress: GPTProgress) -> None:
+    """The samples written so far, newest first, each after the same prompt with the same seed."""
+    if not progress.samples:
+        return
+    induction = progress.task == "induction"
+    st.markdown(
+        _("**Copies so far** (the model continues the sequence after its first copy; newest first)")
+        if induction
+        else _("**Written by the model so far** (same prompt, same seed; newest first)")
+    )
+    with st.container(height=SAMPLES_HEIGHT, key="train_gpt_samples"):
+        for sample in reversed(progress.samples):
+            st.caption(_("step {n}").format(n=f"{sample.step:,}"))
+            st.code(f"{sample.prompt}▌{sample.text}", language=None, wrap_lines=True)
+            if sample.expected:
+                right = sum(a == b for a, b in zip(sample.text, sample.expected, strict=False))
+                st.caption(_("the copy: {expected} · {right} of {n} right").format(
+                    expected=md_escape(sample.expected), right=right, n=len(sample.expected)))  # fmt: skip
+
+
+def head_names(layers: int, heads: int) -> list[list[str]]:
+    """[layer][head] → "L2 H1" (1-based, as on every page)."""
+    return [[_("L{layer} H{head}").format(layer=i + 1, head=h + 1) for h in range(heads)] for i in range(layers)]
+
+
+def induction_panel(job: JobHandle, view: JobView, progress: GPTProgress) -> None:
+    """Every head's induction and previous-token scores over the steps above the losses, then the circuit."""
+    if not progress.scores:
+        return
+    steps = [step for step, _s in progress.scores]
+    scores = [s for _step, s in progress.scores]
+    induction = np.stack([s.induction for s in scores])  # (N, L, H)
+    previous = np.stack([s.previous for s in scores])  # (N, L, H)
+    formed = progress.formed
+    fig = induction_curves_figure(
+        steps, induction, previous, [s.loss for s in scores], [s.in_context_loss for s in scores],
+        head_names=head_names(*induction.shape[1:]),
+        titles=(_("Induction score of every head"), _("Previous-token score of every head")),
+        loss_title=_("Loss on 100 fresh repeated sequences"), x_title=_("step"), score_title=_("score"),
+        loss_axis_title=_("nats per token"), loss_names=(_("loss"), _("in-context loss (2nd copy − 1st)")),
+        step_name=_("step"), formed_step=formed.step if formed else None,
+        formed_label=_("head formed") if formed else "", total_steps=view.total_steps,
+    )  # fmt: skip
+    st.subheader(_("An induction head forming"))
+    if formed:
+        st.success(_("An induction head formed at step {step}, {seconds} s after the start (score {score}).").format(
+            step=f"{formed.step:,}", seconds=f"{formed.seconds:.1f}", score=f"{formed.score:.2f}"))  # fmt: skip
+    else:
+        every = steps[1] - steps[0] if len(steps) > 1 else 1
+        st.caption(_("Scored every {n} steps on 100 repeated sequences the model never trains on. A head has formed "
+                     "when its induction score reaches 0.5.").format(n=every))  # fmt: skip
+    show_chart(fig, "train_gpt_scores", name=chart_name("train", "head-scores", model=job.name), theme="streamlit")
+    if formed and induction.shape[1] >= 2:
+        circuit_panel(job, scores[-1])
+
+
+def circuit_panel(job: JobHandle, last) -> None:
+    """Layer 1's previous-token head and layer 2's induction head side by side, on the same repeated sequence."""
+    snaps = job.snapshot_list()
+    if not snaps or not job.probe_tokens[1]:
+        return
+    prev_layer, prev_head, ind_layer, ind_head = circuit(last)
+    weights = snaps[-1].weights
+    tokens = job.probe_tokens[1]
+    fig = before_after_figure(
+        weights[f"decoder.{prev_layer}.self_attn"][prev_head], weights[f"decoder.{ind_layer}.self_attn"][ind_head],
+        tokens, tokens,
+        before_title=_("Layer {layer}, head {head}: previous token ({score})").format(
+            layer=prev_layer + 1, head=prev_head + 1, score=f"{last.previous[prev_layer, prev_head]:.2f}"),
+        after_title=_("Layer {layer}, head {head}: induction ({score})").format(
+            layer=ind_layer + 1, head=ind_head + 1, score=f"{last.induction[ind_layer, ind_head]:.2f}"),
+        x_title=_("key (looked at)"), y_title=_("query (looking)"), weight_name=_("weight"), height=480,
+    )  # fmt: skip
+    st.subheader(_("The circuit: two heads that copy"))
+    show_chart(fig, "train_gpt_circuit", name=chart_name("train", "circuit", model=job.name), theme="streamlit")
+    st.markdown(_(
+        "The same repeated sequence in both. **Left:** each token looks at the one just before it (the diagonal under "
+        "the main one), so every position holds *which token came before me*. **Right:** in the second copy each "
+        "token looks at the position just after its own earlier occurrence (a stripe offset by the segment's "
+        "length) and copies the token there: the next token, predicted from the context alone."
+    ))  # fmt: skip

@@ -1,0 +1,125 @@
+"""Train page, GPT family: the task (English text, Chinese poems, induction) and its settings form, read into configs.
+
+Each task keeps its own defaults (the widgets' keys carry the task), measured so that a run from Start shows what
+it should within a class's minute: English text under 2.2 nats per character within 90 s, the induction head formed
+within 60 s (bench/train_pool.py prints both). Steps and the batch size take any number: a wrong one gets a message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from model.errors import InputError, LabError
+from model.gpt import GPT_TASKS, GPTConfig, GPTTask
+from model.gpt.induction import InductionSettings
+from model.gpt.train import GPTTrainConfig
+from services.training import get_pool
+from services.training.gpt_job import GPT_TASK_NAMES, INDUCTION, GPTRun, check_run_size, corpus_missing
+
+from ..choices import translated_options
+from ..i18n import N_, _, explain
+from .settings import LEARNING_RATES
+
+TASK_LABELS = {
+    "shakespeare": N_("English text (Shakespeare)"),
+    "tang-poems": N_("Chinese poems (Tang)"),
+    INDUCTION: N_("Induction (random tokens repeated once)"),
+}
+GPT_RULES = {"formed": N_("when the head has formed"), "after steps": N_("after the steps or minutes")}
+MAX_MINUTES = 30.0  # the pool's time limit for one job is 30 minutes
+
+
+@dataclass(frozen=True)
+class Defaults:
+    """A task's starting settings (the widgets of that task start here)."""
+
+    n_layers: int
+    d_model: int
+    n_heads: int
+    context: int
+    mlp: bool
+    lr: float
+    steps: int
+    batch: int
+    minutes: float
+    warmup: int = 100
+
+
+DEFAULTS = {
+    "shakespeare": Defaults(n_layers=2, d_model=64, n_heads=4, context=64, mlp=True, lr=3e-3, steps=3000, batch=32,
+                            minutes=1.5),
+    "tang-poems": Defaults(n_layers=2, d_model=64, n_heads=4, context=64, mlp=True, lr=3e-3, steps=3000, batch=32,
+                           minutes=1.5),
+    INDUCTION: Defaults(n_layers=2, d_model=32, n_heads=4, context=32, mlp=False, lr=3e-3, steps=3000, batch=32,
+                        minutes=1.0),
+}  # fmt: skip
+SAMPLE_CHARS = {"shakespeare": 160, "tang-poems": 42}  # a few lines; a whole poem after the example's first line
+
+
+def gpt_task_choice() -> str:
+    """Which GPT task, outside the form so the form starts from that task's defaults."""
+    return st.selectbox(_("Task"), list(GPT_TASK_NAMES), key="train_gpt_task",
+                        format_func=translated_options("train_gpt_task", TASK_LABELS))  # fmt: skip
+
+
+def _key(name: str, task: str) -> str:
+    return f"train_gpt_{name}_{task}"
+
+
+def gpt_settings_form(task: str) -> tuple[GPTTask, GPTConfig, GPTTrainConfig, GPTRun] | None:
+    """The settings of a GPT on `task`; (task, model config, train config, run) when Start was pressed with valid
+    values, else None (a message says what is wrong)."""
+    d = DEFAULTS[task]
+    st.caption(_(GPT_TASKS[task].description))
+    with st.form(f"train_gpt_settings_{task}", border=True):
+        c1, c2, c3, c4 = st.columns(4)
+        layers = c1.number_input(_("Layers"), 1, 8, d.n_layers, key=_key("layers", task))
+        mlp = c1.checkbox(_("MLP in each block"), d.mlp, key=_key("mlp", task),
+                          help=_("Off: attention-only blocks, as in the papers on induction heads."))  # fmt: skip
+        d_model = c2.number_input("d_model", 8, 256, d.d_model, step=8, key=_key("d", task))
+        heads = c2.number_input(_("Heads"), 1, 16, d.n_heads, key=_key("heads", task),
+                                help=_("d_model must divide evenly by heads."))  # fmt: skip
+        context = c3.number_input(_("Context (tokens)"), 8, 256, d.context, step=8, key=_key("context", task),
+                                  help=_("How many tokens the model reads at once."))  # fmt: skip
+        lr = c4.select_slider(_("Learning rate"), LEARNING_RATES, value=d.lr, key=_key("lr", task),
+                              format_func="{:g}".format)  # fmt: skip
+        s1, s2, s3, s4 = st.columns(4)
+        steps = s1.number_input(_("Steps (most)"), value=d.steps, step=100, key=_key("steps", task))
+        batch = s2.number_input(_("Batch size"), value=d.batch, step=8, key=_key("batch", task))
+        minutes = s3.number_input(
+            _("Minutes (most)"), 0.1, MAX_MINUTES, d.minutes, step=0.5, key=_key("minutes", task),
+            help=_("Training ends at the steps or at these minutes, whichever comes first."),
+        )  # fmt: skip
+        rule = "after steps"
+        if task == INDUCTION:
+            rule = s4.radio(_("Stop"), list(GPT_RULES), key=_key("rule", task),
+                            format_func=translated_options(_key("rule", task), GPT_RULES))  # fmt: skip
+        submitted = st.form_submit_button(_("▶ Start training"), type="primary", key="train_start")
+    if not submitted:
+        return None
+    problem = corpus_missing(task)
+    if problem is not None:
+        st.error(explain(problem))
+        return None
+    try:
+        steps_n, batch_n = check_run_size(steps, batch, get_pool().settings.max_steps)
+    except InputError as exc:
+        st.error(explain(exc))
+        return None
+    try:
+        if task == INDUCTION:  # the segment and its copy must fit the context
+            InductionSettings(context=int(context))
+        model_config = GPTConfig(
+            vocab_size=1, d_model=int(d_model), n_heads=int(heads), n_layers=int(layers), d_ff=4 * int(d_model),
+            max_len=int(context), mlp=bool(mlp),
+        )  # fmt: skip  # vocab_size: the worker sets it from the task's vocabulary
+        warmup = min(d.warmup, steps_n // 10)
+        train_config = GPTTrainConfig(steps=steps_n, batch_size=batch_n, lr=float(lr), warmup=warmup,
+                                      minutes=float(minutes), eval_every=100)  # fmt: skip
+        run = GPTRun(task, sample_chars=SAMPLE_CHARS.get(task, 0), until_formed=rule == "formed")
+    except LabError as exc:
+        st.error(_("These settings cannot build a model: {reason}").format(reason=explain(exc)))
+        return None
+    return GPT_TASKS[task], model_config, train_config, run
