@@ -15,6 +15,7 @@ the run before their character is complete are written as "�" (U+FFFD), as Pyt
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -99,6 +100,13 @@ def _characters(data: bytes) -> list[tuple[int, int, bool]]:
     return spans
 
 
+def is_byte_level(tokenizer: Tokenizer) -> bool:
+    """Whether a tokenizer is GPT-2's kind: a BPE model over bytes (a ByteLevel step in its pre-tokenizer)."""
+    data = json.loads(tokenizer.to_str())
+    model = data.get("model") or {}
+    return model.get("type") == "BPE" and '"ByteLevel"' in json.dumps(data.get("pre_tokenizer"))
+
+
 class ByteLevelBPE:
     """A byte-level BPE tokenizer (tokenizer.json, or vocab.json + merges.txt) padded to the model's vocab_size.
     Never changed after it is built, so models and threads share it."""
@@ -106,6 +114,9 @@ class ByteLevelBPE:
     def __init__(self, tokenizer: Tokenizer, vocab_size: int | None = None, source: str = "tokenizer.json"):
         tokenizer.no_truncation()
         tokenizer.no_padding()
+        if not is_byte_level(tokenizer):
+            raise FolderError(N_("{file} is not GPT-2's byte-level BPE: its model or its splitting is another kind."),
+                              file=source)  # fmt: skip
         self._tokenizer = tokenizer
         size = tokenizer.get_vocab_size(with_added_tokens=True)
         if vocab_size is not None and size > vocab_size:

@@ -86,12 +86,12 @@ def config_from_gpt2(data: dict[str, Any]) -> GPTConfig:
 def our_name(name: str) -> str | None:
     """Our state-dict name for a GPT-2 tensor name; None for a tensor that is not a weight of ours (a mask buffer, the
     tied head); FolderError for a name GPT-2 does not have."""
-    name = name.removeprefix("transformer.")
-    if name in TOP:
-        return name
-    if name == HEAD or SKIPPED.fullmatch(name):
+    short = name.removeprefix("transformer.")
+    if short in TOP:
+        return short
+    if short == HEAD or SKIPPED.fullmatch(short):
         return None
-    block = BLOCK.fullmatch(name)
+    block = BLOCK.fullmatch(short)
     if block is None or block.group(2) not in PARTS:
         raise FolderError(N_("model.safetensors holds {name}, which GPT-2 has no place for."), name=name)
     layer, module, kind = block.groups()

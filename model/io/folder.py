@@ -39,10 +39,13 @@ CONFIG, WEIGHTS, INDEX = "config.json", "model.safetensors", "model.safetensors.
 PICKLES = ("pytorch_model.bin", "pytorch_model.bin.index.json")
 MODEL_TYPES = ("gpt2", "bert")  # what a folder may hold
 MAX_JSON_BYTES = 64 * 2**20  # config.json, the index, tokenizer.json: GPT-2's tokenizer.json is 1.4 MB
-# Measured (bench/folder_size.py, one thread): a traced forward of 64 tokens costs about 40 ms per 100 M parameters;
-# over 200 M (GPT-2 medium, 355 M; BERT-large, 335 M) a page that traces on every edit is visibly slower.
+# Measured 2026-12-01 (bench/folder_size.py, one thread, load average 2-7 on 2 cores): a traced forward of 64 tokens
+# took 0.9 s for distilgpt2 (82 M), 1.4 s for GPT-2 small (124 M), 0.9 s for BERT-base (109 M); 4.1 s for GPT-2
+# medium (355 M), 5.4 s for GPT-2 large (774 M), 3.0 s for BERT-large (334 M); at 128 tokens 1.7 s for GPT-2 small and
+# 5.5 s / 12.8 s for medium / large. About 1 s per 100 M parameters at 64 tokens, growing with the length: over 200 M
+# a page that traces on every edit waits seconds, so such a model opens with a notice and its input capped at 64.
 LARGE_MODEL_PARAMS = 200_000_000
-LARGE_MODEL_TOKENS = 128  # a big model's input cap (the cost of a trace grows with the square of the length)
+LARGE_MODEL_TOKENS = 64  # a big model's input cap, in tokens
 GPT_EXAMPLE = "The quick brown fox jumps over the lazy dog. The quick brown"
 FOLDER_GPT = N_("A GPT-2 model opened from a folder: it writes text one token at a time.")
 LARGE = N_("{name} has {millions} million parameters (over {limit} million): every page runs it again on each edit, so "
@@ -61,10 +64,9 @@ class FolderInfo:
     config: dict[str, Any]  # config.json's contents
     shards: tuple[str, ...]  # the safetensors files
 
-    @property
-    def large(self) -> bool:
-        """Over LARGE_MODEL_PARAMS: opens with a notice and a capped input."""
-        return self.n_params > LARGE_MODEL_PARAMS
+    def large(self, limit: int = LARGE_MODEL_PARAMS) -> bool:
+        """Over `limit` parameters (LARGE_MODEL_PARAMS): opens with a notice and a capped input."""
+        return self.n_params > limit
 
 
 def _read_json(folder: Path, name: str) -> Any:
@@ -96,6 +98,7 @@ def _shards(folder: Path) -> tuple[str, ...]:
             if not isinstance(name, str) or not name.endswith(".safetensors") or Path(name).name != name:
                 raise FolderError(N_("{file} names a shard {name}; a shard is a .safetensors file in the folder."),
                                   file=INDEX, name=repr(name))  # fmt: skip
+        for name in names:
             if not (folder / name).is_file():
                 raise _missing(folder, name)
         return names
@@ -240,22 +243,25 @@ def _built(build: Callable[[], nn.Module], info: FolderInfo, model_config: Any, 
     return model.eval()
 
 
-def _notices(info: FolderInfo, name: str) -> tuple[LabError, ...]:
-    if not info.large:
+def _notices(info: FolderInfo, name: str, large: int) -> tuple[LabError, ...]:
+    if not info.large(large):
         return ()
-    millions = round(info.n_params / 1e6)
-    return (LabError(LARGE, name=name, millions=millions, limit=LARGE_MODEL_PARAMS // 10**6,
-                     tokens=LARGE_MODEL_TOKENS),)  # fmt: skip
+    millions = f"{info.n_params / 1e6:.0f}"
+    return (LabError(LARGE, name=name, millions=millions, limit=f"{large / 1e6:.0f}", tokens=LARGE_MODEL_TOKENS),)
 
 
-def load_folder(path: str | os.PathLike, name: str | None = None) -> LoadedGPT | LoadedEncoder:
+def load_folder(
+    path: str | os.PathLike, name: str | None = None, *, large: int = LARGE_MODEL_PARAMS
+) -> LoadedGPT | LoadedEncoder:
     """A GPT-2 folder as a LoadedGPT, a BERT folder as a LoadedEncoder, named `name` (default: the folder's name);
-    FolderError says what does not fit (module docstring)."""
+    FolderError says what does not fit (module docstring). A model of more than `large` parameters carries a notice
+    (.notices) and reads at most LARGE_MODEL_TOKENS tokens (.max_words)."""
     info = inspect_folder(path)
     name = name or info.path.resolve().name
     meta = {"folder": str(info.path), "model_type": info.model_type, "n_params": info.n_params,
             "files": list(info.files), "tokenizer": info.tokenizer_kind}  # fmt: skip
-    notices = _notices(info, name)
+    notices = _notices(info, name, large)
+    is_large = info.large(large)
     folder = info.path
     if info.model_type == "gpt2":
         config = gpt2.config_from_gpt2(info.config)
@@ -267,8 +273,8 @@ def load_folder(path: str | os.PathLike, name: str | None = None) -> LoadedGPT |
         assert isinstance(model, GPT)
         task = GPTTask(name, GPT_EXAMPLE, FOLDER_GPT, "en")
         return LoadedGPT(model, vocab, name=name, task=task, meta=meta,
-                         limit=LARGE_MODEL_TOKENS if info.large else None, notices=notices)  # fmt: skip
-    bert_config = _model_config("bert", info.config, info.large)
+                         limit=LARGE_MODEL_TOKENS if is_large else None, notices=notices)  # fmt: skip
+    bert_config = _model_config("bert", info.config, is_large)
     tokenizer = _bert_tokenizer(folder, info.tokenizer_kind, bert_config)
     encoder = _built(lambda: BertEncoder(bert_config), info, bert_config, "bert")
     assert isinstance(encoder, BertEncoder)
@@ -280,10 +286,7 @@ def _bert_tokenizer(folder: Path, kind: str, config: BertConfig) -> WordPieceTok
     from ..bert.runner import EXAMPLE
 
     try:
-        if kind == "tokenizer.json":
-            tokenizer = WordPieceTokenizer.from_file(folder / "tokenizer.json", config.max_len, EXAMPLE)
-        else:
-            tokenizer = WordPieceTokenizer(_vocab_txt(folder), config.max_len, EXAMPLE)
+        tokenizer = WordPieceTokenizer(_wordpiece(folder, kind), config.max_len, EXAMPLE)
     except CheckpointError as exc:
         raise FolderError(exc.template, **exc.params) from None
     if tokenizer.vocab_size > config.vocab_size:
@@ -292,21 +295,28 @@ def _bert_tokenizer(folder: Path, kind: str, config: BertConfig) -> WordPieceTok
     return tokenizer
 
 
-def _vocab_txt(folder: Path):
-    """A `tokenizers` Tokenizer from BERT's vocab.txt, lower-casing as tokenizer_config.json says (default: yes)."""
+def _wordpiece(folder: Path, kind: str):
+    """A `tokenizers` Tokenizer from tokenizer.json, or from BERT's vocab.txt with BERT's normaliser (lower-casing as
+    tokenizer_config.json says, default yes) and splitter. Either way [CLS] … [SEP] is added when the file does not say
+    so itself, as transformers' BertTokenizer does."""
     from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
 
-    settings = _read_json(folder, "tokenizer_config.json") if (folder / "tokenizer_config.json").is_file() else {}
-    lower = bool(settings.get("do_lower_case", True)) if isinstance(settings, dict) else True
     try:
-        tokenizer = Tokenizer(models.WordPiece.from_file(str(folder / "vocab.txt"), unk_token="[UNK]"))
+        if kind == "tokenizer.json":
+            tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        else:
+            tokenizer = Tokenizer(models.WordPiece.from_file(str(folder / "vocab.txt"), unk_token="[UNK]"))
     except Exception as exc:  # the library raises its own exception type for a file it cannot parse
-        raise FolderError(N_("{file} cannot be read ({error})."), file="vocab.txt", error=exc) from None
-    tokenizer.normalizer = normalizers.BertNormalizer(lowercase=lower)
-    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
-    cls, sep = tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
-    if cls is None or sep is None:
-        raise FolderError(N_("tokenizer.json has no {tokens} token."), tokens="[CLS], [SEP]")
-    tokenizer.post_processor = processors.BertProcessing(("[SEP]", sep), ("[CLS]", cls))
-    tokenizer.decoder = decoders.WordPiece()
+        raise FolderError(N_("{file} cannot be read ({error})."), file=kind, error=exc) from None
+    if kind != "tokenizer.json":
+        settings = _read_json(folder, "tokenizer_config.json") if (folder / "tokenizer_config.json").is_file() else {}
+        lower = bool(settings.get("do_lower_case", True)) if isinstance(settings, dict) else True
+        tokenizer.normalizer = normalizers.BertNormalizer(lowercase=lower)
+        tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+        tokenizer.decoder = decoders.WordPiece()
+    if tokenizer.post_processor is None:
+        cls, sep = tokenizer.token_to_id("[CLS]"), tokenizer.token_to_id("[SEP]")
+        if cls is None or sep is None:
+            raise FolderError(N_("{file} has no {tokens} token."), file=kind, tokens="[CLS], [SEP]")
+        tokenizer.post_processor = processors.BertProcessing(("[SEP]", sep), ("[CLS]", cls))
     return tokenizer

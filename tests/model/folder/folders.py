@@ -50,10 +50,11 @@ def jitter(model: torch.nn.Module, seed: int = 0, scale: float = 0.05) -> None:
 
 def gpt2_folder(
     path: Path, *, layers: int = 2, heads: int = 2, width: int = 16, positions: int = 64, vocab_files: bool = False,
-    seed: int = 0, **options,
+    shard: str | None = None, seed: int = 0, **options,
 ):  # fmt: skip
     """A random GPT2LMHeadModel (eager attention) saved to `path` with a trained byte-level BPE: tokenizer.json, or
-    vocab.json + merges.txt with vocab_files. Returns the transformers model, in eval mode."""
+    vocab.json + merges.txt with vocab_files; in shards of at most `shard` ("20KB") with their index when given.
+    Returns the transformers model, in eval mode."""
     tokenizer = bpe_tokenizer()
     torch.manual_seed(seed)
     config = transformers.GPT2Config(
@@ -63,7 +64,7 @@ def gpt2_folder(
     config._attn_implementation = "eager"
     model = transformers.GPT2LMHeadModel(config).eval()
     jitter(model, seed)
-    model.save_pretrained(path)
+    model.save_pretrained(path, **({"max_shard_size": shard} if shard else {}))
     if vocab_files:
         tokenizer.model.save(str(path))  # vocab.json + merges.txt, GPT-2's own pair of files
     else:

@@ -113,3 +113,20 @@ def test_greedy_generation_equals_transformers_generate(lm, folder, text):
     assert len(expected) == 20
     assert lm.generate_ids(ids, 20, SamplingSettings(temperature=0)) == expected
     assert lm.generate(text, n=20, temperature=0) == lm.vocab.decode(expected)
+
+
+def test_a_sharded_folder_with_vocab_json_and_merges_txt_equals_transformers(tmp_path):
+    path = tmp_path / "sharded"
+    theirs = gpt2_folder(path, layers=2, width=16, positions=128, vocab_files=True, shard="20KB", seed=3)
+    assert (path / "model.safetensors.index.json").is_file() and not (path / "model.safetensors").exists()
+    assert not (path / "tokenizer.json").exists()
+    lm = model.load_folder(path, name="mine")
+    assert isinstance(lm, LoadedGPT) and lm.name == "mine"
+    assert len(lm.meta["files"]) > 5  # config.json, the index, its shards, vocab.json, merges.txt
+    reference = transformers.AutoTokenizer.from_pretrained(path)  # GPT2Tokenizer over vocab.json + merges.txt
+    for text in (ENGLISH, CHINESE):
+        ids = lm.tokenize(text).ids
+        assert ids == reference(text)["input_ids"]
+        assert lm.vocab.decode(ids) == text == reference.decode(ids)
+        with torch.no_grad():
+            close(lm.trace(text)[LOGITS], theirs(torch.tensor([ids])).logits)
