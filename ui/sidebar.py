@@ -9,6 +9,7 @@ from views import Common, key_of
 
 from .charts import chart_format_picker
 from .choices import shown_as
+from .folder_upload import folder_upload
 from .i18n import LANGUAGES, N_, _, explain, ngettext, translations
 from .models import (
     CELL_NAMES,
@@ -69,6 +70,7 @@ def render_sidebar() -> None:
         for notice in getattr(loaded, "notices", ()):  # a big model opened from a folder: why its pages are slower
             st.info(explain(notice), icon="🐢")
         missing_models_line()
+        folder_upload()
     chart_format_picker()
 
 

@@ -1,0 +1,123 @@
+"""Models from folders the server was started with ($ATTENTION_LAB_EXTRA_MODELS, what `attention-lab --model-dir`
+writes): a random GPT-2 and a random BERT made by transformers (devtools/hf_folders.py), in every session's picker
+under their folder's name, on every page in English and Chinese. The numbers are checked against transformers' own
+run of the same folder on the same token ids (its tokenizer read by the `tokenizers` library): the Attention page's
+head, /next-token's most likely tokens, BERT's head; the other pages draw with the model's own learned positions."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from streamlit.testing.v1 import AppTest
+from tokenizers import Tokenizer
+
+from attention_lab.model_dirs import EXTRA_MODELS_ENV
+from devtools.hf_folders import write_bert_folder, write_gpt2_folder
+
+from .charts import charts_of
+from .test_attention_page import array
+from .training import heatmap_z
+
+transformers = pytest.importorskip("transformers")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
+TEXTS = {"en": "To be, or not to be, that is the question", "zh": "床前明月光，疑是地上霜。"}
+WORDS = {"en": {"tokens": "**Tokens:**", "next": "**Most likely next token:**", "context": "context 64 tokens"},
+         "zh": {"tokens": "**词元：**", "next": "**最可能的下一个词元：**", "context": "上下文 64 个词元"}}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("server-folders")
+    return {"gpt2": write_gpt2_folder(root / "tiny-gpt2", seed=3),
+            "bert": write_bert_folder(root / "tiny-bert", seed=4)}  # fmt: skip
+
+
+@pytest.fixture
+def served(folders, monkeypatch) -> dict[str, Path]:
+    monkeypatch.setenv(EXTRA_MODELS_ENV, os.pathsep.join(str(f) for f in folders.values()))
+    return folders
+
+
+def opened(page: str, lang: str, **params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.query_params.update(lang=lang, **params)
+    at.switch_page(f"pages/{page}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def figures(at: AppTest) -> dict[str, dict]:
+    return {c.spec["layout"].get("meta"): c.spec for c in charts_of(at)}
+
+
+def lines(at: AppTest) -> list[str]:
+    return [m.value for m in [*at.markdown, *at.caption, *at.info, *at.warning]]
+
+
+def reference(folder: Path, text: str, model_class):
+    """transformers' run of the folder on the text's ids (the folder's tokenizer.json), eager attention."""
+    ids = Tokenizer.from_file(str(folder / "tokenizer.json")).encode(text).ids
+    model = model_class.from_pretrained(folder, attn_implementation="eager").eval()
+    with torch.no_grad():
+        return ids, model(torch.tensor([ids]), output_attentions=True)
+
+
+@LANGS
+def test_a_folder_gpt2_is_every_session_s_by_its_name_and_its_head_is_transformers(served, lang):
+    text = TEXTS[lang]
+    at = opened("attention", lang, model="tiny-gpt2", text=text)
+    options = list(at.selectbox(key="model").options)
+    assert "tiny-gpt2" in options and "tiny-bert" in options  # the folder's name alone: no "(yours)"
+    assert at.selectbox(key="model").value == "tiny-gpt2"
+    assert WORDS[lang]["context"] in at.sidebar.caption[0].value
+    ids, out = reference(served["gpt2"], text, transformers.GPT2LMHeadModel)
+    chips = next(v for v in lines(at) if v.startswith(WORDS[lang]["tokens"]))
+    assert chips.count("`") == 2 * len(ids) and "Ġ" not in chips  # one chip per BPE token, shown as text
+    best = Tokenizer.from_file(str(served["gpt2"] / "tokenizer.json")).decode([int(out.logits[0, -1].argmax())])
+    assert any(v.startswith(WORDS[lang]["next"]) and best.strip() in v for v in lines(at))
+    layer, head = at.selectbox(key="layer").value, at.radio(key="head").value
+    z = heatmap_z(figures(at)["attention-head"]["data"][0])
+    np.testing.assert_allclose(z, out.attentions[layer][0, head].numpy(), atol=1e-5)
+
+
+@LANGS
+def test_next_token_ranks_the_tokens_as_transformers_logits_do(served, lang):
+    text = TEXTS[lang]
+    at = opened("next-token", lang, model="tiny-gpt2", text=text)
+    _, out = reference(served["gpt2"], text, transformers.GPT2LMHeadModel)
+    probs = torch.softmax(out.logits[0, -1].double(), -1)
+    fig = figures(at)["next-token-candidates"]
+    shown = array(fig["data"][0]["x"])  # the bars before the cut
+    top = torch.sort(probs, descending=True).values[: len(shown)].numpy()
+    np.testing.assert_allclose(np.sort(shown)[::-1], top, rtol=1e-4, atol=1e-6)  # T 1, no cut: softmax of the logits
+    assert any(m.value.replace("\u00a0", " ").strip() == text for m in at.markdown)  # the prompt decoded whole
+
+
+@LANGS
+def test_a_folder_bert_reads_word_pieces_and_its_head_is_transformers(served, lang):
+    text = TEXTS[lang]
+    at = opened("attention", lang, model="tiny-bert", text=text)
+    ids, out = reference(served["bert"], text, transformers.BertModel)
+    kind, layer, head = at.radio(key="kind").value, at.selectbox(key="layer").value, at.radio(key="head").value
+    assert kind == "encoder"
+    z = heatmap_z(figures(at)["attention-head"]["data"][0])
+    np.testing.assert_allclose(z, out.attentions[layer][0, head].numpy(), atol=1e-5)
+    assert z.shape == (len(ids), len(ids))
+
+
+@LANGS
+@pytest.mark.parametrize("model", ["tiny-gpt2", "tiny-bert"])
+def test_the_other_pages_draw_a_folder_model(served, lang, model):
+    text = TEXTS[lang]
+    at = opened("positional-encoding", lang, model=model, text=text)
+    assert "position-cosine-learned" in figures(at)  # the model's own learned positions
+    for page, params in (("step-by-step", {"source": "model", "step": "4"}), ("inside-a-layer", {})):
+        at = opened(page, lang, model=model, text=text, **params)
+        assert figures(at), page
+    at = opened("attention", lang, model=model, text=text, atlas="true", atlas_over="input")
+    assert "head-atlas" in figures(at)
