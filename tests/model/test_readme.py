@@ -23,10 +23,11 @@ def promised(line: str):
 
 
 @pytest.mark.parametrize("readme", ["README.md", "README.zh-CN.md"])
-def test_the_python_snippets_run_as_written(readme):
+def test_the_python_snippets_run_as_written(readme, tmp_path, monkeypatch):
     minilm()  # the third snippet loads MiniLM: skipped without its package (failed in CI)
+    monkeypatch.chdir(tmp_path)  # the folder snippet writes tiny-gpt2/ where it runs
     blocks = PYTHON_BLOCK.findall((ROOT / readme).read_text(encoding="utf-8"))
-    assert len(blocks) == 4, "the model section's four snippets (Transformer, RNN, MiniLM, GPT)"
+    assert len(blocks) == 5, "the model section's five snippets (Transformer, RNN, MiniLM, GPT, a folder)"
     namespace: dict = {}
     checked = 0
     for block in blocks:
@@ -43,8 +44,9 @@ def test_the_python_snippets_run_as_written(readme):
             else:
                 exec(code, namespace)
     # the prediction, the cross-attention shape, the RNN's arch, its attention shape; MiniLM's arch, word pieces,
-    # attention shape, embedding shape, a similarity and the atlas's shape; the GPT's arch, tokens and causal weights
-    assert checked == 13
+    # attention shape, embedding shape, a similarity and the atlas's shape; the GPT's arch, tokens and causal weights;
+    # the folder's arch, its tokens as text and an attention shape
+    assert checked == 16
     gpt = namespace["lm"]  # the GPT snippet's promises in prose: most likely first, probs summing to 1, same seed
     dist, tr = namespace["dist"], namespace["tr"]
     assert dist.probs == sorted(dist.probs, reverse=True) and abs(sum(dist.probs) - 1) < 1e-9
