@@ -66,3 +66,16 @@ def test_stream_names_and_bad_positions(lm):
             logit_lens(lm.model, trace, lm.vocabulary, position=bad)
     with pytest.raises(InputError):
         logit_lens(lm.model, trace, lm.vocabulary, k=0)
+
+
+def test_the_top_k_are_a_stable_sort_s_first_k_without_sorting_the_vocabulary():
+    """logit_lens's _stable_top against torch's stable descending sort, on a GPT-2-sized row set with ties."""
+    from model.analysis.logit_lens import _stable_top
+
+    g = torch.Generator().manual_seed(0)
+    probs = torch.softmax(torch.randn(13, 50257, generator=g, dtype=torch.float64), -1)
+    probs[3, 10] = probs[3, 20] = probs[3, 7] = probs[3].max() + 0.01  # a three-way tie at the top
+    probs[5, 100:110] = probs[5].max() + 0.02  # ten tied: the first k of them by id
+    for k in (1, 2, 5, 10):
+        expected = torch.sort(probs, dim=-1, descending=True, stable=True).indices[:, :k]
+        assert torch.equal(_stable_top(probs, k), expected)
