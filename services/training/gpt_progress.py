@@ -12,7 +12,7 @@ import numpy as np
 
 from model.analysis.induction import HeadScores
 
-GPT_FIELDS = ("held_out", "samples", "scores", "formed", "probe")  # a progress message's GPT fields
+GPT_FIELDS = ("held_out", "samples", "scores", "formed", "probe", "circuit")  # a progress message's GPT fields
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,17 @@ class Formed:
 
 
 @dataclass(frozen=True)
+class Circuit:
+    """The two heads of the induction circuit (model.analysis.induction.circuit of the latest scores) and their
+    attention on the probe sequence at that step: (T, T) each."""
+
+    step: int
+    heads: tuple[int, int, int, int]  # (prev_layer, prev_head, ind_layer, ind_head), 0-based
+    previous: np.ndarray  # (T, T) the previous-token head's weights
+    induction: np.ndarray  # (T, T) the induction head's weights
+
+
+@dataclass(frozen=True)
 class GPTProgress:
     """Everything a GPT run shows besides the loss; the lists grow as the worker reports."""
 
@@ -44,6 +55,7 @@ class GPTProgress:
     scores: list[tuple[int, HeadScores]] = field(default_factory=list)  # (step, every head's scores), induction
     formed: Formed | None = None
     probe: tuple[str, ...] = ()  # the probe's tokens: the axes of the attention snapshots
+    circuit: Circuit | None = None  # induction: the latest circuit heads on the probe
 
     def copy(self) -> GPTProgress:
         return replace(self, held_out=list(self.held_out), samples=list(self.samples), scores=list(self.scores))
@@ -58,7 +70,22 @@ class GPTProgress:
             scores=[*self.scores, *((int(s["step"]), scores_from_json(s)) for s in fields.get("scores", []))],
             formed=Formed(int(formed[0]), float(formed[1]), float(formed[2])) if formed else self.formed,
             probe=tuple(str(t) for t in fields["probe"]) if "probe" in fields else self.probe,
+            circuit=circuit_from_json(fields["circuit"]) if fields.get("circuit") else self.circuit,
         )  # fmt: skip
+
+
+def circuit_to_json(circuit: Circuit) -> dict:
+    return {"step": circuit.step, "heads": list(circuit.heads), "previous": circuit.previous.tolist(),
+            "induction": circuit.induction.tolist()}  # fmt: skip
+
+
+def circuit_from_json(data: dict) -> Circuit:
+    previous = np.asarray(data["previous"], dtype=np.float32)
+    induction = np.asarray(data["induction"], dtype=np.float32)
+    heads = tuple(int(h) for h in data["heads"])
+    if previous.ndim != 2 or previous.shape != induction.shape or len(heads) != 4:
+        raise ValueError(f"circuit weights of shapes {previous.shape} and {induction.shape}, heads {heads}")
+    return Circuit(int(data["step"]), (heads[0], heads[1], heads[2], heads[3]), previous, induction)
 
 
 def sample_from_json(data: dict) -> Sample:

@@ -12,20 +12,22 @@ import functools
 import time
 from dataclasses import asdict, replace
 from multiprocessing.connection import Connection
+from typing import Any
 
 import numpy as np
 import torch
 
 from model.analysis.attention import attention_maps
-from model.analysis.induction import HeadScores, head_scores
+from model.analysis.induction import HeadScores, circuit, head_scores
 from model.gpt import GPT, GPT_TASKS, CharVocab, GPTConfig, LoadedGPT
 from model.gpt.induction import InductionSettings, RepeatedBatch, induction_vocab, repeated_batch
 from model.gpt.train import Fit, GPTStepInfo, GPTTrainConfig, GPTTrainResult, Probe, fit_gpt, train_gpt
 from model.gpt.train_cli import RECIPES, recipe_data
 from model.io.checkpoint import checkpoint_bytes
+from model.naming import AttentionKind, attention_name
 
 from .gpt_job import FORMED_SCORE, RECIPE_OF_TASK, SCORE_SEQUENCES, GPTRun
-from .gpt_progress import scores_to_json
+from .gpt_progress import Circuit, circuit_to_json, scores_to_json
 from .snapshots import SnapshotSchedule
 from .stopflag import StopFlag
 from .wire import arrays_to_bytes, pack
@@ -64,7 +66,7 @@ class GPTReporter:
         self.steps: list[int] = []
         self.losses: list[float] = []
         self.snapshots: dict[int, dict[str, np.ndarray]] = {}
-        self.fields: dict[str, list] = {"held_out": [], "samples": [], "scores": []}
+        self.fields: dict[str, Any] = {"held_out": [], "samples": [], "scores": []}
 
     def should_stop(self) -> bool:
         """Stop asked for (acknowledged at once), or an induction run past its head's forming by after_formed."""
@@ -88,19 +90,24 @@ class GPTReporter:
             if info.step == 1 or info.step % self.run.sample_every == 0:
                 self.add_sample(info.step, model)
         if isinstance(info.probe, HeadScores):  # fit_gpt's probe: every head scored on the fixed sequences
-            self.add_scores(info.step, info.seconds, info.probe)
+            self.add_scores(info.step, info.seconds, info.probe, info.model)
         if time.monotonic() - self.last_sent >= SEND_INTERVAL:
             self.flush()
 
-    def add_snapshot(self, step: int, model: GPT) -> None:
+    def probe_attention(self, model: GPT) -> dict[str, np.ndarray]:
+        """Every block's attention on the probe: "decoder.{i}.self_attn" → (H, T, T)."""
         with evaluating(model), torch.inference_mode():
             _, trace = model(torch.tensor([self.probe]), record=True)
-        self.snapshots[step] = attention_maps(trace)
+        return attention_maps(trace)
+
+    def add_snapshot(self, step: int, model: GPT) -> None:
+        self.snapshots[step] = self.probe_attention(model)
         self.schedule.taken(step)
 
     def add_sample(self, step: int, model: GPT) -> None:
         with evaluating(model):
-            self.fields["samples"].append({"step": step, **self.sample(LoadedGPT(model, self.vocab))})
+            lm = LoadedGPT(model, self.vocab, task=GPT_TASKS[self.run.task])
+            self.fields["samples"].append({"step": step, **self.sample(lm)})
 
     def sample(self, lm: LoadedGPT) -> dict:
         """Text tasks: `sample_chars` characters after the task's example, seeded. Induction: the probe's first copy
@@ -115,8 +122,14 @@ class GPTReporter:
         written = lm.generate(prompt_ids, len(expected), temperature=0.0)
         return {"prompt": self.vocab.decode(prompt_ids), "text": written, "expected": expected}
 
-    def add_scores(self, step: int, seconds: float, scores: HeadScores) -> None:
+    def add_scores(self, step: int, seconds: float, scores: HeadScores, model: GPT | None) -> None:
         self.fields["scores"].append(scores_to_json(step, scores))
+        if model is not None and scores.induction.shape[0] >= 2:  # the circuit's two heads on the probe, now
+            heads = circuit(scores)
+            maps = self.probe_attention(model)
+            previous = maps[attention_name(AttentionKind.DECODER, heads[0])][heads[1]]  # (T, T)
+            induction = maps[attention_name(AttentionKind.DECODER, heads[2])][heads[3]]  # (T, T)
+            self.fields["circuit"] = circuit_to_json(Circuit(step, heads, previous, induction))
         best = scores.best_induction
         if self.formed is None and best >= FORMED_SCORE:
             self.formed = (step, seconds, best)
@@ -137,7 +150,7 @@ class GPTReporter:
         if result.steps and result.steps % self.run.sample_every:
             self.add_sample(result.steps, model)
         if self.scored is not None and result.steps and result.steps % self.run.score_every:
-            self.add_scores(result.steps, result.seconds, head_scores(model, self.scored))
+            self.add_scores(result.steps, result.seconds, head_scores(model, self.scored), model)
         self.seconds = result.seconds
         self.flush()
 

@@ -1,8 +1,8 @@
 """Train page, GPT family, live: the loss with the held-out loss, the samples written so far, and during an
 induction run every head's scores over the steps and the two heads of the circuit side by side.
 
-Everything is read from the job's one live state, `job.view()` (its `.gpt`: GPTProgress) and `job.snapshot_list()`,
-so a classroom follower that holds the same handle draws the same run (`gpt_live(job)`).
+Everything is read from the job's one live state, a JobView (`job.view()`, its `.gpt`: GPTProgress), so a classroom
+follower that rebuilds the view from a room's record draws the same run: `gpt_live(view, key=..., name=...)`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,8 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from model.analysis.induction import circuit
-from services.training import JobHandle, JobView
-from services.training.gpt_progress import GPTProgress
+from services.training import JobView
+from services.training.gpt_progress import Circuit, GPTProgress
 from viz.gpt_training import gpt_loss_figure, induction_curves_figure
 from viz.training import before_after_figure
 
@@ -24,10 +23,13 @@ from ..widths import chart_share
 SAMPLES_HEIGHT = 340  # px of the scrolling samples list, the loss figure's height
 
 
-def gpt_live(job: JobHandle, view: JobView) -> None:
-    """The GPT run's figures: loss beside the samples (text) or the head scores under it (induction)."""
+def gpt_live(view: JobView, *, key: str = "", name: str = "") -> None:
+    """The GPT run's figures from its view alone: loss beside the samples, and for induction the head scores and
+    the circuit under them. `key` prefixes the charts' and containers' keys (two runs on one page), `name` is the
+    model's name in the charts' download names."""
     progress = view.gpt
-    assert progress is not None  # a GPT job's view always has one
+    if progress is None or not view.losses:  # not a GPT run, or no step yet
+        return
     steps, losses = zip(*view.losses, strict=True)
     held = tuple(zip(*progress.held_out, strict=True)) if progress.held_out else ((), ())
     fig = gpt_loss_figure(
@@ -38,14 +40,14 @@ def gpt_live(job: JobHandle, view: JobView) -> None:
     induction = progress.task == "induction"
     left, right = st.columns(2)
     with left, chart_share(0.5):
-        show_chart(fig, "train_gpt_loss", name=chart_name("train", "loss", model=job.name), theme="streamlit")
+        show_chart(fig, f"{key}train_gpt_loss", name=chart_name("train", "loss", model=name), theme="streamlit")
     with right:
-        samples_panel(progress)
+        samples_panel(progress, key)
     if induction:
-        induction_panel(job, view, progress)
+        induction_panel(view, progress, key, name)
 
 
-def samples_panel(progress: GPTProgress) -> None:
+def samples_panel(progress: GPTProgress, key: str = "") -> None:
     """The samples written so far, newest first, each after the same prompt with the same seed."""
     if not progress.samples:
         return
@@ -55,7 +57,7 @@ def samples_panel(progress: GPTProgress) -> None:
         if induction
         else _("**Written by the model so far** (same prompt, same seed; newest first)")
     )
-    with st.container(height=SAMPLES_HEIGHT, key="train_gpt_samples"):
+    with st.container(height=SAMPLES_HEIGHT, key=f"{key}train_gpt_samples"):
         for sample in reversed(progress.samples):
             st.caption(_("step {n}").format(n=f"{sample.step:,}"))
             st.code(f"{sample.prompt}▌{sample.text}", language=None, wrap_lines=True)
@@ -70,7 +72,7 @@ def head_names(layers: int, heads: int) -> list[list[str]]:
     return [[_("L{layer} H{head}").format(layer=i + 1, head=h + 1) for h in range(heads)] for i in range(layers)]
 
 
-def induction_panel(job: JobHandle, view: JobView, progress: GPTProgress) -> None:
+def induction_panel(view: JobView, progress: GPTProgress, key: str = "", name: str = "") -> None:
     """Every head's induction and previous-token scores over the steps above the losses, then the circuit."""
     if not progress.scores:
         return
@@ -96,22 +98,16 @@ def induction_panel(job: JobHandle, view: JobView, progress: GPTProgress) -> Non
         every = steps[1] - steps[0] if len(steps) > 1 else 1
         st.caption(_("Scored every {n} steps on 100 repeated sequences the model never trains on. A head has formed "
                      "when its induction score reaches 0.5.").format(n=every))  # fmt: skip
-    show_chart(fig, "train_gpt_scores", name=chart_name("train", "head-scores", model=job.name), theme="streamlit")
-    if formed and induction.shape[1] >= 2:
-        circuit_panel(job, scores[-1])
+    show_chart(fig, f"{key}train_gpt_scores", name=chart_name("train", "head-scores", model=name), theme="streamlit")
+    if formed and progress.circuit is not None:
+        circuit_panel(progress.circuit, dict(progress.scores)[progress.circuit.step], list(progress.probe), key, name)
 
 
-def circuit_panel(job: JobHandle, last) -> None:
+def circuit_panel(found: Circuit, last, tokens: list[str], key: str = "", name: str = "") -> None:
     """Layer 1's previous-token head and layer 2's induction head side by side, on the same repeated sequence."""
-    snaps = job.snapshot_list()
-    if not snaps or not job.probe_tokens[1]:
-        return
-    prev_layer, prev_head, ind_layer, ind_head = circuit(last)
-    weights = snaps[-1].weights
-    tokens = job.probe_tokens[1]
+    prev_layer, prev_head, ind_layer, ind_head = found.heads
     fig = before_after_figure(
-        weights[f"decoder.{prev_layer}.self_attn"][prev_head], weights[f"decoder.{ind_layer}.self_attn"][ind_head],
-        tokens, tokens,
+        found.previous, found.induction, tokens, tokens,
         before_title=_("Layer {layer}, head {head}: previous token ({score})").format(
             layer=prev_layer + 1, head=prev_head + 1, score=f"{last.previous[prev_layer, prev_head]:.2f}"),
         after_title=_("Layer {layer}, head {head}: induction ({score})").format(
@@ -119,7 +115,7 @@ def circuit_panel(job: JobHandle, last) -> None:
         x_title=_("key (looked at)"), y_title=_("query (looking)"), weight_name=_("weight"), height=480,
     )  # fmt: skip
     st.subheader(_("The circuit: two heads that copy"))
-    show_chart(fig, "train_gpt_circuit", name=chart_name("train", "circuit", model=job.name), theme="streamlit")
+    show_chart(fig, f"{key}train_gpt_circuit", name=chart_name("train", "circuit", model=name), theme="streamlit")
     st.markdown(_(
         "The same repeated sequence in both. **Left:** each token looks at the one just before it (the diagonal under "
         "the main one), so every position holds *which token came before me*. **Right:** in the second copy each "

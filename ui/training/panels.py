@@ -202,7 +202,7 @@ def _live(job: JobHandle) -> None:
     if not view.losses:  # waiting in line, or ended before its first step
         return
     if view.gpt is not None:
-        gpt_live(job, view)
+        gpt_live(view, name=job.name)
         if not view.finished:
             live_attention(job)
         return
