@@ -2,6 +2,9 @@
 
 config.py     GPTConfig: sizes; learned positions, pre-LN, GELU (tanh), tied head fixed (arch "gpt")
 vocab.py      CharVocab: one token per character, capped to the most frequent, the rest one unknown mark □
+tokenizer.py  GPTTokenizer: what LoadedGPT asks of a vocabulary (CharVocab, ByteLevelBPE satisfy it)
+bpe.py        ByteLevelBPE: GPT-2's byte-level BPE through `tokenizers`, every token shown as readable text
+gpt2.py       GPT-2's config.json and tensor names → GPTConfig and our names (Conv1D weights transposed)
 attention.py  CausalSelfAttention: MultiHeadAttention with the causal mask and a key/value cache path
 block.py      GPTBlock: pre-LN self-attention and GELU MLP, under DecoderLayer's attribute names
 cache.py      KVCache: the keys and values already computed, so generation feeds one token at a time

@@ -225,8 +225,16 @@ def _check_shapes(model: nn.Module, ours: dict[str, torch.Tensor], arch: str) ->
 
 
 def _loaded_state(info: FolderInfo, model_config: Any) -> dict[str, torch.Tensor]:
-    """The weights as our model's state dict, float32, every value checked finite."""
-    ours = _ours(info.model_type, dict(_tensors(info.path, info.shards)), model_config)
+    """The weights as our model's state dict, float32, every value checked finite. GPT-2's tensors are converted one
+    at a time (a transposed copy replaces each as it is read); BERT's Q, K and V are stacked from the whole set."""
+    if info.model_type == "gpt2":
+        ours = {}
+        for key, tensor in _tensors(info.path, info.shards):
+            name = gpt2.our_name(key)
+            if name is not None:
+                ours[name] = gpt2.our_tensor(key, tensor)
+    else:
+        ours = _ours(info.model_type, dict(_tensors(info.path, info.shards)), model_config)
     for key, tensor in ours.items():
         if not all_finite(tensor):
             raise FolderError(N_("model.safetensors: {key} holds non-finite or non-float values."), key=key)

@@ -1,5 +1,7 @@
 """Small random GPT-2 and BERT folders for the tests, made the way a user's folder is made: transformers builds the
-model and save_pretrained writes it, the `tokenizers` library trains the tokenizer here and writes its files.
+model and save_pretrained writes it, the `tokenizers` library trains the tokenizer here (devtools/hf_folders.py's
+trainers, which the app's tests and bench/folder.py use too) and writes its files. Every parameter is moved off its
+initial value first, so a tensor put in the wrong place cannot pass.
 
 transformers is a test-only dependency (requirements-dev.txt pins it); the app never imports it.
 """
@@ -14,25 +16,18 @@ import torch
 
 transformers = pytest.importorskip("transformers")
 tokenizers = pytest.importorskip("tokenizers")
+from devtools.hf_folders import byte_level_bpe, word_piece  # noqa: E402 (after the skip: it needs tokenizers)
 
 ENGLISH = "The cat sat on the mat. The dog sat on the log, and the bird sang in the tree above them."
 CHINESE = "床前明月光，疑是地上霜。举头望明月，低头思故乡。白日依山尽，黄河入海流。"
-CORPUS = [
-    ENGLISH,
-    CHINESE,
-    "Once upon a time there was a small model that read every token.",
-    "春眠不觉晓，处处闻啼鸟。",
-]
-SPECIAL = "<|endoftext|>"
+STORY = "Once upon a time there was a small model that read every token."
+CORPUS = (ENGLISH, CHINESE, STORY, "春眠不觉晓，处处闻啼鸟。")
 
 
 @functools.cache
 def _bpe(vocab_size: int) -> str:
-    """A byte-level BPE trained on CORPUS, as tokenizer.json text (every byte a token, so any text encodes)."""
-    bpe = tokenizers.ByteLevelBPETokenizer()
-    bpe.train_from_iterator(CORPUS, vocab_size=vocab_size, min_frequency=1, special_tokens=[SPECIAL],
-                            show_progress=False)  # fmt: skip
-    return bpe.to_str()
+    """A byte-level BPE of exactly vocab_size tokens trained on CORPUS, as tokenizer.json text."""
+    return byte_level_bpe(vocab_size, CORPUS).to_str()
 
 
 def bpe_tokenizer(vocab_size: int = 320):
@@ -78,8 +73,7 @@ def bert_folder(
 ):  # fmt: skip
     """A random BertModel (eager attention) saved to `path` with a WordPiece trained on CORPUS: tokenizer.json, or
     vocab.txt with vocab_txt. Returns the transformers model, in eval mode."""
-    wordpiece = tokenizers.BertWordPieceTokenizer(lowercase=True)
-    wordpiece.train_from_iterator(CORPUS, vocab_size=200, min_frequency=1, show_progress=False)
+    wordpiece = word_piece(200, CORPUS)
     torch.manual_seed(seed)
     config = transformers.BertConfig(
         vocab_size=wordpiece.get_vocab_size(), hidden_size=width, num_hidden_layers=layers, num_attention_heads=heads,
@@ -90,8 +84,9 @@ def bert_folder(
     model = transformers.BertModel(config).eval()
     jitter(model, seed)
     model.save_pretrained(path)
-    if vocab_txt:
-        wordpiece.save_model(str(path))
+    if vocab_txt:  # BERT's own file: one token a line, by id
+        vocab = sorted(wordpiece.get_vocab().items(), key=lambda item: item[1])
+        (path / "vocab.txt").write_text("".join(f"{token}\n" for token, _ in vocab), encoding="utf-8")
     else:
         wordpiece.save(str(path / "tokenizer.json"))
     return model
