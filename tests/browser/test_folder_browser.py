@@ -15,7 +15,7 @@ from tokenizers import Tokenizer
 
 from devtools.harness import exceptions_on, new_page, open_page, streamlit_process
 from devtools.hf_folders import write_gpt2_folder
-from model import load_folder
+from model import LoadedGPT, load_folder
 
 from .figures import figures, real_console_errors, wait_for_figure
 
@@ -43,7 +43,9 @@ def expected_next(folder: Path, text: str) -> str:
     model = transformers.GPT2LMHeadModel.from_pretrained(folder).eval()
     with torch.no_grad():
         logits = model(torch.tensor([tokenizer.encode(text).ids])).logits[0, -1]
-    return load_folder(folder).vocab.itos[int(logits.argmax())]
+    lm = load_folder(folder)
+    assert isinstance(lm, LoadedGPT)
+    return lm.vocab.itos[int(logits.argmax())]
 
 
 def text_of(page) -> str:
