@@ -36,7 +36,9 @@ LAYER_PARTS = {  # inside encoder.layer.{i}: Hugging Face name → ours (inside 
     "output.LayerNorm.bias": "ffn_block.norm.bias",
 }
 QKV = ("query", "key", "value")  # attention.self.{query,key,value}.{weight,bias}, stacked in this order
-UNUSED = re.compile(r"(embeddings\.position_ids|pooler\..*)")  # a buffer of 0…511, and the [CLS] pooler MiniLM skips
+# a buffer of 0…511, the [CLS] pooler MiniLM skips, and the pretraining heads on top of the encoder (cls.predictions,
+# cls.seq_relationship: a BertForMaskedLM or BertForPreTraining folder such as bert-base-uncased holds them)
+UNUSED = re.compile(r"(embeddings\.position_ids|pooler\..*|cls\..*)")
 LAYER_KEY = re.compile(r"encoder\.layer\.(\d+)\.(.+)")
 OLD_NAMES = {".gamma": ".weight", ".beta": ".bias"}  # LayerNorm names of checkpoints older than transformers 4
 

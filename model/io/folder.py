@@ -26,6 +26,7 @@ from torch import nn
 
 from ..bert.config import SEQUENCE_LIMIT, BertConfig
 from ..bert.model import BertEncoder
+from ..bert.package import check_pooling, sequence_limit
 from ..bert.runner import LoadedEncoder
 from ..bert.tokenizer import WordPieceTokenizer
 from ..bert.weights import all_finite, convert
@@ -183,19 +184,21 @@ def inspect_folder(path: str | os.PathLike) -> FolderInfo:
         )  # fmt: skip
     shards = _shards(folder)
     kind, tokenizer_files = _tokenizer_kind(folder, model_type)
-    ours = _ours(model_type, _header(folder, shards), _model_config(model_type, config))
+    ours = _ours(model_type, _header(folder, shards), _model_config(model_type, config, folder))
     n_params = sum(t.numel() for t in ours.values())
     files = (CONFIG, *((INDEX,) if shards != (WEIGHTS,) else ()), *shards, *tokenizer_files)
     return FolderInfo(folder, model_type, n_params, files, kind, config, shards)
 
 
-def _model_config(model_type: str, config: dict[str, Any], large: bool = False) -> Any:
+def _model_config(model_type: str, config: dict[str, Any], folder: Path, large: bool = False) -> Any:
+    """GPT-2's config as a GPTConfig; BERT's as a BertConfig reading at most the sentence-transformers limit
+    (sentence_bert_config.json's max_seq_length, else 256), the position table, and the big-model cap."""
     if model_type == "gpt2":
         return gpt2.config_from_gpt2(config)
     positions = config.get("max_position_embeddings")
-    limit = min(SEQUENCE_LIMIT, LARGE_MODEL_TOKENS if large else SEQUENCE_LIMIT)
-    max_len = min(limit, positions) if isinstance(positions, int) and positions > 0 else limit
     try:
+        limit = min(sequence_limit(folder), LARGE_MODEL_TOKENS if large else SEQUENCE_LIMIT)
+        max_len = min(limit, positions) if isinstance(positions, int) and positions > 0 else limit
         return BertConfig.from_hf(config, max_len=max_len)
     except CheckpointError as exc:
         raise FolderError(exc.template, **exc.params) from None
@@ -282,7 +285,11 @@ def load_folder(
         task = GPTTask(name, GPT_EXAMPLE, FOLDER_GPT, "en")
         return LoadedGPT(model, vocab, name=name, task=task, meta=meta,
                          limit=LARGE_MODEL_TOKENS if is_large else None, notices=notices)  # fmt: skip
-    bert_config = _model_config("bert", info.config, is_large)
+    bert_config = _model_config("bert", info.config, folder, is_large)
+    try:
+        check_pooling(folder)  # a sentence-transformers folder that pools otherwise than by the mean is refused
+    except CheckpointError as exc:
+        raise FolderError(exc.template, **exc.params) from None
     tokenizer = _bert_tokenizer(folder, info.tokenizer_kind, bert_config)
     encoder = _built(lambda: BertEncoder(bert_config), info, bert_config, "bert")
     assert isinstance(encoder, BertEncoder)

@@ -69,10 +69,11 @@ def gpt2_folder(
 
 def bert_folder(
     path: Path, *, layers: int = 2, heads: int = 2, width: int = 16, positions: int = 64, vocab_txt: bool = False,
-    seed: int = 0,
+    seed: int = 0, kind: str = "BertModel",
 ):  # fmt: skip
-    """A random BertModel (eager attention) saved to `path` with a WordPiece trained on CORPUS: tokenizer.json, or
-    vocab.txt with vocab_txt. Returns the transformers model, in eval mode."""
+    """A random BertModel (or another class of the family, `kind`: "BertForMaskedLM") with eager attention, saved to
+    `path` with a WordPiece trained on CORPUS: tokenizer.json, or vocab.txt with vocab_txt. Returns the transformers
+    model, in eval mode."""
     wordpiece = word_piece(200, CORPUS)
     torch.manual_seed(seed)
     config = transformers.BertConfig(
@@ -81,7 +82,7 @@ def bert_folder(
         attention_probs_dropout_prob=0.0,
     )  # fmt: skip
     config._attn_implementation = "eager"
-    model = transformers.BertModel(config).eval()
+    model = getattr(transformers, kind)(config).eval()
     jitter(model, seed)
     model.save_pretrained(path)
     if vocab_txt:  # BERT's own file: one token a line, by id

@@ -72,3 +72,20 @@ def test_a_padded_batch_equals_transformers_at_every_real_position(opened):
         assert bool((ours * ~keep[:, None, None, :]).eq(0).all())  # no query attends a padded key
     for name, hidden in zip(_hidden_names(), expected.hidden_states, strict=True):
         close(trace[name][keep], hidden[keep])
+
+
+def test_a_masked_lm_folder_opens_its_encoder(tmp_path):
+    path = tmp_path / "mlm"
+    theirs = bert_folder(path, layers=1, kind="BertForMaskedLM", seed=4)  # cls.predictions.* on top, as bert-base
+    loaded = model.load_folder(path)
+    assert isinstance(loaded, LoadedEncoder)
+    with torch.no_grad():
+        expected = theirs.bert(torch.tensor([loaded.tokenize(ENGLISH).ids]), output_hidden_states=True)
+    close(loaded.run(ENGLISH)[ffn_name(Stack.ENCODER, 0, "norm")], expected.last_hidden_state)
+
+
+def test_a_sentence_transformers_limit_is_read(tmp_path):
+    path = tmp_path / "st"
+    bert_folder(path, layers=1, positions=128)
+    (path / "sentence_bert_config.json").write_text('{"max_seq_length": 32}')
+    assert model.load_folder(path).max_len == 32

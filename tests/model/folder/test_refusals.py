@@ -145,11 +145,16 @@ def test_damaged_or_non_finite_weights(folder):
     refused(folder, "model.safetensors", "damaged")
 
 
-def test_a_bert_folder_with_another_activation_or_no_tokenizer(tmp_path):
+def test_a_bert_folder_with_another_activation_pooling_or_no_tokenizer(tmp_path):
     path = tmp_path / "bert"
     bert_folder(path, layers=1, width=8, positions=16)
     edit_config(path, hidden_act="relu")
     refused(path, "hidden_act", "'relu'", "'gelu'")
     edit_config(path, hidden_act="gelu")
+    (path / "1_Pooling").mkdir()
+    cls_pooling = {"pooling_mode_cls_token": True, "pooling_mode_mean_tokens": False}  # a sentence-transformers file
+    (path / "1_Pooling" / "config.json").write_text(json.dumps(cls_pooling))
+    refused(path, "1_Pooling/config.json", "mean")
+    (path / "1_Pooling" / "config.json").unlink()
     (path / "tokenizer.json").unlink()
     refused(path, "tokenizer.json", "vocab.txt")
