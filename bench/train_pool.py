@@ -13,11 +13,21 @@ waits until they train, times `repeats` forwards, then stops them. Ways to train
 
 It prints p50 and p90 in ms, and the ratio of each p50 to the p50 of a K = 0 block timed right before
 it (so load from outside this run drifts out), as the median over `rounds` rounds.
+
+    python bench/train_pool.py --gpt [--seeds 5] [--rounds 3]
+
+prints the GPT goals of the Train page instead, each with the load average (1, 5, 15 min) before and after, through
+a pool of one worker (this machine's default) with the page's own defaults (ui/training/gpt_settings.py's
+DEFAULTS, submitted as Start submits them): the induction run from submit until some head's induction score on
+100 fresh sequences reaches 0.5, for each seed (a run that never forms the head is a failure, not an outlier), the
+median and the spread; English text's held-out loss when its 90 s are up; and the traced forward while a GPT
+trains over the forward alone (the same ratio as above, K = 1).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import threading
 import time
@@ -115,14 +125,105 @@ def warm(pool: TrainingPool, workers: int) -> None:
         job.join(180)
 
 
+def load() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def gpt_job(pool: TrainingPool, task: str, seed: int = 0, owner: str = "bench", **changes):
+    """A GPT run with the Train page's defaults for `task` (changed by `changes`), submitted as Start submits it."""
+    from dataclasses import replace
+
+    from ui.training.gpt_settings import DEFAULTS, configs_of
+
+    gpt_task, model_config, train_config, run = configs_of(task, replace(DEFAULTS[task], **changes), seed)
+    return pool.submit(owner, gpt_task, model_config, train_config, name=f"bench-{task}-{seed}", gpt=run,
+                       heartbeat_timeout=None)  # fmt: skip
+
+
+def induction_seeds(pool: TrainingPool, seeds: int) -> None:
+    """Seconds from submit until the head formed, per seed; failures counted."""
+    formed = []
+    for seed in range(seeds):
+        before = load()
+        t0 = time.monotonic()
+        job = gpt_job(pool, "induction", seed, owner=f"seed-{seed}")
+        wall = None
+        while not job.finished:
+            view = job.view()
+            if wall is None and view.gpt is not None and view.gpt.formed is not None:
+                wall = time.monotonic() - t0
+            time.sleep(0.02)
+        view = job.view()
+        head = view.gpt.formed if view.gpt else None
+        if head is None:
+            best = view.gpt.scores[-1][1].best_induction if view.gpt and view.gpt.scores else float("nan")
+            print(f"  seed {seed}: FAILED, no head formed in {view.step} steps, {view.seconds:.1f} s "
+                  f"(best induction score {best:.3f}); load {before} -> {load()}")  # fmt: skip
+            continue
+        wall = wall if wall is not None else time.monotonic() - t0
+        formed.append(wall)
+        print(f"  seed {seed}: formed at step {head.step} (score {head.score:.2f}), {head.seconds:.1f} s of training, "
+              f"{wall:.1f} s from submit; load {before} -> {load()}")  # fmt: skip
+    if formed:
+        print(f"  induction from submit: median {statistics.median(formed):.1f} s, spread {min(formed):.1f}–"
+              f"{max(formed):.1f} s; {seeds - len(formed)} of {seeds} failed (goal: ≤ 60 s)")  # fmt: skip
+    else:
+        print(f"  induction: all {seeds} seeds failed to form the head (goal: ≤ 60 s)")
+
+
+def english_held_out(pool: TrainingPool) -> None:
+    before = load()
+    t0 = time.monotonic()
+    job = gpt_job(pool, "shakespeare")
+    job.join(600)
+    view, result = job.view(), job.result
+    quick = view.gpt.held_out[-1] if view.gpt and view.gpt.held_out else (0, float("nan"))
+    whole = getattr(result, "held_out_loss", None)
+    print(f"  English text: {view.step} steps in {view.seconds:.1f} s of training ({time.monotonic() - t0:.1f} s from "
+          f"submit); held-out loss {whole:.3f} nats/char on the whole held-out text, {quick[1]:.3f} on the quick "
+          f"sample at step {quick[0]} (goal: ≤ 2.2 within 90 s); load {before} -> {load()}")  # fmt: skip
+
+
+def forward_while_gpt(pool: TrainingPool, rounds: int, repeats: int) -> None:
+    loaded = load_pretrained("reverse")
+    text = loaded.task.example
+    ratios, before_load = [], load()
+    for _ in range(rounds):
+        alone = timed_forwards(loaded, text, repeats)
+        job = gpt_job(pool, "shakespeare", steps=20_000, minutes=30.0)
+        with training([job], 1):
+            busy = timed_forwards(loaded, text, repeats)
+        ratios.append(statistics.median(busy) / statistics.median(alone))
+    print(f"  traced forward of 'reverse' while a GPT trains / alone: {statistics.median(ratios):.2f} (median of "
+          f"{rounds}; goal ≤ 1.3); load {before_load} -> {load()}")  # fmt: skip
+
+
+def gpt_goals(seeds: int, rounds: int, repeats: int) -> None:
+    pool = TrainingPool(PoolSettings(workers=default_workers()))
+    warm(pool, pool.settings.workers)
+    print(f"GPT goals through a pool of {pool.settings.workers} worker(s) with the Train page's defaults; "
+          f"load average (1/5/15 min) {load()} — the machine is shared")  # fmt: skip
+    try:
+        induction_seeds(pool, seeds)
+        english_held_out(pool)
+        forward_while_gpt(pool, rounds, repeats)
+    finally:
+        pool.shutdown()
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--jobs", type=int, nargs="+", default=[2, 4], help="K values besides 0")
     p.add_argument("--repeats", type=int, default=60, help="forwards per block")
     p.add_argument("--rounds", type=int, default=3, help="rounds of (no jobs, K jobs) blocks per condition")
     p.add_argument("--model", default="reverse")
+    p.add_argument("--gpt", action="store_true", help="the GPT goals instead (induction, English text, forward)")
+    p.add_argument("--seeds", type=int, default=5, help="induction runs (seeds 0 … n−1), with --gpt")
     args = p.parse_args()
     torch.set_num_threads(1)
+    if args.gpt:
+        gpt_goals(args.seeds, args.rounds, args.repeats)
+        return
     loaded = load_pretrained(args.model)
     text = loaded.task.example
     default_size = default_workers()

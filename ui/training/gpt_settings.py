@@ -14,6 +14,7 @@ import streamlit as st
 from model.errors import InputError, LabError
 from model.gpt import GPT_TASKS, GPTConfig, GPTTask
 from model.gpt.induction import InductionSettings
+from model.gpt.induction_train import InductionRun
 from model.gpt.train import GPTTrainConfig
 from services.training import get_pool
 from services.training.gpt_job import GPT_TASK_NAMES, INDUCTION, GPTRun, check_run_size, corpus_missing
@@ -47,13 +48,21 @@ class Defaults:
     warmup: int = 100
 
 
+def induction_defaults(run: InductionRun | None = None) -> Defaults:
+    """The induction run's own settings (model/gpt/induction_train.py, as `python -m model.train --task induction`),
+    with a minute's budget."""
+    run = run or InductionRun()
+    m, t = run.model_config, run.train
+    return Defaults(n_layers=m.n_layers, d_model=m.d_model, n_heads=m.n_heads, context=m.max_len, mlp=m.mlp, lr=t.lr,
+                    steps=t.steps, batch=t.batch_size, minutes=1.0, warmup=t.warmup)  # fmt: skip
+
+
 DEFAULTS = {
     "shakespeare": Defaults(n_layers=2, d_model=64, n_heads=4, context=64, mlp=True, lr=3e-3, steps=3000, batch=32,
                             minutes=1.5),
     "tang-poems": Defaults(n_layers=2, d_model=64, n_heads=4, context=64, mlp=True, lr=3e-3, steps=3000, batch=32,
                            minutes=1.5),
-    INDUCTION: Defaults(n_layers=2, d_model=32, n_heads=4, context=32, mlp=False, lr=3e-3, steps=3000, batch=32,
-                        minutes=1.0),
+    INDUCTION: induction_defaults(),
 }  # fmt: skip
 SAMPLE_CHARS = {"shakespeare": 160, "tang-poems": 42}  # a few lines; a whole poem after the example's first line
 
@@ -92,6 +101,8 @@ def gpt_settings_form(task: str) -> tuple[GPTTask, GPTConfig, GPTTrainConfig, GP
             _("Minutes (most)"), 0.1, MAX_MINUTES, d.minutes, step=0.5, key=_key("minutes", task),
             help=_("Training ends at the steps or at these minutes, whichever comes first."),
         )  # fmt: skip
+        seed = s4.number_input(_("Seed"), 0, 2**31 - 1, 0, key=_key("seed", task),
+                               help=_("The same seed and settings train the same model."))  # fmt: skip
         rule = "after steps"
         if task == INDUCTION:
             rule = s4.radio(_("Stop"), list(GPT_RULES), key=_key("rule", task),
@@ -108,18 +119,29 @@ def gpt_settings_form(task: str) -> tuple[GPTTask, GPTConfig, GPTTrainConfig, GP
     except InputError as exc:
         st.error(explain(exc))
         return None
+    chosen = Defaults(int(layers), int(d_model), int(heads), int(context), bool(mlp), float(lr), steps_n, batch_n,
+                      float(minutes), d.warmup)  # fmt: skip
     try:
-        if task == INDUCTION:  # the segment and its copy must fit the context
-            InductionSettings(context=int(context))
-        model_config = GPTConfig(
-            vocab_size=1, d_model=int(d_model), n_heads=int(heads), n_layers=int(layers), d_ff=4 * int(d_model),
-            max_len=int(context), mlp=bool(mlp),
-        )  # fmt: skip  # vocab_size: the worker sets it from the task's vocabulary
-        warmup = min(d.warmup, steps_n // 10)
-        train_config = GPTTrainConfig(steps=steps_n, batch_size=batch_n, lr=float(lr), warmup=warmup,
-                                      minutes=float(minutes), eval_every=100)  # fmt: skip
-        run = GPTRun(task, sample_chars=SAMPLE_CHARS.get(task, 0), until_formed=rule == "formed")
+        return configs_of(task, chosen, int(seed), until_formed=rule == "formed")
     except LabError as exc:
         st.error(_("These settings cannot build a model: {reason}").format(reason=explain(exc)))
         return None
+
+
+def configs_of(
+    task: str, chosen: Defaults, seed: int = 0, *, until_formed: bool = True
+) -> tuple[GPTTask, GPTConfig, GPTTrainConfig, GPTRun]:
+    """What a Start with these settings submits to the pool (the benchmarks submit the defaults the same way);
+    LabError when they cannot build a model."""
+    if task == INDUCTION:  # the segment and its copy must fit the context
+        InductionSettings(context=chosen.context)
+    model_config = GPTConfig(
+        vocab_size=1, d_model=chosen.d_model, n_heads=chosen.n_heads, n_layers=chosen.n_layers,
+        d_ff=4 * chosen.d_model, max_len=chosen.context, mlp=chosen.mlp,
+    )  # fmt: skip  # vocab_size: the worker sets it from the task's vocabulary
+    train_config = GPTTrainConfig(
+        steps=chosen.steps, batch_size=chosen.batch, lr=chosen.lr, warmup=min(chosen.warmup, chosen.steps // 10),
+        minutes=chosen.minutes, eval_every=100, seed=seed,
+    )  # fmt: skip
+    run = GPTRun(task, sample_chars=SAMPLE_CHARS.get(task, 0), until_formed=until_formed and task == INDUCTION)
     return GPT_TASKS[task], model_config, train_config, run
