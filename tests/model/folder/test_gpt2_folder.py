@@ -8,8 +8,10 @@ import pytest
 import torch
 
 import model
+from model.errors import CheckpointError
 from model.gpt import LoadedGPT
 from model.gpt.bpe import ByteLevelBPE
+from model.io.checkpoint import save_checkpoint
 from model.naming import LOGITS, Side, Stack, attention_name, ffn_name, final_norm_name, input_name
 from model.sampling import SamplingSettings
 
@@ -130,3 +132,14 @@ def test_a_sharded_folder_with_vocab_json_and_merges_txt_equals_transformers(tmp
         assert lm.vocab.decode(ids) == text == reference.decode(ids)
         with torch.no_grad():
             close(lm.trace(text)[LOGITS], theirs(torch.tensor([ids])).logits)
+
+
+def test_tokens_as_vocabulary_strings_and_a_checkpoint_refused(lm, tmp_path):
+    ids = lm.tokenize(CHINESE[:4]).ids
+    tokens = [lm.vocabulary[i] for i in ids]  # alone, a piece of a character reads as its bytes: ⟨e5 ba⟩
+    assert not any("Ġ" in t for t in lm.vocabulary)
+    trace = lm.trace(tokens)
+    assert trace.tokens("tgt") == lm.tokenize(CHINESE[:4]).tokens  # in the text: 床…, …床, as tokenize shows them
+    close(trace[LOGITS], lm.trace(CHINESE[:4])[LOGITS])
+    with pytest.raises(CheckpointError, match="byte-level BPE"):
+        save_checkpoint(lm, tmp_path / "ckpt")  # a checkpoint of ours holds a character vocabulary
