@@ -14,6 +14,13 @@ of the same round (so drift from other load on the machine cancels out), as the 
 default-size server with the viewer idle, Start → "is now in the sidebar" with the page's defaults (reverse
 until 99 %).
 
+    python bench/train_browser.py --gpt [--seeds 5] [--edits 15] [--rounds 2]
+
+does the same for the GPT family on a one-worker server: Start → "An induction head formed" with the induction
+task's defaults for each seed (the page's Seed box; a run that never forms the head is a failure), Start →
+"is now in the sidebar" for English text with its defaults and the held-out loss the page then reports, and the
+viewer's edits while a long GPT run trains over its edits with none.
+
 Times are read in the browser (performance.now()): an edit is the Enter press, "painted" is the last DOM change
 before the page went quiet (the harness's wait_settled); Start is the click, "done" the moment the success message
 appears. The server, the workers (nice +5, one torch thread each) and Chromium share this machine's cores.
@@ -149,13 +156,126 @@ def measure(workers: int, args) -> dict[str, tuple[list[float], list[float], lis
     return blocks
 
 
+FORMED_TEXT = "An induction head formed at step"
+
+
+def load() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def choose_gpt(page, task: str) -> None:
+    """The GPT family and one of its tasks (by its English label)."""
+    before = runs(page)
+    page.get_by_text("GPT (decoder-only)", exact=True).click()
+    wait_settled(page, before)
+    before = runs(page)
+    page.get_by_label("Task").click()
+    page.get_by_role("option", name=task, exact=True).click()
+    wait_settled(page, before)
+
+
+def start_and_wait(page, text: str, timeout_ms: int = 300_000) -> float:
+    """Press Start; seconds until `text` appears (an earlier run's text goes away first)."""
+    page.evaluate(WATCH_DONE_JS, text)
+    t0 = page.evaluate("performance.now()")
+    page.get_by_role("button", name="▶ Start training").click()
+    page.wait_for_function("window.__done !== null", timeout=timeout_ms, polling=100)
+    return (page.evaluate("window.__done") - t0) / 1000
+
+
+def induction_from_start(page, seeds: int) -> None:
+    choose_gpt(page, "Induction (random tokens repeated once)")
+    formed: list[float] = []
+    for seed in range(seeds):
+        page.get_by_label("Seed").fill(str(seed))
+        before = load()
+        try:
+            seconds = start_and_wait(page, FORMED_TEXT, timeout_ms=180_000)
+        except Exception:  # never formed within the run (it ends at its minute): a failure, not an outlier
+            page.get_by_text(DONE_TEXT).wait_for(timeout=180_000)
+            line = page.get_by_text(re.compile(r"best induction score")).first.inner_text()
+            print(f"  induction seed {seed}: FAILED, no head formed ({line.strip()}); load {before} -> {load()}")
+            continue
+        formed.append(seconds)
+        said = page.get_by_text(FORMED_TEXT).first.inner_text().strip()
+        print(f"  induction seed {seed}: formed {seconds:.1f} s after Start; page says: {said}; "
+              f"load {before} -> {load()}")  # fmt: skip
+        page.get_by_text(DONE_TEXT).wait_for(timeout=180_000)  # it trains on a little after forming
+        page.wait_for_function(IDLE_JS)
+    if formed:
+        print(f"  induction from Start: median {statistics.median(formed):.1f} s, spread {min(formed):.1f}–"
+              f"{max(formed):.1f} s, {seeds - len(formed)} of {seeds} failed (goal ≤ 60 s)")  # fmt: skip
+    else:
+        print(f"  induction from Start: all {seeds} seeds failed to form the head (goal ≤ 60 s)")
+
+
+def english_from_start(page) -> None:
+    choose_gpt(page, "English text (Shakespeare)")
+    before = load()
+    seconds = start_and_wait(page, DONE_TEXT)
+    said = page.get_by_text(re.compile(r"Held-out loss on the whole held-out text")).first.inner_text().strip()
+    print(f"  English text from Start to done: {seconds:.1f} s; page says: {said} (goal ≤ 2.2 nats/char within "
+          f"90 s); load {before} -> {load()}")  # fmt: skip
+
+
+IDLE_JS = "document.querySelector('[data-testid=\"stApp\"]').getAttribute('data-test-script-state') === 'notRunning'"
+
+
+def editing_while_gpt(viewer, trainer, pid: int, args) -> None:
+    """The viewer's edits with no training, then while a long English GPT run trains; ratio of p50s per round."""
+    choose_gpt(trainer, "English text (Shakespeare)")
+    trainer.get_by_label("Steps (most)").fill(str(LONG_STEPS))
+    trainer.get_by_label("Minutes (most)").fill("30")
+    ratios, alone_all, busy_all, before = [], [], [], load()
+    for _ in range(args.rounds):
+        alone, _ = timed_block(viewer, args.edits, pid)
+        trainer.get_by_role("button", name="▶ Start training").click()
+        trainer.get_by_text(re.compile(r"^Step [1-9]")).first.wait_for(timeout=300_000)
+        busy, _ = timed_block(viewer, args.edits, pid)
+        stop_run_gpt(trainer)
+        ratios.append(statistics.median(busy) / statistics.median(alone))
+        alone_all += alone
+        busy_all += busy
+    print(f"  editing {args.page} alone: {summary(alone_all)}; while a GPT trains: {summary(busy_all)}; "
+          f"p50 ratio {statistics.median(ratios):.2f} (median of {args.rounds} rounds; goal ≤ 1.3); "
+          f"load {before} -> {load()}")  # fmt: skip
+
+
+def stop_run_gpt(page) -> None:
+    page.get_by_role("button", name="■ Stop").click()
+    page.get_by_text(re.compile(r"^Stopped \(stopped by you\)")).first.wait_for(timeout=180_000)
+
+
+def gpt_main(args) -> None:
+    print(f"GPT family on a one-worker server; load average (1/5/15 min) {load()} — the machine is shared")
+    with streamlit_server(env={"ATTENTION_LAB_TRAIN_WORKERS": "1"}) as url, chromium() as browser:
+        viewer, trainer = new_page(browser), new_page(browser)
+        open_page(trainer, url)
+        go(trainer, "Train")
+        open_page(viewer, url)
+        go(viewer, args.page)
+        pid = server_pid(url)
+        edit_latencies(viewer, 3)  # warm-up (plotly chunk, caches)
+        choose_gpt(trainer, "Chinese poems (Tang)")  # warm-up: the worker starts (imports torch) on a tiny run
+        trainer.get_by_label("Steps (most)").fill("5")
+        start_and_wait(trainer, DONE_TEXT)
+        induction_from_start(trainer, args.seeds)
+        english_from_start(trainer)
+        editing_while_gpt(viewer, trainer, pid, args)
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--edits", type=int, default=15, help="timed edits per block")
     p.add_argument("--page", default="Attention", help="sidebar title of the chart page the viewer edits")
     p.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="pool sizes (one server each)")
     p.add_argument("--rounds", type=int, default=2)
+    p.add_argument("--gpt", action="store_true", help="the GPT family's goals instead")
+    p.add_argument("--seeds", type=int, default=5, help="induction runs (seeds 0 … n−1), with --gpt")
     args = p.parse_args()
+    if args.gpt:
+        gpt_main(args)
+        return
     for workers in args.workers:
         print(f"pool of {workers} worker(s): viewer edits {args.page}, {args.rounds} rounds × {args.edits} edits")
         blocks = measure(workers, args)
