@@ -29,9 +29,16 @@ _SAID_KEY = "_folder_zip_said"  # (kind, message) of the last upload, shown whil
 MODEL_KEY = key_of(Common, "model")  # the sidebar's picker (ui/sidebar.py)
 
 
+def from_folder(loaded: object) -> bool:
+    """Whether the model was opened from a folder (model.load_folder notes where in its meta). Such a model is never
+    shared with a class room: GPT-2 small is ~0.5 GB, and our checkpoint format holds no BPE; a class on every server
+    gets it from the same --model-dir instead."""
+    return "folder" in getattr(loaded, "meta", {})
+
+
 def opened_in_session() -> list[str]:
     """The names of the folder models this session opened from an upload."""
-    return [name for name, loaded in user_models().items() if "folder" in getattr(loaded, "meta", {})]
+    return [name for name, loaded in user_models().items() if from_folder(loaded)]
 
 
 def name_of_upload(filename: str) -> str:

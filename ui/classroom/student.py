@@ -17,6 +17,7 @@ from services.rooms import RoomError
 from ..class_role import ClassRole, end_class, notice_error, room_store, set_notice
 from ..i18n import N_, _
 from .answers import answer_pills, distribution, prompt, reveal_line, your_answer_line
+from .missing_model import missing_model_line
 from .scroll import scroll_to
 from .wake import forget_room, watch_room
 from .write import beside_model, write_answer
@@ -46,6 +47,7 @@ def student_sidebar(role: ClassRole) -> None:
     st.markdown(_("🎓 **Class {code}**").format(code=role.code))
     if role.following:
         st.caption(_("Your screen follows the teacher's."))
+        missing_model_line(role)
     else:
         st.caption(_("You are exploring on your own; the teacher's changes wait until you follow again."))
     st.button(_("Leave the class"), on_click=_leave, args=(role,), width="stretch", key="_class_leave")

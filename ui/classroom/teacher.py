@@ -27,6 +27,7 @@ from services.rooms.schema import PAGE
 from views import LessonView
 
 from ..class_role import ClassRole, current_role, end_class, notice_error, room_store, set_notice, set_role
+from ..folder_upload import from_folder
 from ..i18n import N_, _, explain, ngettext
 from ..lesson.files import lesson_bytes
 from ..lesson.state import find_lesson
@@ -267,7 +268,7 @@ def _share_models(store: RoomStore, role: ClassRole) -> None:
     selected = st.session_state.get(MODEL_KEY)
     for name in sorted(mine, key=lambda n: n != selected):
         loaded = mine[name]
-        if role.shared.get(name) is loaded.model or is_shared(loaded):
+        if role.shared.get(name) is loaded.model or is_shared(loaded) or from_folder(loaded):  # a folder: too big
             continue
         role.shared[name] = loaded.model  # tried once per model object, whatever the outcome
         role.shared_errors.pop(name, None)
