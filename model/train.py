@@ -3,7 +3,8 @@
 `train()` reports each step through a callback and stops when asked, so the browser can show
 progress without this module knowing about any UI. `python -m model.train --task reverse` is the
 command that makes the shipped checkpoints; `--arch rnn` trains the recurrent family instead, and `--task gpt-en` /
-`--task gpt-zh` a GPT on a fetched corpus (model/gpt/train_cli.py).
+`--task gpt-zh` a GPT on a fetched corpus (model/gpt/train_cli.py), `--task induction` a small attention-only GPT
+until an induction head forms (model/gpt/induction_cli.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ import torch.nn.functional as F
 
 from .architectures import CONFIGS, AnyConfig, Seq2SeqModel, build_model
 from .errors import N_, LabError
+from .gpt.induction_cli import INDUCTION_TASK
+from .gpt.induction_cli import main as induction_main
 from .gpt.train_cli import RECIPES as GPT_RECIPES
 from .gpt.train_cli import main as gpt_main
 from .io.checkpoint import save_checkpoint
@@ -168,7 +171,8 @@ def _pair(task: Task, rng: random.Random) -> tuple[str, str]:
 
 def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="python -m model.train", description=__doc__.splitlines()[0])
-    p.add_argument("--task", required=True, choices=sorted(TASKS) + sorted(GPT_RECIPES), help="a toy task, or a GPT")
+    p.add_argument("--task", required=True, help="a toy task, or a GPT",
+                   choices=sorted(TASKS) + sorted(GPT_RECIPES) + [INDUCTION_TASK])  # fmt: skip
     p.add_argument("--steps", type=int, default=TrainConfig.steps, help="most optimiser steps (default %(default)s)")
     p.add_argument("--until", type=float, default=TrainConfig.until, help="stop at this held-out accuracy (0 = never)")
     p.add_argument("--out", help="folder to write model.safetensors + config.json into")
@@ -219,18 +223,22 @@ def _family_settings(args: argparse.Namespace) -> dict:
     }  # fmt: skip
 
 
-def _gpt_task(argv: list[str]) -> bool:
-    """True when the command line asks for a GPT recipe (its own options: model/gpt/train_cli.py)."""
+def _task_of(argv: list[str]) -> str | None:
+    """The --task the command line names (a GPT recipe and the induction run have options of their own)."""
     pre = argparse.ArgumentParser(add_help=False)
     pre.add_argument("--task")
-    return pre.parse_known_args(argv)[0].task in GPT_RECIPES
+    return pre.parse_known_args(argv)[0].task
 
 
 def main(argv: list[str] | None = None) -> int:
     from tqdm import tqdm
 
-    if _gpt_task(sys.argv[1:] if argv is None else argv):
-        return gpt_main(sys.argv[1:] if argv is None else argv)
+    given = sys.argv[1:] if argv is None else argv
+    named = _task_of(given)
+    if named in GPT_RECIPES:
+        return gpt_main(given)
+    if named == INDUCTION_TASK:
+        return induction_main(given)
     args = _parse_args(argv)
     torch.set_num_threads(args.threads)
     try:

@@ -32,6 +32,7 @@ class GPTConfig(DictConfig):
     layer_norm_eps: float = 1e-5
     dropout: float = 0.0
     mlp: bool = True  # False: attention-only blocks (no ln_2, no MLP, no decoder.{i}.ffn.* in a trace)
+    tied: bool = True  # False: an LM head of its own (lm_head, no bias) instead of the token embedding
 
     def __post_init__(self) -> None:
         for name in ("vocab_size", "d_model", "n_heads", "d_ff"):
@@ -43,8 +44,10 @@ class GPTConfig(DictConfig):
         if isinstance(eps, bool) or not isinstance(eps, (int, float)) or not 0 < eps < 1:
             raise LabError(N_("layer_norm_eps must be a small positive number, got {eps}."), eps=eps)
         require_probability("dropout", self.dropout)
-        if not isinstance(self.mlp, bool):
-            raise LabError(N_("mlp must be true or false, got {value}."), value=repr(self.mlp))
+        for name in ("mlp", "tied"):
+            if not isinstance(getattr(self, name), bool):
+                value = repr(getattr(self, name))
+                raise LabError(N_("{name} must be true or false, got {value}."), name=name, value=value)
 
     # ---- what the layout fixes (read like ModelConfig's fields) ----
 

@@ -4,9 +4,10 @@
 
 Token embedding wte and learned positions wpe are added (no scaling, no embedding LayerNorm), N pre-LN blocks of causal
 self-attention and a GELU MLP follow (model/gpt/block.py), a final LayerNorm ln_f ends the stack, and the LM head is
-wte itself (tied), so logits = ln_f(x) @ wteᵀ, with no bias. Initialised as GPT-2 and nanoGPT do: every weight
-N(0, 0.02), biases 0, and the two projections that write into the residual stream (attention's Wᴼ, the MLP's second
-layer) N(0, 0.02 / √(2·n_layers)), so the stream's size does not grow with depth.
+wte itself (tied), so logits = ln_f(x) @ wteᵀ, with no bias; config.tied False gives it a head of its own, lm_head
+(the induction run's small model: tied, it learns to copy far more slowly). Initialised as GPT-2 and nanoGPT do:
+every weight N(0, 0.02), biases 0, and the two projections that write into the residual stream (attention's Wᴼ, the
+MLP's second layer) N(0, 0.02 / √(2·n_layers)), so the stream's size does not grow with depth.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ class GPT(nn.Module):
         self.embed_dropout = nn.Dropout(c.dropout)
         self.decoder = nn.ModuleList(GPTBlock(c) for _ in range(c.n_layers))
         self.ln_f = nn.LayerNorm(c.d_model, eps=c.layer_norm_eps)
+        self.lm_head = None if c.tied else nn.Linear(c.d_model, c.vocab_size, bias=False)  # (V, d) when untied
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
@@ -66,9 +68,14 @@ class GPT(nn.Module):
         """The blocks, typed (nn.ModuleList holds any nn.Module)."""
         return [block for block in self.decoder if isinstance(block, GPTBlock)]
 
+    @property
+    def head_weight(self) -> torch.Tensor:
+        """(V, d): the LM head's weight, wte's own (tied) or lm_head's."""
+        return self.wte.weight if self.lm_head is None else self.lm_head.weight
+
     def unembed(self, x: torch.Tensor) -> torch.Tensor:
-        """Logits of a residual stream: ln_f(x) @ wteᵀ, (..., d) → (..., V). The logit lens reads any layer so."""
-        return F.linear(self.ln_f(x), self.wte.weight)
+        """Logits of a residual stream: ln_f(x) @ headᵀ, (..., d) → (..., V). The logit lens reads any layer so."""
+        return F.linear(self.ln_f(x), self.head_weight)
 
     def _check(self, ids: torch.Tensor, start: int) -> None:
         if ids.dim() != 2 or ids.shape[1] == 0:
@@ -136,7 +143,7 @@ class GPT(nn.Module):
         if cache is not None:
             cache.advance(T)
         final = self.ln_f(x)  # (B, T, d)
-        logits = F.linear(final, self.wte.weight)  # (B, T, V): the head tied to the embedding
+        logits = F.linear(final, self.head_weight)  # (B, T, V): the head, wte unless config.tied is False
         if trace is None:
             return logits
         trace[final_norm_name(Stack.DECODER)] = final

@@ -196,14 +196,18 @@ def fit_gpt(
     callback: Callable[[GPTStepInfo], None] | None = None,
     should_stop: Callable[[], bool] | threading.Event | None = None,
     probe: Probe | None = None,
+    init: Callable[[GPT], None] | None = None,
 ) -> Fit:
     """Train a fresh GPT on the batches drawn (next-token cross-entropy, AdamW, warmup + cosine, clipping) until
     cfg.steps, a time budget, should_stop or the probe's done(); deterministic for a seed on one thread. `evaluate`
-    runs every cfg.eval_every steps (GPTStepInfo.held_out_loss), the probe every probe.every steps."""
+    runs every cfg.eval_every steps (GPTStepInfo.held_out_loss), the probe every probe.every steps; `init`, when
+    given, re-initialises the fresh model (under the seed) in place of GPT-2's initialisation."""
     stop = should_stop.is_set if isinstance(should_stop, threading.Event) else should_stop
     torch.manual_seed(cfg.seed)
     generator = torch.Generator().manual_seed(cfg.seed)
     model = GPT(model_config)
+    if init is not None:
+        init(model)
     model.train()
     optimizer = optimizer_for(model, cfg)
     start, cpu_start = time.perf_counter(), time.process_time()

@@ -67,3 +67,21 @@ def test_a_list_of_token_strings_traces_as_the_text(lm):
 def test_a_token_outside_the_vocabulary_is_an_input_error(lm, tokens):
     with pytest.raises(InputError):
         lm.trace(tokens)
+
+
+def test_an_untied_head_is_its_own_weight_and_round_trips(tmp_path):
+    torch.manual_seed(1)
+    config = GPTConfig(**(CONFIG.to_dict() | {"tied": False}))
+    model = GPT(config).eval()
+    assert model.lm_head is not None and model.head_weight is model.lm_head.weight
+    assert sum(p.numel() for p in model.parameters()) == 10688 + 32 * 32  # (V, d), no bias
+    ids = torch.tensor([[1, 2, 3, 1, 2, 3]])
+    with torch.no_grad():
+        logits, trace = model(ids, record=True)
+        final = trace["decoder.final_norm"]  # (1, T, d)
+        torch.testing.assert_close(logits, final @ model.lm_head.weight.T)
+        assert not torch.allclose(logits, final @ model.wte.weight.T)
+    lm = LoadedGPT(model, CharVocab(induction_vocab()), name="untied", task=GPT_TASKS["induction"])
+    again = load_checkpoint(save_checkpoint(lm, tmp_path / "untied"))
+    assert isinstance(again, LoadedGPT) and not again.config.tied
+    torch.testing.assert_close(again.trace("abcabc")["logits"], lm.trace("abcabc")["logits"], rtol=0, atol=0)
