@@ -165,10 +165,34 @@ def _ours(model_type: str, tensors: dict[str, torch.Tensor], config: Any) -> dic
         raise FolderError(exc.template, **exc.params) from None
 
 
+def snapshot_of(folder: Path) -> Path:
+    """A Hugging Face cache entry (models--gpt2/, holding refs/ and snapshots/) → the snapshot its refs/main names, or
+    its only snapshot; any other folder as it is."""
+    snapshots = folder / "snapshots"
+    if (folder / CONFIG).exists() or not snapshots.is_dir():
+        return folder
+    main = folder / "refs" / "main"
+    if main.is_file():
+        named = snapshots / main.read_text(encoding="utf-8", errors="replace").strip()
+        if named.is_dir() and named.parent == snapshots:
+            return named
+    found = [entry for entry in snapshots.iterdir() if entry.is_dir()]
+    return found[0] if len(found) == 1 else folder
+
+
+def default_name(folder: Path) -> str:
+    """The folder's name; for a Hugging Face snapshot (models--openai-community--gpt2/snapshots/<hash>) the model's."""
+    folder = Path(os.path.abspath(folder))
+    entry = folder.parent.parent
+    if folder.parent.name == "snapshots" and entry.name.startswith("models--"):
+        return entry.name.split("--")[-1]
+    return folder.name
+
+
 def inspect_folder(path: str | os.PathLike) -> FolderInfo:
     """What a folder holds, checked before anything big is read: FolderError for another model_type, a pickle with no
     safetensors, a missing file, a damaged safetensors header."""
-    folder = Path(path).expanduser()
+    folder = snapshot_of(Path(path).expanduser())
     if not folder.is_dir():
         raise FolderError(N_("No model folder at {folder}."), folder=str(folder))
     if not (folder / CONFIG).is_file():
@@ -268,7 +292,7 @@ def load_folder(
     FolderError says what does not fit (module docstring). A model of more than `large` parameters carries a notice
     (.notices) and reads at most LARGE_MODEL_TOKENS tokens (.max_words)."""
     info = inspect_folder(path)
-    name = name or info.path.resolve().name
+    name = name or default_name(info.path)
     meta = {"folder": str(info.path), "model_type": info.model_type, "n_params": info.n_params,
             "files": list(info.files), "tokenizer": info.tokenizer_kind}  # fmt: skip
     notices = _notices(info, name, large)

@@ -143,3 +143,18 @@ def test_tokens_as_vocabulary_strings_and_a_checkpoint_refused(lm, tmp_path):
     close(trace[LOGITS], lm.trace(CHINESE[:4])[LOGITS])
     with pytest.raises(CheckpointError, match="byte-level BPE"):
         save_checkpoint(lm, tmp_path / "ckpt")  # a checkpoint of ours holds a character vocabulary
+
+
+def test_a_hugging_face_cache_entry_opens_its_snapshot(folder, tmp_path):
+    entry = tmp_path / "models--someone--tiny-gpt2"  # the cache's layout: refs/main names a snapshot of links
+    (entry / "refs").mkdir(parents=True)
+    for commit in ("0123abc", "4567def"):
+        snapshot = entry / "snapshots" / commit
+        snapshot.mkdir(parents=True)
+        for file in folder[0].iterdir():
+            (snapshot / file.name).symlink_to(file)
+    (entry / "refs" / "main").write_text("4567def\n")
+    for path in (entry, entry / "snapshots" / "0123abc"):
+        opened = model.load_folder(path)
+        assert opened.name == "tiny-gpt2" and opened.config.n_layers == 3
+    assert model.load_folder(entry).meta["folder"] == str(entry / "snapshots" / "4567def")

@@ -75,6 +75,18 @@ def test_a_pickle_without_safetensors_is_never_unpickled(folder, tmp_path):
     assert not marker.exists()
 
 
+def test_a_pickle_beside_safetensors_is_left_alone(folder, tmp_path):
+    marker = tmp_path / "unpickled"
+
+    class Bomb:
+        def __reduce__(self):
+            return (Path.touch, (marker,))
+
+    (folder / "pytorch_model.bin").write_bytes(pickle.dumps(Bomb()))
+    assert "pytorch_model.bin" not in model.load_folder(folder).meta["files"]
+    assert not marker.exists()
+
+
 def test_missing_weights_or_tokenizer(folder):
     (folder / "tokenizer.json").unlink()
     refused(folder, "tokenizer.json", "vocab.json", "merges.txt")
