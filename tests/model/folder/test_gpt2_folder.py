@@ -156,5 +156,5 @@ def test_a_hugging_face_cache_entry_opens_its_snapshot(folder, tmp_path):
     (entry / "refs" / "main").write_text("4567def\n")
     for path in (entry, entry / "snapshots" / "0123abc"):
         opened = model.load_folder(path)
-        assert opened.name == "tiny-gpt2" and opened.config.n_layers == 3
+        assert isinstance(opened, LoadedGPT) and opened.name == "tiny-gpt2" and opened.config.n_layers == 3
     assert model.load_folder(entry).meta["folder"] == str(entry / "snapshots" / "4567def")
