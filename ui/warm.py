@@ -16,6 +16,7 @@ from pathlib import Path
 
 from attention_lab.paths import APP_ROOT
 
+from .extra_models import extra_model, extra_model_names
 from .models import DEFAULT_MODEL, shared_model
 from .trace_cache import traced
 
@@ -54,4 +55,12 @@ def warm(root: Path = APP_ROOT) -> dict[str, float]:
         took["trace"] = time.perf_counter() - started
     except Exception:  # the visitor's run will say it
         _LOG.warning("warm: the default model's first trace failed", exc_info=True)
+    if extra_model_names():  # the folders the server was started with (--model-dir): a class's first visitor waits less
+        started = time.perf_counter()
+        for name in extra_model_names():
+            try:
+                extra_model(name)
+            except Exception:  # the picker will say why when it is picked
+                _LOG.warning("warm: the folder model %s could not be loaded", name, exc_info=True)
+        took["folders"] = time.perf_counter() - started
     return took

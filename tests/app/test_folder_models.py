@@ -121,3 +121,12 @@ def test_the_other_pages_draw_a_folder_model(served, lang, model):
         assert figures(at), page
     at = opened("attention", lang, model=model, text=text, atlas="true", atlas_over="input")
     assert "head-atlas" in figures(at)
+
+
+def test_the_server_s_warm_up_loads_its_folders_before_the_first_visitor(served):
+    from ui import extra_models, loading, warm
+
+    took = warm.warm()
+    assert {"imports", "model", "trace", "folders"} <= set(took), took
+    for folder in served.values():
+        assert (extra_models._load.__qualname__, str(folder)) in loading._LOADED  # in the server's cache now
