@@ -110,19 +110,24 @@ def summary(ms: list[float]) -> str:
     return f"p50 {statistics.median(ms):5.0f} ms  p90 {q[8]:5.0f} ms  ({len(ms)} edits)"
 
 
+def sessions(browser, url: str, page_title: str, trainers: int) -> tuple:
+    """(a viewer on `page_title`, `trainers` sessions on the Train page, the server's pid); the viewer warmed up."""
+    viewer, pages = new_page(browser), [new_page(browser) for _ in range(trainers)]
+    for trainer in pages:
+        open_page(trainer, url)
+        go(trainer, "Train")
+    open_page(viewer, url)
+    go(viewer, page_title)
+    edit_latencies(viewer, 3)  # warm-up (plotly chunk, caches)
+    return viewer, pages, server_pid(url)
+
+
 def measure(workers: int, args) -> dict[str, tuple[list[float], list[float], list[float]]]:
     """Per block name: (all edit latencies, per-round p50 ratios to that round's idle p50, server CPU s/s)."""
     blocks: dict[str, tuple[list[float], list[float], list[float]]] = {}
     two = "2 jobs training" if workers >= 2 else "2 sessions training (1 trains, 1 waits)"
     with streamlit_server(env={"ATTENTION_LAB_TRAIN_WORKERS": str(workers)}) as url, chromium() as browser:
-        viewer, a, b = new_page(browser), new_page(browser), new_page(browser)
-        for trainer in (a, b):
-            open_page(trainer, url)
-            go(trainer, "Train")
-        open_page(viewer, url)
-        go(viewer, args.page)
-        pid = server_pid(url)
-        edit_latencies(viewer, 3)  # warm-up (plotly chunk, caches)
+        viewer, (a, b), pid = sessions(browser, url, args.page, 2)
         start_long_run(a, "training")  # warm-up: the pool starts its workers (each imports torch)
         if workers >= 2:
             start_long_run(b, "training")
@@ -232,7 +237,7 @@ def editing_while_gpt(viewer, trainer, pid: int, args) -> None:
         trainer.get_by_role("button", name="▶ Start training").click()
         trainer.get_by_text(re.compile(r"^Step [1-9]")).first.wait_for(timeout=300_000)
         busy, _ = timed_block(viewer, args.edits, pid)
-        stop_run_gpt(trainer)
+        stop_run(trainer)
         ratios.append(statistics.median(busy) / statistics.median(alone))
         alone_all += alone
         busy_all += busy
@@ -241,21 +246,10 @@ def editing_while_gpt(viewer, trainer, pid: int, args) -> None:
           f"load {before} -> {load()}")  # fmt: skip
 
 
-def stop_run_gpt(page) -> None:
-    page.get_by_role("button", name="■ Stop").click()
-    page.get_by_text(re.compile(r"^Stopped \(stopped by you\)")).first.wait_for(timeout=180_000)
-
-
 def gpt_main(args) -> None:
     print(f"GPT family on a one-worker server; load average (1/5/15 min) {load()} — the machine is shared")
     with streamlit_server(env={"ATTENTION_LAB_TRAIN_WORKERS": "1"}) as url, chromium() as browser:
-        viewer, trainer = new_page(browser), new_page(browser)
-        open_page(trainer, url)
-        go(trainer, "Train")
-        open_page(viewer, url)
-        go(viewer, args.page)
-        pid = server_pid(url)
-        edit_latencies(viewer, 3)  # warm-up (plotly chunk, caches)
+        viewer, (trainer,), pid = sessions(browser, url, args.page, 1)
         choose_gpt(trainer, "Chinese poems (Tang)")  # warm-up: the worker starts (imports torch) on a tiny run
         trainer.get_by_label("Steps (most)").fill("5")
         start_and_wait(trainer, DONE_TEXT)

@@ -41,9 +41,9 @@ def test_defaults_are_the_fast_reverse_setup():
 @pytest.mark.parametrize(
     ("lang", "families", "cells", "scores"),
     [
-        ("en", ["Transformer", "RNN + attention"], ["GRU", "LSTM", "plain RNN (tanh)"],
+        ("en", ["Transformer", "RNN + attention", "GPT (decoder-only)"], ["GRU", "LSTM", "plain RNN (tanh)"],
          ["additive (Bahdanau)", "dot (Luong)", "general (Luong)", "none (no attention)"]),
-        ("zh", ["Transformer", "RNN + 注意力"], ["GRU", "LSTM", "普通 RNN（tanh）"],
+        ("zh", ["Transformer", "RNN + 注意力", "GPT（仅解码器）"], ["GRU", "LSTM", "普通 RNN（tanh）"],
          ["加性（Bahdanau）", "点积（Luong）", "一般式（Luong）", "无（没有注意力）"]),
     ],
 )  # fmt: skip
