@@ -5,8 +5,9 @@ self_attn.in_proj_weight / in_proj_bias; h.{i}.attn.c_proj → self_attn.out_pro
 h.{i}.mlp.c_fc / c_proj → ffn.linear1 / linear2. GPT-2's four projections are Conv1D layers, whose weight is stored
 (in, out): ours are nn.Linear (out, in), so those weights are transposed (c_attn's transpose is [W_Q; W_K; W_V],
 MultiHeadAttention's in_proj_weight). A leading "transformer." is dropped; the causal-mask buffers (attn.bias,
-attn.masked_bias) are not weights, and lm_head is wte itself (tied). Options of GPT-2's config that this code does not
-compute are refused by name, so a folder either runs exactly as transformers would run it or does not open.
+attn.masked_bias) are not weights, and lm_head is wte itself (tied) unless config.json unties it. Options of GPT-2's
+config that this code does not compute are refused by name, so a folder either runs exactly as transformers would run
+it or does not open.
 """
 
 from __future__ import annotations
@@ -40,13 +41,13 @@ UNSUPPORTED: dict[str, Any] = {
     "scale_attn_by_inverse_layer_idx": False,
     "reorder_and_upcast_attn": False,
     "add_cross_attention": False,
-    "tie_word_embeddings": True,
 }
 
 
 def config_from_gpt2(data: dict[str, Any]) -> GPTConfig:
     """The GPTConfig of a GPT-2 config.json (model_type "gpt2"); FolderError names an option this code does not
-    implement (another activation, scaled or upcast attention, untied head, cross-attention) or a missing size."""
+    implement (another activation, unscaled or upcast attention, cross-attention) or a missing size. An untied head
+    (tie_word_embeddings false) is a GPTConfig with tied False: lm_head.weight is then a weight of its own."""
     activation = data.get("activation_function", "gelu_new")
     if activation not in ACTIVATIONS:
         raise FolderError(
@@ -73,23 +74,27 @@ def config_from_gpt2(data: dict[str, Any]) -> GPTConfig:
         )  # fmt: skip
     d_model = data["n_embd"]
     inner = data.get("n_inner")
+    tied = data.get("tie_word_embeddings", True)
     try:
         return GPTConfig(
             **{ours: data[theirs] for ours, theirs in sizes.items()},
             d_ff=inner if inner is not None else (4 * d_model if isinstance(d_model, int) else d_model),
             layer_norm_eps=float(data.get("layer_norm_epsilon", 1e-5)),
+            tied=tied,
         )
     except (TypeError, ValueError) as exc:
         raise FolderError(N_("config.json has an invalid model config: {error}"), error=exc) from None
 
 
-def our_name(name: str) -> str | None:
+def our_name(name: str, tied: bool = True) -> str | None:
     """Our state-dict name for a GPT-2 tensor name; None for a tensor that is not a weight of ours (a mask buffer, the
-    tied head); FolderError for a name GPT-2 does not have."""
+    head when it is tied to wte); FolderError for a name GPT-2 does not have."""
     short = name.removeprefix("transformer.")
     if short in TOP:
         return short
-    if short == HEAD or SKIPPED.fullmatch(short):
+    if short == HEAD:
+        return None if tied else HEAD
+    if SKIPPED.fullmatch(short):
         return None
     block = BLOCK.fullmatch(short)
     if block is None or block.group(2) not in PARTS:
@@ -108,11 +113,11 @@ def our_tensor(name: str, tensor: torch.Tensor) -> torch.Tensor:
     return tensor
 
 
-def gpt2_state_to_ours(tensors: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+def gpt2_state_to_ours(tensors: dict[str, torch.Tensor], tied: bool = True) -> dict[str, torch.Tensor]:
     """A GPT2LMHeadModel's state dict (or a GPT-2 model.safetensors) under our GPT's names."""
     out = {}
     for name, tensor in tensors.items():
-        ours = our_name(name)
+        ours = our_name(name, tied)
         if ours is not None:
             out[ours] = our_tensor(name, tensor)
     return out

@@ -159,7 +159,7 @@ def _ours(model_type: str, tensors: dict[str, torch.Tensor], config: Any) -> dic
     """The file's tensors under our names (GPT-2: Conv1D weights transposed; BERT: Q, K, V stacked)."""
     try:
         if model_type == "gpt2":
-            return gpt2.gpt2_state_to_ours(tensors)
+            return gpt2.gpt2_state_to_ours(tensors, config.tied)
         return convert(tensors, config.n_encoder_layers)
     except CheckpointError as exc:
         raise FolderError(exc.template, **exc.params) from None
@@ -257,7 +257,7 @@ def _loaded_state(info: FolderInfo, model_config: Any) -> dict[str, torch.Tensor
     if info.model_type == "gpt2":
         ours = {}
         for key, tensor in _tensors(info.path, info.shards):
-            name = gpt2.our_name(key)
+            name = gpt2.our_name(key, model_config.tied)
             if name is not None:
                 ours[name] = gpt2.our_tensor(key, tensor)
     else:

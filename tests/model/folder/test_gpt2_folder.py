@@ -158,3 +158,13 @@ def test_a_hugging_face_cache_entry_opens_its_snapshot(folder, tmp_path):
         opened = model.load_folder(path)
         assert isinstance(opened, LoadedGPT) and opened.name == "tiny-gpt2" and opened.config.n_layers == 3
     assert model.load_folder(entry).meta["folder"] == str(entry / "snapshots" / "4567def")
+
+
+def test_an_untied_head_is_a_weight_of_its_own(tmp_path):
+    theirs = gpt2_folder(tmp_path / "untied", layers=1, width=16, positions=128, tie_word_embeddings=False, seed=5)
+    lm = model.load_folder(tmp_path / "untied")
+    assert isinstance(lm, LoadedGPT) and not lm.config.tied
+    assert lm.model.lm_head is not None and not torch.equal(lm.model.lm_head.weight, lm.model.wte.weight)
+    ids = lm.tokenize(ENGLISH).ids
+    with torch.no_grad():
+        close(lm.trace(ENGLISH)[LOGITS], theirs(torch.tensor([ids])).logits)

@@ -139,7 +139,6 @@ def test_a_tensor_gpt2_has_no_place_for_and_a_missing_one(folder):
         ("scale_attn_by_inverse_layer_idx", True),
         ("reorder_and_upcast_attn", True),
         ("scale_attn_weights", False),
-        ("tie_word_embeddings", False),
         ("add_cross_attention", True),
     ],
 )
