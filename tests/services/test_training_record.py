@@ -91,7 +91,8 @@ def test_once_formed_the_circuits_two_heads_travel_with_the_scores_of_their_step
     found = Circuit(
         1250, (0, 3, 1, 2), rng.random((16, 16)).astype(np.float32), rng.random((16, 16)).astype(np.float32)
     )
-    view = replace(view, gpt=replace(view.gpt, circuit=found))
+    gpt = replace(view.gpt, circuit=found)
+    view = replace(view, gpt=gpt)
     back = roundtrip(run_record("run-5", "my-induction", view))
     assert back.gpt is not None and back.gpt.circuit is not None
     assert (back.gpt.circuit.step, back.gpt.circuit.heads) == (1250, (0, 3, 1, 2))
@@ -99,4 +100,4 @@ def test_once_formed_the_circuits_two_heads_travel_with_the_scores_of_their_step
     np.testing.assert_allclose(back.gpt.circuit.induction, found.induction, atol=5e-4)
     steps = [step for step, _ in back.gpt.scores]
     assert 1250 in steps and steps == sorted(steps) and len(steps) < 400  # thinned, its own step kept
-    assert "circuit" not in run_record("run-6", "my-induction", replace(view, gpt=replace(view.gpt, circuit=None)))
+    assert "circuit" not in run_record("run-6", "my-induction", replace(view, gpt=replace(gpt, circuit=None)))
