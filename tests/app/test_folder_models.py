@@ -130,3 +130,23 @@ def test_the_server_s_warm_up_loads_its_folders_before_the_first_visitor(served)
     assert {"imports", "model", "trace", "folders"} <= set(took), took
     for folder in served.values():
         assert (extra_models._load.__qualname__, str(folder)) in loading._LOADED  # in the server's cache now
+
+
+@LANGS
+def test_a_model_over_the_size_bound_says_why_it_is_slower_and_reads_a_capped_input(tmp_path, monkeypatch, lang):
+    from functools import partial
+
+    from model.io import folder as folder_io
+    from model.io import model_dir
+
+    monkeypatch.setattr(model_dir, "load_folder", partial(folder_io.load_folder, large=1_000))  # tiny counts as big
+    monkeypatch.setattr(folder_io, "LARGE_MODEL_TOKENS", 8)
+    big = write_gpt2_folder(tmp_path / f"big-gpt2-{lang}", seed=6)
+    monkeypatch.setenv(EXTRA_MODELS_ENV, str(big))
+    at = opened("attention", lang, model=big.name, text=TEXTS["en"])
+    slower = {"en": "pages are slower, and its input is capped at 8 tokens", "zh": "输入也限制在 8 个词元以内"}
+    assert any(slower[lang] in i.value for i in at.sidebar.info), [i.value for i in at.sidebar.info]
+    z = heatmap_z(figures(at)["attention-head"]["data"][0])
+    ids = Tokenizer.from_file(str(big / "tokenizer.json")).encode(TEXTS["en"]).ids
+    assert len(ids) > 8 and z.shape == (8, 8)  # the last 8 tokens
+    assert any("8" in w.value for w in at.warning)  # the cut is said
