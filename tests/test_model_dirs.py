@@ -55,7 +55,12 @@ def test_every_server_of_servers_n_gets_them(execs, folders, monkeypatch):
     from attention_lab.cluster import launch
 
     called = []
-    monkeypatch.setattr(launch, "serve", lambda count, options: called.append((count, options, offered())) or 0)
+
+    def serve(count: int, options: list[str]) -> int:
+        called.append((count, options, offered()))
+        return 0
+
+    monkeypatch.setattr(launch, "serve", serve)
     with pytest.raises(SystemExit):
         cli.main(["--servers", "2", "--model-dir", str(folders["gpt2"]), "--theme.base", "dark"])
     assert called == [(2, ["--theme.base", "dark"], [str(folders["gpt2"])])]  # the launcher's servers inherit it
