@@ -18,7 +18,7 @@ from model.io.model_dir import model_arch, model_name, open_model_dir
 
 from .loading import load_once
 
-__all__ = ["EXTRA_MODELS_ENV", "extra_model", "extra_model_arch", "extra_model_names", "extra_models"]
+__all__ = ["EXTRA_MODELS_ENV", "extra_model", "extra_model_arch", "extra_model_names"]
 
 
 def _folders() -> dict[str, Path]:
@@ -50,8 +50,3 @@ def extra_model_arch(name: str) -> str | None:
     """The family ("gpt", "bert", …) of the folder model `name`, read from its config without loading it."""
     folder = _folders().get(name)
     return None if folder is None else model_arch(folder)
-
-
-def extra_models() -> dict[str, AnyLoaded]:
-    """name → model for every folder (each loaded once per server)."""
-    return {name: load_once(_load, str(folder)) for name, folder in _folders().items()}

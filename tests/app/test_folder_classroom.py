@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+import transformers  # test-only (requirements-dev.txt), imported outright: these tests never skip
 from streamlit.testing.v1 import AppTest
 from tokenizers import Tokenizer
 
@@ -24,7 +25,6 @@ from ui.folder_upload import UPLOAD_KEY
 from .charts import charts_of
 from .training import heatmap_z
 
-transformers = pytest.importorskip("transformers")
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TEXT = "To be, or not to be"
 MISSING = {"en": "The teacher is using **tiny\\-gpt2**, which this server does not have",

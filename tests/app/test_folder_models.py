@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+import transformers  # test-only (requirements-dev.txt), imported outright: these tests never skip
 from streamlit.testing.v1 import AppTest
 from tokenizers import Tokenizer
 
@@ -22,7 +23,6 @@ from .charts import charts_of
 from .test_attention_page import array
 from .training import heatmap_z
 
-transformers = pytest.importorskip("transformers")
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 LANGS = pytest.mark.parametrize("lang", ["en", "zh"])
 TEXTS = {"en": "To be, or not to be, that is the question", "zh": "床前明月光，疑是地上霜。"}

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+import transformers  # test-only (requirements-dev.txt), imported outright: these tests never skip
 from streamlit.testing.v1 import AppTest
 from tokenizers import Tokenizer
 
@@ -23,7 +24,6 @@ from ui.folder_upload import MAX_SESSION_FOLDERS, UPLOAD_KEY
 from .charts import charts_of
 from .training import heatmap_z
 
-transformers = pytest.importorskip("transformers")
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TEXT = "To be, or not to be"
 CANNOT = {"en": "This zip cannot be opened:", "zh": "这个 zip 压缩包无法打开："}

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 import torch
+import transformers  # test-only (requirements-dev.txt), imported outright: these tests never skip
 from tokenizers import Tokenizer
 
 from devtools.harness import exceptions_on, new_page, open_page, streamlit_process
@@ -19,7 +20,6 @@ from model import LoadedGPT, load_folder
 
 from .figures import figures, real_console_errors, wait_for_figure
 
-transformers = pytest.importorskip("transformers")
 pytestmark = pytest.mark.browser
 NAME = "tiny-gpt2"
 PROMPT = {"en": "To be, or not to be", "zh": "床前明月光，疑是地上霜"}
