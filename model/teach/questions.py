@@ -249,7 +249,8 @@ def copy_question(scores: HeadScores, step: int) -> ModelQuestion:
     options = copy_options(n_layers, n_heads)
     prev_layer, prev_head, layer, head = circuit(scores)
     evidence = {
-        "step": int(step), "induction": float(scores.induction[layer, head]), "previous_layer": prev_layer,
+        "step": int(step), "head": head_id(layer, head), "induction": float(scores.induction[layer, head]),
+        "previous_layer": prev_layer,
         "previous_head": prev_head, "previous": float(scores.previous[prev_layer, prev_head]),
     }  # fmt: skip
     context = {"layers": n_layers, "heads": n_heads}

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 import streamlit as st
 
 from model.naming import AttentionKind
-from model.teach.questions import ATTEND, FLATTER, NEXT, OTHER, SAME, SHARPER, UNSCALED, WRITE
+from model.teach.questions import ATTEND, COPY, FLATTER, NEXT, OTHER, SAME, SHARPER, UNSCALED, WRITE, parse_head_id
 from viz.questions import answers_figure
 
 from ..charts import chart_name, show_chart
@@ -49,6 +49,10 @@ PROMPTS = {  # (kind, whether the block has a layer) → the question, filled in
     (NEXT, True): N_("After decoder position {position} (“{token}”), which token will the model output next?"),
     (NEXT, False): N_("After decoder position {position} (“{token}”), which token will the model output next?"),
     (WRITE, False): N_("What will the model write next, after “{token}”?"),
+    (COPY, False): N_(
+        "Which head will copy? As the model learns, one head will look from each token of the repeat back to the "
+        "token that came after it the first time. Which one will it be?"
+    ),
 }  # fmt: skip
 
 
@@ -73,12 +77,19 @@ def prompt(kind: str, context: dict) -> str:
 OTHER_NAME = N_("another character")  # a write question's last option: any token it does not list
 
 
+def head_label(layer: int, head: int) -> str:
+    """'Layer 2 · Head 1' for a head counted from 0."""
+    return f"{_('Layer {n}').format(n=layer + 1)} · {_('Head {n}').format(n=head + 1)}"
+
+
 def option_label(kind: str, option: str) -> str:
-    """An option as shown: a scaling outcome translated, a token as typed (escaped)."""
+    """An option as shown: a scaling outcome translated, a head named, a token as typed (escaped)."""
     if kind == UNSCALED and option in SCALING_NAMES:
         return _(SCALING_NAMES[option])
     if kind == WRITE and option == OTHER:
         return _(OTHER_NAME)
+    if kind == COPY and (where := parse_head_id(option)) is not None:
+        return head_label(*where)
     return md_escape(visible([option])[0])  # a GPT's space as ␣
 
 
@@ -86,6 +97,8 @@ def plain_label(kind: str, option: str) -> str:
     """An option for a figure's axis (no Markdown)."""
     if kind == WRITE and option == OTHER:
         return _(OTHER_NAME)
+    if kind == COPY and (where := parse_head_id(option)) is not None:
+        return head_label(*where)
     return _(SCALING_NAMES[option]) if kind == UNSCALED and option in SCALING_NAMES else visible([option])[0]
 
 
@@ -135,6 +148,15 @@ def evidence_line(kind: str, evidence: dict) -> str:
         )
     if kind in (NEXT, WRITE) and "probability" in evidence:
         return _("The model gives that token probability {p}.").format(p=f"{evidence['probability']:.3f}")
+    if kind == COPY and "induction" in evidence:
+        return _(
+            "At step {step}, {head} reached an induction score of {score}. It reads from {previous_head}, a "
+            "previous-token head (score {previous}): the two make the circuit."
+        ).format(
+            step=evidence["step"], head=head_label(*(parse_head_id(str(evidence["head"])) or (0, 0))),
+            score=f"{evidence['induction']:.2f}", previous=f"{evidence['previous']:.2f}",
+            previous_head=head_label(int(evidence["previous_layer"]), int(evidence["previous_head"])),
+        )  # fmt: skip
     if kind == UNSCALED and "entropy_with" in evidence:
         return _(
             "Entropy of the row: {before} nats with the ÷√dₖ, {after} without; its largest weight goes from "

@@ -302,6 +302,10 @@ def _class_question(question: dict, role: ClassRole) -> None:
         _class_reveal(question, role)
         return
     _live_counts(question, role.code, role.teacher_key)
+    if question["answer"] is None:  # "which head will copy?": the run reveals it when its head forms (copy_ask.py)
+        st.caption(_("The answer appears on every screen the moment the head forms, read from the run's own scores."))
+        st.button(_("Close the question"), on_click=_clear_class_question, args=(role,), key="_q_close")
+        return
     reveal_col, close_col = st.columns(2)
     reveal_col.button(
         _("Reveal"), type="primary", on_click=_reveal_to_class, args=(question, role), width="stretch",

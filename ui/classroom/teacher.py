@@ -37,6 +37,7 @@ from ..sidebar import MODEL_KEY
 from ..streamlit_private import fragment_run
 from ..trace_cache import is_shared
 from . import room_state
+from .class_run import share_run
 from .join import join_link, qr_png
 
 PUBLISH_EVERY = 0.5  # s between publishes (and heartbeats) of the teacher's view
@@ -148,7 +149,8 @@ def _dialog_count(code: str) -> None:
 
 @st.fragment(run_every=PUBLISH_EVERY)
 def publish_tick(page: str) -> None:
-    """Send this view (and models trained or uploaded here) to the room; show how many students are connected."""
+    """Send this view (and models trained or uploaded here, and the run training now) to the room; show how many
+    students are connected."""
     full_run = not fragment_run()  # in the app's full run, or in the fragment's own (every PUBLISH_EVERY s)
     role = current_role()
     if role is None or not role.is_teacher:
@@ -156,6 +158,7 @@ def publish_tick(page: str) -> None:
     try:
         store = room_store()
         _share_models(store, role)
+        share_run(store, role)
         view = room_state.collect(st.session_state, page) if full_run else _tick_view(role, page)
         _publish_if_moved(store, role, view)
         snapshot = store.snapshot(role.code)

@@ -36,6 +36,7 @@ def test_the_answer_is_the_induction_head_after_the_first_layer():
     assert asked.kind == COPY and asked.options == copy_options(2, 4)
     assert asked.options[asked.answer] == "1.2"  # layer 2, head 3
     assert asked.context == {"layers": 2, "heads": 4}
+    assert asked.evidence.pop("head") == "1.2"
     assert asked.evidence == pytest.approx(
         {"step": 740, "induction": 0.62, "previous_layer": 0, "previous_head": 3, "previous": 0.88}
     )
