@@ -9,10 +9,11 @@ import torch
 
 from model import AnyLoaded, LoadedEncoder, LoadedModel
 from model.architectures import build_model
-from model.gpt import LoadedGPT
+from model.gpt import GPTConfig, LoadedGPT
 from views import TrainView
 
 from ..attention.page import slide_input
+from ..classroom.class_run import class_run_panel
 from ..i18n import _
 from ..models import get_model
 from ..positional.view import cross_attention_chart
@@ -22,6 +23,7 @@ from ..trace_cache import cached_run
 from ..widths import chart_share
 from .attention import snapshot_panel
 from .gpt_settings import gpt_settings_form, gpt_task_choice
+from .gpt_slide import gpt_slide
 from .panels import current_job, live_panel, progress_panel, result_panel, start_job, stop_button
 from .settings import architecture_choice, settings_form
 from .upload import upload_panel
@@ -46,6 +48,8 @@ def render(view: TrainView, *, slide: bool = False) -> None:
         ),
         markdown=True,
     )
+    if class_run_panel():  # a student following the class: the teacher's one run, as the room holds it
+        return
     pretrained_line(get_model(view.common.model))
     status = st.container()  # Stop and the place in line or the progress bar, then the result: at the top
     with controls(bar, _("Settings")):
@@ -95,6 +99,9 @@ def untrained(name: str) -> LoadedModel:
 def render_slide(view: TrainView) -> None:
     """Cross-attention before training (random weights) and after (the shipped model), on the same input and the
     same decoder input (the correct output, teacher-forced)."""
+    if view.arch == GPTConfig.arch:  # "an induction head forms": the circuit, and the run ready to start
+        gpt_slide(view)
+        return
     loaded = get_model(view.common.model)
     if isinstance(loaded, LoadedEncoder | LoadedGPT):
         pretrained_line(loaded)
