@@ -21,6 +21,8 @@ from model.analysis.attention import attention_maps
 from model.analysis.induction import HeadScores, circuit, head_scores
 from model.gpt import GPT, GPT_TASKS, CharVocab, GPTConfig, LoadedGPT
 from model.gpt.induction import InductionSettings, RepeatedBatch, induction_vocab, repeated_batch
+from model.gpt.induction_train import PROBE_SEED as SCORE_SEED
+from model.gpt.induction_train import induction_batches, torch_default_init
 from model.gpt.train import Fit, GPTStepInfo, GPTTrainConfig, GPTTrainResult, Probe, fit_gpt, train_gpt
 from model.gpt.train_cli import RECIPES, recipe_data
 from model.io.checkpoint import checkpoint_bytes
@@ -33,7 +35,7 @@ from .stopflag import StopFlag
 from .wire import arrays_to_bytes, pack
 
 SEND_INTERVAL = 0.2  # seconds between progress messages, as for the toy models
-PROBE_SEED, SCORE_SEED = 1, 2  # the induction probe's sequence and the scored sequences: fixed, not trained on
+PROBE_SEED = 1  # the induction probe's one sequence (the scored ones are the induction run's own, SCORE_SEED)
 
 
 @functools.cache
@@ -44,8 +46,14 @@ def text_data(recipe: str) -> tuple[CharVocab, torch.Tensor, torch.Tensor]:
 
 
 def induction_probe(settings: InductionSettings) -> RepeatedBatch:
-    """The one repeated sequence whose attention the page draws (the circuit's heads side by side)."""
-    return repeated_batch(settings, 1, torch.Generator().manual_seed(PROBE_SEED))
+    """The one repeated sequence whose attention the page draws (the circuit's heads side by side): the first of
+    PROBE_SEED's draws whose segment is long and starts after some filler, so the stripe reads clearly."""
+    generator = torch.Generator().manual_seed(PROBE_SEED)
+    while True:
+        probe = repeated_batch(settings, 1, generator)
+        segment, start = int(probe.segment[0]), int(probe.start[0])
+        if segment >= (settings.min_segment + settings.max_segment) // 2 and start >= 2:
+            return probe
 
 
 class GPTReporter:
@@ -181,14 +189,12 @@ class evaluating:
 
 
 def train_induction(settings: InductionSettings, config: GPTConfig, cfg: GPTTrainConfig, reporter: GPTReporter) -> Fit:
-    """Fresh repeated sequences every step (inputs and targets one token apart), the heads scored as it trains."""
-
-    def batches(generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
-        ids = repeated_batch(settings, cfg.batch_size, generator).ids  # (B, T)
-        return ids[:, :-1], ids[:, 1:]
-
-    return fit_gpt(config, cfg, batches, callback=reporter.on_step, should_stop=reporter.should_stop,
-                   probe=reporter.scores_probe())  # fmt: skip
+    """The induction run's recipe (model/gpt/induction_train.py): fresh repeated sequences every step, PyTorch's
+    default initialisation, the heads scored as it trains."""
+    return fit_gpt(
+        config, cfg, induction_batches(settings, cfg.batch_size), callback=reporter.on_step,
+        should_stop=reporter.should_stop, probe=reporter.scores_probe(), init=torch_default_init,
+    )  # fmt: skip
 
 
 def fit_meta(fit: Fit) -> dict:

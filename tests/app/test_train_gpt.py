@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 import torch
 
-from model.analysis.induction import head_scores
+from model.analysis.induction import circuit, head_scores
 from model.gpt import LoadedGPT
 from model.gpt.induction import InductionSettings, repeated_batch
 from model.io.archive import pack_archive
-from services.training.gpt_worker import SCORE_SEED
+from services.training.gpt_worker import SCORE_SEED  # the induction run's probe seed
 from ui.models import USER_MODELS_KEY
 
 from .training import figure, heatmap_z, open_train, start, wait_for
@@ -220,3 +220,29 @@ def test_an_uploaded_gpt_whose_config_does_not_match_its_tensors_is_refused(lang
     loaded = at.session_state[USER_MODELS_KEY]["fine"]
     assert isinstance(loaded, LoadedGPT) and loaded.vocabulary == lm.vocabulary
     torch.testing.assert_close(loaded.last_logits("床前明月光"), lm.last_logits("床前明月光"))
+
+
+def test_the_default_induction_run_forms_the_head_and_draws_the_circuit_of_the_returned_model(train_pool):
+    at = open_gpt("en", "induction")
+    start(at)  # the page's defaults: stop 300 steps after the head forms
+    job = at.session_state["train_job"]
+    assert job.join(240), "the induction run did not end"
+    wait_for(lambda: at.run() and job.registered_as is not None, what="the model to be kept")
+    lm = at.session_state[USER_MODELS_KEY][job.registered_as]
+    view = job.view()
+    formed = view.gpt.formed
+    assert formed is not None and view.step == formed.step + 300
+    first = next(step for step, s in view.gpt.scores if s.best_induction >= 0.5)
+    assert formed.step == first
+    assert any(f"An induction head formed at step {formed.step:,}" in s.value for s in at.success)
+    # Independent: the returned model scored again on the same 100 sequences, and traced on the probe.
+    scored = repeated_batch(InductionSettings(context=32), 100, torch.Generator().manual_seed(SCORE_SEED))
+    again = head_scores(lm.model, scored)
+    assert again.best_induction >= 0.5
+    prev_layer, prev_head, ind_layer, ind_head = circuit(again)
+    assert (prev_layer, ind_layer) == (0, 1)
+    circuit_fig = figure(at, "train_gpt_circuit")
+    trace = lm.trace(list(view.gpt.probe))
+    for shown, (layer, head) in zip(circuit_fig["data"], [(prev_layer, prev_head), (ind_layer, ind_head)], strict=True):
+        weights = trace.numpy(f"decoder.{layer}.self_attn.weights", 0)[head]
+        np.testing.assert_allclose(heatmap_z(shown), weights, rtol=1e-4, atol=1e-6)

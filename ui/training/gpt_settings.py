@@ -30,6 +30,7 @@ TASK_LABELS = {
 }
 GPT_RULES = {"formed": N_("when the head has formed"), "after steps": N_("after the steps or minutes")}
 MAX_MINUTES = 30.0  # the pool's time limit for one job is 30 minutes
+INDUCTION_MINUTES = 3.0
 
 
 @dataclass(frozen=True)
@@ -46,15 +47,19 @@ class Defaults:
     batch: int
     minutes: float
     warmup: int = 100
+    tied: bool = True  # the LM head is the token embedding (GPT-2's layout)
+    weight_decay: float = 0.1
 
 
 def induction_defaults(run: InductionRun | None = None) -> Defaults:
-    """The induction run's own settings (model/gpt/induction_train.py, as `python -m model.train --task induction`),
-    with a minute's budget."""
+    """The induction run's own settings (model/gpt/induction_train.py, as `python -m model.train --task induction`:
+    an LM head of its own, no weight decay, no warmup), with a budget of INDUCTION_MINUTES (the cosine schedule spans
+    it, so the rate stays near its peak until the head forms; the run stops soon after)."""
     run = run or InductionRun()
     m, t = run.model_config, run.train
     return Defaults(n_layers=m.n_layers, d_model=m.d_model, n_heads=m.n_heads, context=m.max_len, mlp=m.mlp, lr=t.lr,
-                    steps=t.steps, batch=t.batch_size, minutes=1.0, warmup=t.warmup)  # fmt: skip
+                    steps=t.steps, batch=t.batch_size, minutes=INDUCTION_MINUTES, warmup=t.warmup, tied=m.tied,
+                    weight_decay=t.weight_decay)  # fmt: skip
 
 
 DEFAULTS = {
@@ -87,6 +92,9 @@ def gpt_settings_form(task: str) -> tuple[GPTTask, GPTConfig, GPTTrainConfig, GP
         layers = c1.number_input(_("Layers"), 1, 8, d.n_layers, key=_key("layers", task))
         mlp = c1.checkbox(_("MLP in each block"), d.mlp, key=_key("mlp", task),
                           help=_("Off: attention-only blocks, as in the papers on induction heads."))  # fmt: skip
+        tied = c3.checkbox(_("Output tied to the embedding"), d.tied, key=_key("tied", task),
+                           help=_("GPT-2 reads its logits through the token embedding. Off: an output layer of its "
+                                  "own; the small induction model needs it to learn to copy."))  # fmt: skip
         d_model = c2.number_input("d_model", 8, 256, d.d_model, step=8, key=_key("d", task))
         heads = c2.number_input(_("Heads"), 1, 16, d.n_heads, key=_key("heads", task),
                                 help=_("d_model must divide evenly by heads."))  # fmt: skip
@@ -120,7 +128,7 @@ def gpt_settings_form(task: str) -> tuple[GPTTask, GPTConfig, GPTTrainConfig, GP
         st.error(explain(exc))
         return None
     chosen = Defaults(int(layers), int(d_model), int(heads), int(context), bool(mlp), float(lr), steps_n, batch_n,
-                      float(minutes), d.warmup)  # fmt: skip
+                      float(minutes), d.warmup, bool(tied), d.weight_decay)  # fmt: skip
     try:
         return configs_of(task, chosen, int(seed), until_formed=rule == "formed")
     except LabError as exc:
@@ -137,11 +145,11 @@ def configs_of(
         InductionSettings(context=chosen.context)
     model_config = GPTConfig(
         vocab_size=1, d_model=chosen.d_model, n_heads=chosen.n_heads, n_layers=chosen.n_layers,
-        d_ff=4 * chosen.d_model, max_len=chosen.context, mlp=chosen.mlp,
+        d_ff=4 * chosen.d_model, max_len=chosen.context, mlp=chosen.mlp, tied=chosen.tied,
     )  # fmt: skip  # vocab_size: the worker sets it from the task's vocabulary
     train_config = GPTTrainConfig(
         steps=chosen.steps, batch_size=chosen.batch, lr=chosen.lr, warmup=min(chosen.warmup, chosen.steps // 10),
-        minutes=chosen.minutes, eval_every=100, seed=seed,
+        minutes=chosen.minutes, eval_every=100, seed=seed, weight_decay=chosen.weight_decay,
     )  # fmt: skip
     run = GPTRun(task, sample_chars=SAMPLE_CHARS.get(task, 0), until_formed=until_formed and task == INDUCTION)
     return GPT_TASKS[task], model_config, train_config, run
