@@ -146,13 +146,18 @@ _DTYPES = {"F64": "float64", "F32": "float32", "F16": "float16", "BF16": "bfloat
 
 
 def _tensors(folder: Path, shards: tuple[str, ...]) -> Iterator[tuple[str, torch.Tensor]]:
-    """Every tensor of the shards, read one at a time."""
+    """Every tensor of the shards, read one at a time (FolderError for a file whose data is cut short or damaged)."""
     from safetensors import safe_open
 
-    for shard in shards:
+    for shard in shards:  # each header was read by _header already
         with safe_open(str(folder / shard), framework="pt") as file:
-            for key in file.keys():  # noqa: SIM118
-                yield key, file.get_tensor(key)
+            for key in file.keys():  # noqa: SIM118 (safe_open is not a mapping)
+                try:
+                    tensor = file.get_tensor(key)
+                except Exception as exc:  # safetensors raises its own error types for truncated or corrupt data
+                    raise FolderError(N_("{file} is damaged or not a safetensors file ({error})."), file=shard,
+                                      error=exc) from None  # fmt: skip
+                yield key, tensor
 
 
 def _ours(model_type: str, tensors: dict[str, torch.Tensor], config: Any) -> dict[str, torch.Tensor]:

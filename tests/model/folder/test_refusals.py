@@ -152,6 +152,9 @@ def test_damaged_or_non_finite_weights(folder):
     weights["transformer.ln_f.bias"][0] = float("nan")
     save_file(weights, folder / "model.safetensors")
     refused(folder, "ln_f.bias", "non-finite")
+    data = (folder / "model.safetensors").read_bytes()
+    (folder / "model.safetensors").write_bytes(data[:-100])  # cut short
+    refused(folder, "model.safetensors", "damaged")
     (folder / "model.safetensors").write_bytes(b"\x08\x00\x00\x00\x00\x00\x00\x00{not json")
     refused(folder, "model.safetensors", "damaged")
 
