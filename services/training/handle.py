@@ -2,7 +2,7 @@
 
 The Train page (ui/training/) keeps it in the session's state and reads view(), snapshot_list(), probe_tokens,
 running and result; it calls stop(reason) and heartbeat(). The pool's reader thread writes progress into it under
-its lock.
+its lock. A GPT job (gpt=GPTRun) also keeps its GPTProgress (view().gpt), and its probe arrives from the worker.
 """
 
 from __future__ import annotations
