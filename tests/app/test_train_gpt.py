@@ -246,3 +246,35 @@ def test_the_default_induction_run_forms_the_head_and_draws_the_circuit_of_the_r
     for shown, (layer, head) in zip(circuit_fig["data"], [(prev_layer, prev_head), (ind_layer, ind_head)], strict=True):
         weights = trace.numpy(f"decoder.{layer}.self_attn.weights", 0)[head]
         np.testing.assert_allclose(heatmap_z(shown), weights, rtol=1e-4, atol=1e-6)
+
+
+PAGES = ("home", "step-by-step", "attention", "positional-encoding", "inside-a-layer", "rnn-vs-transformer",
+         "next-token", "lesson")  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_attention_only_gpt_trained_here_opens_on_every_page(train_pool, lang):
+    """The induction model has no MLP (no decoder.{i}.ffn.* rows in its trace): every page takes it."""
+    at = open_gpt(lang, "induction")
+    lm = run_gpt(at, "induction", 20)
+    assert lm.config.mlp is False
+    at.session_state["model"] = at.session_state["train_job"].registered_as
+    for page in PAGES:
+        at.switch_page(f"pages/{page}.py").run()
+        assert not at.exception, (page, [e.value for e in at.exception])
+
+
+def test_two_sessions_starting_gpt_runs_at_once_queue_for_the_one_worker(train_pool):
+    first, second = open_gpt("en"), open_gpt("zh", "tang-poems")
+    first.number_input(key="train_gpt_steps_shakespeare").set_value(20000)
+    start(first)
+    job = first.session_state["train_job"]
+    wait_for(lambda: job.view().step >= 1, what="the first run to train")
+    start(second)
+    waiting = second.session_state["train_job"]
+    assert waiting.view().status == "queued" and waiting.view().position == 1
+    assert any("你排在第 1 位" in i.value for i in second.info), [i.value for i in second.info]
+    job.stop()
+    wait_for(lambda: waiting.view().step >= 1, what="the waiting run to take the freed worker")
+    waiting.stop()
+    assert waiting.join(30)
