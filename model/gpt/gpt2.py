@@ -18,6 +18,7 @@ from typing import Any
 import torch
 
 from ..errors import N_, FolderError
+from ..naming import Stack, layer_name
 from .config import MAX_CONTEXT, GPTConfig
 
 MODEL_TYPE = "gpt2"
@@ -101,7 +102,7 @@ def our_name(name: str, tied: bool = True) -> str | None:
         raise FolderError(N_("model.safetensors holds {name}, which GPT-2 has no place for."), name=name)
     layer, module, kind = block.groups()
     joint = "_" if module == "attn.c_attn" else "."  # in_proj_weight, in_proj_bias; linear1.weight, …
-    return f"decoder.{layer}.{PARTS[module]}{joint}{kind}"
+    return f"{layer_name(Stack.DECODER, int(layer))}.{PARTS[module]}{joint}{kind}"  # the block's own state-dict name
 
 
 def our_tensor(name: str, tensor: torch.Tensor) -> torch.Tensor:
