@@ -114,3 +114,12 @@ def test_the_slide_draws_the_circuits_two_heads_as_the_run_scores_them():
         _, on_probe = lm.model(probe.ids[:, :end], record=True)
     np.testing.assert_allclose(left, on_probe["decoder.0.self_attn.weights"][0, prev_head].numpy(), atol=1e-6)
     np.testing.assert_allclose(right, on_probe["decoder.1.self_attn.weights"][0, ind_head].numpy(), atol=1e-6)
+
+
+def test_a_teacher_opening_the_link_in_a_class_can_ask_at_once():
+    teacher = opened("en", "pages/train.py")
+    run(teacher.button(key="_class_start").click())
+    role = teacher.session_state[ROLE_KEY]
+    again = opened("zh", "pages/train.py", room=role.code, key=role.key, arch="gpt", task="induction")
+    ready_to_start(again)
+    assert again.button(key="_q_ask_copy").label == "❓ 问全班：哪个头会负责复制？"

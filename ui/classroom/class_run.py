@@ -6,6 +6,7 @@ reaches every student as the room's run record, and each student's Train page dr
   head forms; a question "which head will copy?" still open is revealed then, from the run's own scores.
 - Room: RoomStore.publish_run keeps the record in the room's document and moves its version, so followers on this
   server and (with Redis) on every other one wake, as for a new view; their page fragment reruns and draws it.
+- Teacher: class_run_panel, at the top of the Train page, draws the question panel (copy_ask.py).
 - Student: class_run_panel, at the top of the Train page, draws the record's run (progress, loss, samples, head
   scores, the moment the head formed, the circuit) with the Train page's own functions, instead of their own
   settings. Nothing trains for them.
@@ -27,7 +28,7 @@ from ..streamlit_private import fragment_run
 from ..tokens import md_escape
 from ..training.gpt_live import gpt_live
 from ..training.panels import current_job, progress_share, progress_text
-from .copy_ask import reveal_copy
+from .copy_ask import copy_question_panel, reveal_copy
 
 RUN_EVERY = 2.0  # s between the records of a run in training (each wakes every follower, like a new view)
 CHART_PREFIX = "class_"  # the keys of a student's charts of the teacher's run
@@ -65,10 +66,15 @@ def share_run(store: RoomStore, role: ClassRole) -> None:
 
 
 def class_run_panel() -> bool:
-    """A following student's Train page: the teacher's run, as the room holds it. True when it drew it (the page
-    then shows nothing of its own); False outside a class, for the teacher, or while exploring alone."""
+    """The class on the Train page, at its top: the teacher's question panel ("which head will copy?", drawn here,
+    after the link's view is settled, so a teacher opening /train?arch=gpt&task=induction can ask at once); a following
+    student's page, the teacher's run as the room holds it. True when it drew the run (the page then shows nothing
+    of its own); False outside a class, for the teacher, or while exploring alone."""
     role = current_role()
-    if role is None or role.is_teacher or not role.following:
+    if role is not None and role.is_teacher:
+        copy_question_panel(role)
+        return False
+    if role is None or not role.following:
         return False
     try:
         record = room_store().snapshot(role.code).run

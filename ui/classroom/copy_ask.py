@@ -1,9 +1,9 @@
 """The Train page's question for a class, during an induction run: "which head will copy?", asked before the head
 forms and revealed when it does, from the run's own scores (model/teach/questions.py copy_question), never by hand.
 
-The teacher asks above the Train page (follow.py) once the induction task is chosen, before Start or while the run
-has not formed its head yet; every head of the model is an option. The answer is unknown when it is asked: the
-publish tick (class_run.share_run) reveals it on every screen at the moment the head forms.
+The teacher asks at the top of the Train page (class_run.class_run_panel) once the induction task is chosen, before
+Start or while the run has not formed its head yet; every head of the model is an option. The answer is unknown when
+it is asked: the publish tick (class_run.share_run) reveals it on every screen at the moment the head forms.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ def _induction(view: JobView | None) -> bool:
 
 
 def copy_question_panel(role: ClassRole) -> None:
-    """Above the Train page, the teacher's: Ask the class "which head will copy?", then the answers coming in until
-    the head forms; a question of another page still open shows as its one-line bar instead."""
+    """At the top of the Train page, the teacher's: Ask the class "which head will copy?", then the answers coming in
+    until the head forms; a question of another page still open shows as its one-line bar instead."""
     question = st.session_state.get(QUESTION_KEY)
     if question is not None and not _still_open(question, role):
         _close()

@@ -35,12 +35,11 @@ from ..navigation import ATTENTION, NEXT_TOKEN, STEP_BY_STEP, TRAIN, page_path, 
 from ..streamlit_private import run_page_hash
 from . import room_state
 from .ask import teacher_question_bar, write_question_panel
-from .copy_ask import copy_question_panel
 from .following import before_apply, follow_bar, full_run_started, go_exploring, touched
 from .scroll import changed_keys, scroll_to
 from .student import student_question
 
-PANEL_PAGES = frozenset(spec.url_path for spec in (ATTENTION, STEP_BY_STEP))  # pages that draw the ask panel
+PANEL_PAGES = frozenset(spec.url_path for spec in (ATTENTION, STEP_BY_STEP, TRAIN))  # pages that draw the ask panel
 TRIED_KEY = "_class_tried"  # the (room, key) of the URL this session already tried to join
 
 
@@ -65,8 +64,6 @@ def follow_room(page: st.Page) -> None:
         student_question(role)
     elif role is not None and page_path(page) == NEXT_TOKEN.url_path:
         write_question_panel(role)  # what will the model write next? (above the page, which knows nothing of it)
-    elif role is not None and page_path(page) == TRAIN.url_path:
-        copy_question_panel(role)  # which head will copy? (asked before the induction run's head forms)
     elif role is not None and page_path(page) not in PANEL_PAGES:
         teacher_question_bar(role)
 
