@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 import torch
 
+from model.errors import LabError
+
 transformers = pytest.importorskip("transformers")
 tokenizers = pytest.importorskip("tokenizers")
 from devtools.hf_folders import byte_level_bpe, word_piece  # noqa: E402 (after the skip: it needs tokenizers)
@@ -33,6 +35,19 @@ def _bpe(vocab_size: int) -> str:
 def bpe_tokenizer(vocab_size: int = 320):
     """A fresh `tokenizers.Tokenizer` of the trained byte-level BPE."""
     return tokenizers.Tokenizer.from_str(_bpe(vocab_size))
+
+
+@functools.cache
+def _zh_catalog():
+    from ui.catalogs import read_catalog
+
+    return read_catalog("zh_CN")
+
+
+def assert_translated(error: LabError) -> None:
+    """The message's template has a Chinese translation in the catalog: a reader of the Chinese pages gets it too."""
+    chinese = _zh_catalog().get(error.template)
+    assert chinese is not None and chinese.string, error.template
 
 
 def jitter(model: torch.nn.Module, seed: int = 0, scale: float = 0.05) -> None:

@@ -18,7 +18,7 @@ import model
 from model.errors import FolderError
 from model.io.folder_zip import MAX_FILES, extract_folder_zip
 
-from .folders import gpt2_folder
+from .folders import assert_translated, gpt2_folder
 
 
 def zipped(entries: dict[str, bytes], *, top: str = "", method: int = zipfile.ZIP_DEFLATED) -> bytes:
@@ -34,6 +34,7 @@ def refused(data: bytes, dest: Path, *words: str, **kwargs) -> None:
         extract_folder_zip(data, dest, **kwargs)
     for word in words:
         assert word in str(caught.value), (word, str(caught.value))
+    assert_translated(caught.value)
 
 
 def test_a_zipped_folder_unpacks_and_opens(tmp_path):
