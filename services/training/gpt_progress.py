@@ -23,6 +23,7 @@ class Sample:
     prompt: str
     text: str
     expected: str = ""  # induction: the copy a formed head writes ("" for text tasks)
+    right: int = 0  # induction: how many of the written tokens are the copy's, position by position
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,8 @@ def circuit_from_json(data: dict) -> Circuit:
 
 
 def sample_from_json(data: dict) -> Sample:
-    return Sample(int(data["step"]), str(data["prompt"]), str(data["text"]), str(data.get("expected", "")))
+    return Sample(int(data["step"]), str(data["prompt"]), str(data["text"]), str(data.get("expected", "")),
+                  int(data.get("right", 0)))  # fmt: skip
 
 
 def scores_to_json(step: int, scores: HeadScores) -> dict:

@@ -128,7 +128,8 @@ class GPTReporter:
         prompt_ids = self.probe[: self.copy_start + 1]  # the probe ends with its second copy
         expected = self.vocab.decode(self.probe[self.copy_start + 1 :])
         written = lm.generate(prompt_ids, len(expected), temperature=0.0)
-        return {"prompt": self.vocab.decode(prompt_ids), "text": written, "expected": expected}
+        right = sum(a == b for a, b in zip(written, expected, strict=False))
+        return {"prompt": self.vocab.decode(prompt_ids), "text": written, "expected": expected, "right": right}
 
     def add_scores(self, step: int, seconds: float, scores: HeadScores, model: GPT | None) -> None:
         self.fields["scores"].append(scores_to_json(step, scores))

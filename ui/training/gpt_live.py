@@ -62,9 +62,8 @@ def samples_panel(progress: GPTProgress, key: str = "") -> None:
             st.caption(_("step {n}").format(n=f"{sample.step:,}"))
             st.code(f"{sample.prompt}▌{sample.text}", language=None, wrap_lines=True)
             if sample.expected:
-                right = sum(a == b for a, b in zip(sample.text, sample.expected, strict=False))
                 st.caption(_("the copy: {expected} · {right} of {n} right").format(
-                    expected=md_escape(sample.expected), right=right, n=len(sample.expected)))  # fmt: skip
+                    expected=md_escape(sample.expected), right=sample.right, n=len(sample.expected)))  # fmt: skip
 
 
 def head_names(layers: int, heads: int) -> list[list[str]]:
@@ -100,7 +99,8 @@ def induction_panel(view: JobView, progress: GPTProgress, key: str = "", name: s
                      "when its induction score reaches 0.5.").format(n=every))  # fmt: skip
     show_chart(fig, f"{key}train_gpt_scores", name=chart_name("train", "head-scores", model=name), theme="streamlit")
     if formed and progress.circuit is not None:
-        circuit_panel(progress.circuit, dict(progress.scores)[progress.circuit.step], list(progress.probe), key, name)
+        at = next((s for step, s in reversed(progress.scores) if step == progress.circuit.step), scores[-1])
+        circuit_panel(progress.circuit, at, list(progress.probe), key, name)
 
 
 def circuit_panel(found: Circuit, last, tokens: list[str], key: str = "", name: str = "") -> None:
