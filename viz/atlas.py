@@ -13,7 +13,7 @@ from .memo import remembered
 
 ROLE_COLOURS = {  # one colour per dominant role (model.analysis.atlas.DOMINANT)
     "previous": "#1f77b4", "next": "#ff7f0e", "self": "#2ca02c", "cls": "#d62728", "sep": "#9467bd",
-    "punctuation": "#8c564b", "mirror": "#e377c2", "previous_line": "#17becf",
+    "punctuation": "#8c564b", "mirror": "#e377c2", "previous_line": "#17becf", "induction": "#bcbd22",
     "broad": "#c7c7c7", "mixed": "#f2e394",
 }  # fmt: skip
 

@@ -12,6 +12,8 @@ is NaN (a toy model has no [CLS]). Roles, for query position i and key position 
                  the alignment of a model that reverses)
     previous_line  j is the token at i's offset in the line before i's (lines end at ，。 or a newline: lines.py;
                  self-attention only; what a poem's heads show: 疑 reads 床, 。 reads ，)
+    induction    j is the token after an earlier occurrence of i's token (self-attention only: induction.py's
+                 induction_keys; what an induction head reads on a repeated sequence)
 
 Breadth is the entropy of each row in nats, averaged over rows, and normalised by the log of the number of keys the
 row may see (1 = uniform over them, 0 = one key); rows that may see a single key are left out of the normalised one.
@@ -21,7 +23,7 @@ A head's dominant role is the role with the largest share when that share is at 
 Pure NumPy over (H, Lq, Lk) weight arrays and token lists: head_roles for one block, trace_atlas for every block of
 a trace (any family), mean_atlas to average atlases, corpus_atlas to run a model over texts and average (batched for
 MiniLM), and atlas_texts for the fixed inputs of a model (MiniLM: the 50 sentences of model/bert/sentences.py; a GPT:
-the 25 texts of gpt_texts.py in its language).
+the 25 texts of gpt_texts.py in its language, or 25 repeated sequences for one trained on the induction task).
 """
 
 from __future__ import annotations
@@ -36,15 +38,17 @@ import numpy as np
 
 from ..bert.runner import LoadedEncoder
 from ..bert.sentences import atlas_sentences
+from ..gpt.induction import repeated_texts
 from ..gpt.runner import LoadedGPT
 from ..naming import AttentionKind, parse_attention_name, part_name
 from ..runner import LoadedModel
 from ..trace import Trace
 from .attention import attention_maps
 from .gpt_texts import gpt_texts
+from .induction import induction_keys
 from .lines import previous_line_keys
 
-ROLES = ("previous", "next", "self", "cls", "sep", "punctuation", "mirror", "previous_line")
+ROLES = ("previous", "next", "self", "cls", "sep", "punctuation", "mirror", "previous_line", "induction")
 BROAD, MIXED = "broad", "mixed"
 DOMINANT = (*ROLES, BROAD, MIXED)  # every value dominant_role() can give
 DOMINANT_SHARE = 0.4  # a role dominates a head that gives it at least this share of its attention
@@ -95,6 +99,8 @@ def _role_masks(
         elif role == "previous_line":
             above = previous_line_keys(query_tokens)[:, None]  # (Lq, 1), −1 where a query has no line above
             masks[r] = (j == above) & (above >= 0) if not crosses and query_tokens == key_tokens else False
+        elif role == "induction":
+            masks[r] = induction_keys(query_tokens) if not crosses and query_tokens == key_tokens else False
         else:
             masks[r] = np.broadcast_to(token_role[role][None, :], (nq, nk))
     rows = np.asarray(masks.any(axis=-1))  # (R, Lq)
@@ -295,16 +301,18 @@ class Runs(Protocol):
 
 
 CORPUS_SIZE, CORPUS_SEED = 50, 2017  # a toy model's fixed inputs: 50 sources of its task, always the same
+ATLAS_SEQUENCES = 25  # an induction model's fixed inputs: as many repeated sequences as a GPT has texts
 
 
 def atlas_texts(loaded: LoadedModel | LoadedEncoder | LoadedGPT) -> tuple[str, ...]:
     """The fixed inputs the atlas averages over: MiniLM's 50 shipped sentences (model/bert/sentences.py, English
-    then Chinese); a GPT's 25 texts in the language it writes (gpt_texts.py: Shakespeare, or Tang poems); for a toy
+    then Chinese); a GPT's 25 texts in the language it writes (gpt_texts.py: Shakespeare, or Tang poems), or, for one
+    trained on the induction task, 25 of its repeated sequences (fixed seed); for a toy
     model, 50 sources of its own task drawn with a fixed seed (the same every time)."""
     if isinstance(loaded, LoadedEncoder):
         return atlas_sentences()
     if isinstance(loaded, LoadedGPT):
-        return gpt_texts(loaded.task.language)
+        return repeated_texts(ATLAS_SEQUENCES) if loaded.task.name == "induction" else gpt_texts(loaded.task.language)
     return tuple(source for source, _ in loaded.task.sample(CORPUS_SIZE, CORPUS_SEED))
 
 

@@ -16,6 +16,7 @@ The functions on weights and logits are pure (hand-built matrices test them); he
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,6 +29,17 @@ from ..gpt.model import GPT
 from ..naming import LOGITS, AttentionKind, attention_name
 
 INDUCTION_THRESHOLD = 0.5  # an induction score at least this: the head has formed (the training goal's bar)
+
+
+def induction_keys(tokens: Sequence[str]) -> np.ndarray:
+    """(L, L) bool: True at (i, j) when key j is the token after an earlier occurrence of token i (tokens[j − 1] ==
+    tokens[i], j ≤ i): the head atlas's "induction" role on any text. On a repeated segment with no other repeat
+    these are exactly the induction score's cells."""
+    t = np.array(tokens, dtype=object)
+    n = len(t)
+    i, j = np.arange(n)[:, None], np.arange(n)[None, :]  # (L, 1), (1, L)
+    before = np.concatenate([[None], t[:-1]]) if n else t  # (L,): the token before each key
+    return (j >= 1) & (j <= i) & (before[None, :] == t[:, None])
 
 
 def _as_rows(value: int | torch.Tensor, batch: int) -> torch.Tensor:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..naming import FFN, Stack, ffn_name, final_norm_name, input_name, part_name, sublayer_name
+from ..naming import FFN, SELF_ATTN, Stack, ffn_name, final_norm_name, input_name, part_name, sublayer_name
 from ..trace import Trace
 
 STACKS = tuple(Stack)
@@ -55,7 +55,7 @@ def sublayer_names(trace: Trace, stack: str) -> list[str]:
     if stack not in STACKS:
         raise ValueError(f"stack must be one of {', '.join(STACKS)}, got {stack!r}.")
     names, i = [], 0
-    while ffn_name(stack, i, "resid") in trace:
+    while part_name(sublayer_name(stack, i, SELF_ATTN), "resid") in trace:  # an attention-only GPT: no ffn
         inside = (sublayer_name(stack, i, sublayer) for sublayer in Stack(stack).sublayers)
         names += [name for name in inside if part_name(name, "resid") in trace]  # a GPT's decoder: no cross_attn
         i += 1
@@ -104,6 +104,8 @@ def analyse_layers(trace: Trace, stack: str, norm: str) -> LayerAnalysis:
         ln_out_mean=np32(torch.stack([m for m, _ in out_stats])),
         ln_out_std=np32(torch.stack([s for _, s in out_stats])),
         ffn_hidden=[np32(h) for h in hidden],
-        ffn_active=np32(torch.stack([(h > 0).sum(-1) for h in hidden])).astype(np.int64),
+        ffn_active=np.stack([np32((h > 0).sum(-1)) for h in hidden]).astype(np.int64)
+        if hidden
+        else np.zeros((0, stream_norms.shape[1]), dtype=np.int64),
         final_norms=np32(_row_norm(trace[final][0])) if norm == "pre" and final in trace else None,
     )

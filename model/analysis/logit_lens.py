@@ -14,7 +14,7 @@ import torch
 
 from ..errors import N_, InputError
 from ..gpt.model import GPT
-from ..naming import Side, Stack, ffn_name, input_name
+from ..naming import AttentionKind, Side, Stack, attention_name, ffn_name, input_name
 from ..trace import Trace
 
 
@@ -52,15 +52,18 @@ def _stable_top(probs: torch.Tensor, k: int) -> torch.Tensor:
     return torch.stack(out)
 
 
-def stream_names(n_layers: int) -> list[str]:
-    """The residual stream's names in depth order: the embeddings, then after each block."""
-    return [input_name(Side.TGT)] + [ffn_name(Stack.DECODER, i, "resid") for i in range(n_layers)]
+def stream_names(n_layers: int, mlp: bool = True) -> list[str]:
+    """The residual stream's names in depth order: the embeddings, then after each block (its MLP's sum; an
+    attention-only block's is its attention's)."""
+    after = (lambda i: ffn_name(Stack.DECODER, i, "resid")) if mlp else (
+        lambda i: attention_name(AttentionKind.DECODER, i, "resid"))  # fmt: skip
+    return [input_name(Side.TGT)] + [after(i) for i in range(n_layers)]
 
 
 def logit_lens(model: GPT, trace: Trace, vocabulary: list[str], position: int = -1, k: int = 5) -> LogitLens:
     """Each depth's top-k next tokens and the rank and probability of the final answer, at `position` (negative:
     from the end) of batch item 0 of a GPT's trace."""
-    names = stream_names(model.config.n_layers)
+    names = stream_names(model.config.n_layers, model.config.mlp)
     length = trace[names[0]].shape[1]
     if isinstance(position, bool) or not isinstance(position, int) or not -length <= position < length:
         raise InputError(

@@ -89,6 +89,13 @@ def repeated_batch(settings: InductionSettings, batch: int, generator: torch.Gen
     return RepeatedBatch(ids, segment, start)
 
 
+def repeated_texts(n: int, seed: int = 0, settings: InductionSettings = DEFAULT_SETTINGS) -> tuple[str, ...]:
+    """n sequences of the task as text (one character per token), always the same for a seed: fixed inputs."""
+    vocab = induction_vocab(settings)
+    ids = repeated_batch(settings, n, torch.Generator().manual_seed(seed)).ids  # (n, T)
+    return tuple("".join(vocab[i] for i in row) for row in ids.tolist())
+
+
 def repeated_sequence(
     settings: InductionSettings = DEFAULT_SETTINGS, generator: torch.Generator | None = None
 ) -> list[int]:

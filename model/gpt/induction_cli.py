@@ -76,8 +76,8 @@ def main(argv: list[str]) -> int:
     meta["load_average"] = [round(x, 2) for x in (*load_before, *os.getloadavg())]  # before (1, 5, 15 min), after
     fit, scores = result.fit, result.scores
     if not result.formed:
-        print(f"no induction head after {fit.steps} steps ({fit.seconds:.1f} s): the best head's score is "
-              f"{scores.best_induction:.3f}, below {run.until}", file=sys.stderr)  # fmt: skip
+        print(f"no head's induction score reached {run.until} in {fit.steps} steps ({fit.seconds:.1f} s): the best is "
+              f"{scores.best_induction:.3f}", file=sys.stderr)  # fmt: skip
         return 1
     prev_layer, prev_head, ind_layer, ind_head = circuit(scores)
     print(f"induction head formed at step {fit.steps} in {fit.seconds:.1f} s ({fit.cpu_seconds:.1f} CPU s): "

@@ -1,5 +1,6 @@
 """The pretrained models by name: the checkpoints shipped in the repository, made by `python -m model.train`
-(commands in README): the toy task models and the GPTs (gpt-en, gpt-zh: LoadedGPT), and MiniLM, which comes from an
+(commands in README): the toy task models and the GPTs (gpt-en, gpt-zh, and induction, the attention-only model whose
+induction head formed: LoadedGPT), and MiniLM, which comes from an
 installed package when it is installed.
 
 PRETRAINED lists the shipped checkpoints only (always there). available_pretrained() adds the packaged models that
@@ -33,12 +34,13 @@ PRETRAINED: tuple[str, ...] = (
     "reverse-rnn-noattn",
     "gpt-en",
     "gpt-zh",
+    "induction",
 )
-GPT_PREFIX = "gpt-"  # the shipped GPTs' names: gpt-en, gpt-zh
+SHIPPED_GPTS = ("gpt-en", "gpt-zh", "induction")  # the shipped GPTs: two on text, one on the induction task
 
 
 def _arch_of_name(name: str) -> str:
-    return "gpt" if name.startswith(GPT_PREFIX) else "rnn" if "-rnn" in name else "transformer"
+    return "gpt" if name in SHIPPED_GPTS else "rnn" if "-rnn" in name else "transformer"
 
 
 # The family of each shipped model (config.json says so too), so a picker can filter without loading.
@@ -93,7 +95,7 @@ def load_pretrained(name: Literal["minilm"]) -> LoadedEncoder: ...
 
 
 @overload
-def load_pretrained(name: Literal["gpt-en", "gpt-zh"]) -> LoadedGPT: ...
+def load_pretrained(name: Literal["gpt-en", "gpt-zh", "induction"]) -> LoadedGPT: ...
 
 
 @overload
@@ -102,8 +104,8 @@ def load_pretrained(name: str) -> AnyLoaded: ...
 
 def load_pretrained(name: str) -> AnyLoaded:
     """A pretrained model by name: a shipped checkpoint (one of PRETRAINED) as a LoadedModel (a toy task's) or a
-    LoadedGPT (gpt-en, gpt-zh), or "minilm" as a LoadedEncoder (CheckpointError, whose message is the install line,
-    when its package is not installed)."""
+    LoadedGPT (gpt-en, gpt-zh, induction), or "minilm" as a LoadedEncoder (CheckpointError, whose message is the
+    install line, when its package is not installed)."""
     if name == minilm.NAME:
         return minilm.load_minilm()
     if name not in PRETRAINED:

@@ -38,7 +38,8 @@ from .view import PAGE, head_name, layer_name, one_based
 ROLE_NAMES = {
     "previous": N_("previous token"), "next": N_("next token"), "self": N_("itself"), "cls": N_("[CLS]"),
     "sep": N_("[SEP]"), "punctuation": N_("punctuation"), "mirror": N_("mirrored position"),
-    "previous_line": N_("same place, line above"), "broad": N_("broad"), "mixed": N_("mixed"),
+    "previous_line": N_("same place, line above"), "induction": N_("induction: after the same token earlier"),
+    "broad": N_("broad"), "mixed": N_("mixed"),
 }  # fmt: skip
 KIND_SHORT = {
     AttentionKind.ENCODER: N_("Encoder"),
@@ -157,15 +158,18 @@ def draw_atlas(loaded: AnyLoaded, atlas: Atlas, over: str) -> None:
     st.caption(
         _(
             "A head's role is the kind of key that gets at least {share}% of its attention: the previous or next "
-            "token, itself, [CLS], [SEP], punctuation, (cross-attention) the mirrored position, or the same place "
-            "one line above (lines end at ，。 or a new line); otherwise broad (spread out) or mixed. Hover a head "
-            "for its shares."
+            "token, itself, [CLS], [SEP], punctuation, (cross-attention) the mirrored position, the same place "
+            "one line above (lines end at ，。 or a new line), or the token after an earlier occurrence of the same "
+            "token (induction); otherwise broad (spread out) or mixed. Hover a head for its shares."
         ).format(share=round(DOMINANT_SHARE * 100))
     )
     if over == "corpus" and isinstance(loaded, LoadedEncoder):
         st.caption(_("MiniLM: {en} English and {zh} Chinese sentences shipped with the lab (its vocabulary is "
                      "English, so many Chinese characters are [UNK]).").format(
             en=len(atlas_sentences("en")), zh=len(atlas_sentences("zh"))))  # fmt: skip
+    elif over == "corpus" and isinstance(loaded, LoadedGPT) and loaded.task.name == "induction":
+        st.caption(_("{name}: {n} random sequences of its task, each a segment repeated once.").format(
+            name=loaded.name, n=atlas.n_inputs))  # fmt: skip
     elif over == "corpus" and isinstance(loaded, LoadedGPT):
         n = len(gpt_texts(loaded.task.language))
         texts = (_("{n} Tang poems of five-character lines shipped with the lab") if loaded.task.language == "zh" else

@@ -6,7 +6,7 @@ import streamlit as st
 
 from model import Trace
 from model.analysis.layers import LayerAnalysis, analyse_layers
-from model.naming import CROSS_ATTN, FFN, SELF_ATTN, Stack, ffn_name, parse_sublayer_name
+from model.naming import CROSS_ATTN, FFN, SELF_ATTN, Stack, parse_sublayer_name, part_name, sublayer_name
 from views import InsideLayerView
 from views.layers import STACK_LABELS
 from viz.layers import ffn_figure, layernorm_stats_figure, row_heatmap
@@ -58,8 +58,8 @@ def choose_stack(trace: Trace, norm: str) -> tuple[LayerAnalysis, list[str]]:
 
 
 def trace_stacks(trace: Trace) -> list[Stack]:
-    """The stacks with layers in `trace` (MiniLM: the encoder; a GPT: the decoder)."""
-    return [Stack(s) for s in STACKS if ffn_name(Stack(s), 0, "norm") in trace]
+    """The stacks with layers in `trace` (MiniLM: the encoder; a GPT: the decoder, attention-only ones too)."""
+    return [Stack(s) for s in STACKS if part_name(sublayer_name(Stack(s), 0, SELF_ATTN), "norm") in trace]
 
 
 def model_stacks(trace: Trace) -> list[Stack]:
@@ -120,7 +120,10 @@ def layernorm_section(a: LayerAnalysis, tokens: list[str]) -> None:
 @section_fragment
 def ffn_section(a: LayerAnalysis, tokens: list[str], activation: str = "relu") -> None:
     """The feed-forward block's hidden units of one layer (`activation`: relu for our models, gelu for MiniLM,
-    gelu_tanh for a GPT)."""
+    gelu_tanh for a GPT); an attention-only model has none, and the section says so."""
+    if not a.n_layers:
+        st.caption(_("This model is attention-only: its blocks have no feed-forward layer."))
+        return
     left, _right = st.columns([1, 2])
     labels = {k: _("Layer {n}").format(n=k + 1) for k in range(a.n_layers)}
     fit(PAGE, {"layer_ffn": a.n_layers - 1})

@@ -164,3 +164,29 @@ def test_head_scores_of_a_gpt_against_a_loop_over_its_trace():
     assert scores.in_context_loss == pytest.approx(np.mean(gaps), rel=1e-5)
     expected_loss = torch.nn.functional.cross_entropy(logits[:, :-1].reshape(-1, 12), ids[:, 1:].reshape(-1))
     assert scores.loss == pytest.approx(float(expected_loss), rel=1e-5)
+
+
+def test_the_atlas_induction_role_is_the_score_cells_on_a_clean_repeat():
+    from model.analysis.induction import induction_keys, induction_targets
+
+    tokens = list("xy") + list("abcdef") * 2 + list("z")  # no repeat but the segment's
+    keys = induction_keys(tokens)
+    cells = induction_targets(len(tokens), torch.tensor([2]), torch.tensor([6]))[0].bool().numpy()
+    assert (keys == cells).all()
+    text = list("abaab")  # a repeat in ordinary text too
+    loop = [[j >= 1 and j <= i and text[j - 1] == text[i] for j in range(5)] for i in range(5)]
+    assert (induction_keys(text) == np.array(loop)).all()
+
+
+def test_the_induction_model_atlas_names_its_two_heads():
+    from model import load_pretrained
+    from model.analysis.atlas import atlas_texts, corpus_atlas
+
+    lm = load_pretrained("induction")
+    texts = atlas_texts(lm)
+    assert len(texts) == 25 and all(len(t) == 32 for t in texts)
+    _, prev_head, _, ind_head = circuit(
+        head_scores(lm.model, repeated_batch(InductionSettings(), 100, torch.Generator().manual_seed(4)))
+    )
+    dominant = corpus_atlas(lm, texts).dominant()  # (2 layers, 2 heads)
+    assert dominant[0, prev_head] == "previous" and dominant[1, ind_head] == "induction"

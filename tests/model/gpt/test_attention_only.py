@@ -85,3 +85,19 @@ def test_an_untied_head_is_its_own_weight_and_round_trips(tmp_path):
     again = load_checkpoint(save_checkpoint(lm, tmp_path / "untied"))
     assert isinstance(again, LoadedGPT) and not again.config.tied
     torch.testing.assert_close(again.trace("abcabc")["logits"], lm.trace("abcabc")["logits"], rtol=0, atol=0)
+
+
+def test_the_logit_lens_and_inside_a_layer_read_an_attention_only_model(lm):
+    from model.analysis.layers import analyse_layers
+    from model.analysis.logit_lens import logit_lens, stream_names
+
+    trace = lm.trace("abcabc")
+    lens = logit_lens(lm.model, trace, lm.vocabulary)
+    assert [row.name for row in lens.rows] == stream_names(2, mlp=False)
+    assert stream_names(2, mlp=False) == ["tgt.input", "decoder.0.self_attn.resid", "decoder.1.self_attn.resid"]
+    assert lens.answer == trace.prediction and lens.rows[-1].answer_rank == 1
+    analysis = analyse_layers(trace, "decoder", "pre")
+    assert analysis.sublayers == ["decoder.0.self_attn", "decoder.1.self_attn"] and analysis.n_layers == 0
+    assert analysis.ffn_active.shape == (0, 6)
+    resid = trace["decoder.1.self_attn.resid"][0]
+    torch.testing.assert_close(torch.from_numpy(analysis.stream_norms[-1]), resid.norm(dim=-1), rtol=1e-5, atol=1e-6)

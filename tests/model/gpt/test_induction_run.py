@@ -59,7 +59,7 @@ def test_the_cli_stops_at_the_score_and_saves_a_checkpoint(tmp_path, capsys):
 
 def test_the_cli_says_when_no_head_formed(tmp_path, capsys):
     assert main(["--task", "induction", "--steps", "60", "--out", str(tmp_path / "none")]) == 1
-    assert "no induction head after 60 steps" in capsys.readouterr().err and not (tmp_path / "none").exists()
+    assert "no head's induction score reached 0.5 in 60 steps" in capsys.readouterr().err and not (tmp_path / "none").exists()
 
 
 def test_the_cli_refuses_bad_settings(capsys):
