@@ -26,7 +26,8 @@ def folders(tmp_path_factory) -> dict[str, Path]:
 def execs(monkeypatch):
     """What attention-lab would exec (instead of running it), with $ATTENTION_LAB_EXTRA_MODELS unset first."""
     done: dict = {"argv": None}
-    monkeypatch.delenv(EXTRA_MODELS_ENV, raising=False)
+    monkeypatch.setenv(EXTRA_MODELS_ENV, "")  # recorded, so the value the command writes is undone after the test
+    monkeypatch.delenv(EXTRA_MODELS_ENV)
     monkeypatch.setattr(cli.os, "chdir", lambda path: None)
     monkeypatch.setattr(cli.os, "execv", lambda exe, argv: done.__setitem__("argv", argv))
     return done
