@@ -80,12 +80,14 @@ class BertConfig:
     @classmethod
     def from_hf(cls, data: object, max_len: int = SEQUENCE_LIMIT) -> BertConfig:
         """The config of a Hugging Face BERT config.json (a dict); CheckpointError names what does not fit this
-        family: another model type, an activation other than GELU, relative positions, a missing size."""
+        family: another model type, an activation other than GELU, relative positions, a causal (decoder) or
+        cross-attending BERT, a missing size."""
         if not isinstance(data, dict):
             raise CheckpointError(N_("config.json must be a JSON object, got {kind}."), kind=type(data).__name__)
-        fixed = {"model_type": "bert", "hidden_act": "gelu", "position_embedding_type": "absolute"}
+        fixed = {"model_type": "bert", "hidden_act": "gelu", "position_embedding_type": "absolute", "is_decoder": False,
+                 "add_cross_attention": False}  # fmt: skip
         for key, want in fixed.items():
-            got = data.get(key, want if key == "position_embedding_type" else None)
+            got = data.get(key, None if key in ("model_type", "hidden_act") else want)  # the rest default to BERT's
             if got != want:
                 raise CheckpointError(
                     N_("config.json's {key} is {got}; this encoder reads only {want}."),

@@ -164,7 +164,9 @@ def test_a_bert_folder_with_another_activation_pooling_or_no_tokenizer(tmp_path)
     bert_folder(path, layers=1, width=8, positions=16)
     edit_config(path, hidden_act="relu")
     refused(path, "hidden_act", "'relu'", "'gelu'")
-    edit_config(path, hidden_act="gelu")
+    edit_config(path, hidden_act="gelu", is_decoder=True)  # a causal BERT: every token would see only the ones before
+    refused(path, "is_decoder", "True", "False")
+    edit_config(path, is_decoder=False)
     (path / "1_Pooling").mkdir()
     cls_pooling = {"pooling_mode_cls_token": True, "pooling_mode_mean_tokens": False}  # a sentence-transformers file
     (path / "1_Pooling" / "config.json").write_text(json.dumps(cls_pooling))
