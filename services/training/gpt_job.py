@@ -10,18 +10,20 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, fields
 
+from model.analysis.induction import INDUCTION_THRESHOLD
 from model.corpora import CORPORA, CorpusMissing, cache_root
 from model.corpora.cache import require
 from model.errors import N_, InputError
 from model.gpt import LoadedGPT
+from model.gpt.induction_train import InductionRun
 from model.gpt.train_cli import RECIPES
 
 INDUCTION = "induction"
 RECIPE_OF_TASK = {"shakespeare": "gpt-en", "tang-poems": "gpt-zh"}  # a text task → model.gpt.train_cli's recipe
 GPT_TASK_NAMES = (*RECIPE_OF_TASK, INDUCTION)  # the Train page's three GPT tasks, in its order
 MAX_BATCH = 512  # windows (or sequences) per step at most: more would not fit the page's time or memory
-FORMED_SCORE = 0.5  # an induction head has formed once its score on SCORE_SEQUENCES fresh sequences reaches this
-SCORE_SEQUENCES = 100
+FORMED_SCORE = INDUCTION_THRESHOLD  # a head has formed once its score on the run's 100 probe sequences reaches this
+SCORE_SEQUENCES = InductionRun().probe_size  # how many sequences the induction run scores (100)
 
 
 @dataclass(frozen=True)

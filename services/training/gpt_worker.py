@@ -2,8 +2,8 @@
 samples written so far, the probe's attention and, for induction, every head's scores.
 
 Text tasks read their corpus (model/corpora; a missing one fails the job with the command that fetches it) once per
-worker process. The induction task draws fresh repeated sequences every step (model/gpt/induction.py) and is scored
-on SCORE_SEQUENCES sequences of a fixed seed (model/analysis/induction.py).
+worker process. The induction task trains as the induction run does (model/gpt/induction_train.py): fresh repeated
+sequences every step, every head scored on that run's own probe sequences (its seed, its count) as it trains.
 """
 
 from __future__ import annotations
@@ -18,24 +18,25 @@ import numpy as np
 import torch
 
 from model.analysis.attention import attention_maps
-from model.analysis.induction import HeadScores, circuit, head_scores
+from model.analysis.induction import HeadScores, circuit
 from model.gpt import GPT, GPT_TASKS, CharVocab, GPTConfig, LoadedGPT
 from model.gpt.induction import InductionSettings, RepeatedBatch, induction_vocab, repeated_batch
-from model.gpt.induction_train import PROBE_SEED as SCORE_SEED
-from model.gpt.induction_train import induction_batches, torch_default_init
+from model.gpt.induction_train import PROBE_SEED as RUN_PROBE_SEED
+from model.gpt.induction_train import InductionRun, induction_batches, induction_probe, torch_default_init
 from model.gpt.train import Fit, GPTStepInfo, GPTTrainConfig, GPTTrainResult, Probe, fit_gpt, train_gpt
 from model.gpt.train_cli import RECIPES, recipe_data
 from model.io.checkpoint import checkpoint_bytes
 from model.naming import AttentionKind, attention_name
 
-from .gpt_job import FORMED_SCORE, RECIPE_OF_TASK, SCORE_SEQUENCES, GPTRun
+from .gpt_job import FORMED_SCORE, RECIPE_OF_TASK, GPTRun
 from .gpt_progress import Circuit, circuit_to_json, scores_to_json
 from .snapshots import SnapshotSchedule
 from .stopflag import StopFlag
 from .wire import arrays_to_bytes, pack
 
 SEND_INTERVAL = 0.2  # seconds between progress messages, as for the toy models
-PROBE_SEED = 1  # the induction probe's one sequence (the scored ones are the induction run's own, SCORE_SEED)
+PROBE_SEED = 1  # the page's one probe sequence (page_probe)
+SCORE_SEED = RUN_PROBE_SEED  # the scored sequences' seed: the induction run's own (induction_probe)
 
 
 @functools.cache
@@ -45,7 +46,7 @@ def text_data(recipe: str) -> tuple[CharVocab, torch.Tensor, torch.Tensor]:
     return vocab, data.train_ids, data.held_ids
 
 
-def induction_probe(settings: InductionSettings) -> RepeatedBatch:
+def page_probe(settings: InductionSettings) -> RepeatedBatch:
     """The one repeated sequence whose attention the page draws (the circuit's heads side by side): the first of
     PROBE_SEED's draws whose segment is long and starts after some filler, so the stripe reads clearly."""
     generator = torch.Generator().manual_seed(PROBE_SEED)
@@ -60,9 +61,9 @@ class GPTReporter:
     """Collects a GPT run's progress and sends it in batches of at most SEND_INTERVAL."""
 
     def __init__(self, conn: Connection, spec: dict, stop_flag: StopFlag, run: GPTRun, vocab: CharVocab,
-                 probe: list[int], scored: RepeatedBatch | None, copy_start: int = 0):  # fmt: skip
+                 probe: list[int], scoring: Probe | None, copy_start: int = 0):  # fmt: skip
         self.conn, self.job, self.stop_flag, self.run, self.vocab = conn, spec["job"], stop_flag, run, vocab
-        self.probe, self.scored, self.copy_start = probe, scored, copy_start  # copy_start: induction's second copy
+        self.probe, self.scoring, self.copy_start = probe, scoring, copy_start  # copy_start: induction's second copy
         self.schedule = SnapshotSchedule(spec["snapshot_every"], spec["max_snapshots"])
         self.formed: tuple[int, float, float] | None = None
         self.user_stop = False
@@ -121,7 +122,7 @@ class GPTReporter:
         """Text tasks: `sample_chars` characters after the task's example, seeded. Induction: the probe's first copy
         and the first token of its second, continued greedily for the rest of the copy, beside the true copy."""
         run = self.run
-        if self.scored is None:
+        if self.scoring is None:
             prompt = lm.task.example
             text = lm.generate(prompt, run.sample_chars, temperature=run.temperature, seed=run.sample_seed)
             return {"prompt": prompt, "text": text}
@@ -144,13 +145,6 @@ class GPTReporter:
             self.formed = (step, seconds, best)
             self.fields["formed"] = list(self.formed)
 
-    def scores_probe(self) -> Probe | None:
-        """Induction: every head scored on the fixed sequences every score_every steps (fit_gpt calls it)."""
-        scored = self.scored
-        if scored is None:
-            return None
-        return Probe(self.run.score_every, lambda model: head_scores(model, scored))
-
     def finish(self, result: GPTTrainResult | Fit) -> None:
         """The last snapshot, sample and scores of a run that ended between them, then everything not yet sent."""
         model = result.model
@@ -158,8 +152,8 @@ class GPTReporter:
             self.add_snapshot(result.steps, model)
         if result.steps and result.steps % self.run.sample_every:
             self.add_sample(result.steps, model)
-        if self.scored is not None and result.steps and result.steps % self.run.score_every:
-            self.add_scores(result.steps, result.seconds, head_scores(model, self.scored), model)
+        if self.scoring is not None and result.steps and result.steps % self.run.score_every:
+            self.add_scores(result.steps, result.seconds, self.scoring.measure(model), model)
         self.seconds = result.seconds
         self.flush()
 
@@ -194,7 +188,7 @@ def train_induction(settings: InductionSettings, config: GPTConfig, cfg: GPTTrai
     default initialisation, the heads scored as it trains."""
     return fit_gpt(
         config, cfg, induction_batches(settings, cfg.batch_size), callback=reporter.on_step,
-        should_stop=reporter.should_stop, probe=reporter.scores_probe(), init=torch_default_init,
+        should_stop=reporter.should_stop, probe=reporter.scoring, init=torch_default_init,
     )  # fmt: skip
 
 
@@ -208,12 +202,12 @@ def train_gpt_job(conn: Connection, spec: dict, stop_flag: StopFlag) -> tuple[di
     run = GPTRun.from_dict(spec["gpt"])
     cfg = GPTTrainConfig(**spec["train"])
     config = GPTConfig.from_dict(spec["model"])
-    scored: RepeatedBatch | None = None
+    scoring: Probe | None = None
     if run.induction:
         settings = InductionSettings(context=config.max_len)
         vocab = CharVocab(induction_vocab(settings))
-        probe_batch = induction_probe(settings)
-        scored = repeated_batch(settings, SCORE_SEQUENCES, torch.Generator().manual_seed(SCORE_SEED))
+        probe_batch = page_probe(settings)
+        scoring = induction_probe(InductionRun(settings, config, cfg, probe_every=run.score_every, until=None))
         end = int(probe_batch.start[0] + 2 * probe_batch.segment[0])
         probe = probe_batch.ids[0, :end].tolist()  # cut after the second copy: the sample continues the copy
         copy_start = int(probe_batch.start[0] + probe_batch.segment[0])
@@ -222,7 +216,7 @@ def train_gpt_job(conn: Connection, spec: dict, stop_flag: StopFlag) -> tuple[di
         probe, _ = vocab.encode(GPT_TASKS[run.task].example)
         copy_start = 0
     config = replace(config, vocab_size=len(vocab))
-    reporter = GPTReporter(conn, spec, stop_flag, run, vocab, probe, scored, copy_start)
+    reporter = GPTReporter(conn, spec, stop_flag, run, vocab, probe, scoring, copy_start)
     result: GPTTrainResult | Fit
     if run.induction:
         result = train_induction(settings, config, cfg, reporter)

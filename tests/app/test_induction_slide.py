@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from model.gpt.induction import InductionSettings, repeated_batch
 from services.lessons import shipped_lessons
 from services.rooms import shared_room_store
-from services.training.gpt_worker import PROBE_SEED, SCORE_SEED
+from services.training.gpt_worker import SCORE_SEED, page_probe
 from ui.class_role import ROLE_KEY
 from ui.i18n import translations
 from ui.lesson.text import inert_markdown
@@ -108,7 +108,7 @@ def test_the_slide_draws_the_circuits_two_heads_as_the_run_scores_them():
     titles = [a["text"] for a in fig["layout"]["annotations"]] if "annotations" in fig["layout"] else []
     assert f"Layer 1, head {prev_head + 1}: previous token" in str(fig["layout"]) + str(titles)
     assert f"Layer 2, head {ind_head + 1}: induction" in str(fig["layout"]) + str(titles)
-    probe = repeated_batch(settings, 1, torch.Generator().manual_seed(PROBE_SEED))
+    probe = page_probe(settings)  # the run's own probe sequence
     end = int(probe.start[0] + 2 * probe.segment[0])
     with torch.inference_mode():
         _, on_probe = lm.model(probe.ids[:, :end], record=True)

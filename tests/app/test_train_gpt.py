@@ -13,8 +13,8 @@ import torch
 from model.analysis.induction import circuit, head_scores
 from model.gpt import LoadedGPT
 from model.gpt.induction import InductionSettings, repeated_batch
+from model.gpt.induction_train import PROBE_SEED  # the induction run's scored sequences
 from model.io.archive import pack_archive
-from services.training.gpt_worker import SCORE_SEED  # the induction run's probe seed
 from ui.models import USER_MODELS_KEY
 
 from .training import figure, heatmap_z, open_train, start, wait_for
@@ -164,7 +164,7 @@ def test_an_induction_run_scores_every_head_as_the_returned_model_does(train_poo
     heads = lm.config.n_layers * lm.config.n_heads
     assert len(fig["data"]) == 2 * heads + 2  # induction and previous-token of every head, the two losses
     # Independent: the scored sequences drawn again with their seed and scored on the model handed back.
-    scored = repeated_batch(InductionSettings(context=32), 100, torch.Generator().manual_seed(SCORE_SEED))
+    scored = repeated_batch(InductionSettings(context=32), 100, torch.Generator().manual_seed(PROBE_SEED))
     again = head_scores(lm.model, scored)
     last = view.gpt.scores[-1][1]
     np.testing.assert_allclose(last.induction, again.induction, rtol=1e-5, atol=1e-6)
@@ -236,7 +236,7 @@ def test_the_default_induction_run_forms_the_head_and_draws_the_circuit_of_the_r
     assert formed.step == first
     assert any(f"An induction head formed at step {formed.step:,}" in s.value for s in at.success)
     # Independent: the returned model scored again on the same 100 sequences, and traced on the probe.
-    scored = repeated_batch(InductionSettings(context=32), 100, torch.Generator().manual_seed(SCORE_SEED))
+    scored = repeated_batch(InductionSettings(context=32), 100, torch.Generator().manual_seed(PROBE_SEED))
     again = head_scores(lm.model, scored)
     assert again.best_induction >= 0.5
     prev_layer, prev_head, ind_layer, ind_head = circuit(again)

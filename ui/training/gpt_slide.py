@@ -19,7 +19,7 @@ from model.gpt import GPT, GPT_TASKS, CharVocab, GPTConfig, LoadedGPT
 from model.gpt.induction import InductionSettings, induction_vocab, repeated_batch
 from model.naming import AttentionKind
 from services.training.gpt_job import INDUCTION, SCORE_SEQUENCES
-from services.training.gpt_worker import PROBE_SEED, SCORE_SEED
+from services.training.gpt_worker import SCORE_SEED, page_probe
 from views import TrainView
 from viz.training import before_after_figure
 
@@ -52,7 +52,7 @@ def gpt_slide(view: TrainView) -> None:
     except LabError as exc:
         st.info(explain(exc))
         return
-    probe = repeated_batch(settings, 1, torch.Generator().manual_seed(PROBE_SEED))
+    probe = page_probe(settings)  # the run's own probe sequence
     end = int(probe.start[0] + 2 * probe.segment[0])  # as the run's probe: cut after the second copy
     tokens = [loaded.vocabulary[i] for i in probe.ids[0, :end].tolist()]
     trace = cached_run(loaded, "".join(tokens))
