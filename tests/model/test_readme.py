@@ -27,7 +27,7 @@ def test_the_python_snippets_run_as_written(readme, tmp_path, monkeypatch):
     minilm()  # the third snippet loads MiniLM: skipped without its package (failed in CI)
     monkeypatch.chdir(tmp_path)  # the folder snippet writes tiny-gpt2/ where it runs
     blocks = PYTHON_BLOCK.findall((ROOT / readme).read_text(encoding="utf-8"))
-    assert len(blocks) == 5, "the model section's five snippets (Transformer, RNN, MiniLM, GPT, a folder)"
+    assert len(blocks) == 6, "the model section's six snippets (Transformer, RNN, MiniLM, GPT, induction, a folder)"
     namespace: dict = {}
     checked = 0
     for block in blocks:
@@ -45,8 +45,9 @@ def test_the_python_snippets_run_as_written(readme, tmp_path, monkeypatch):
                 exec(code, namespace)
     # the prediction, the cross-attention shape, the RNN's arch, its attention shape; MiniLM's arch, word pieces,
     # attention shape, embedding shape, a similarity and the atlas's shape; the GPT's arch, tokens and causal weights;
-    # the folder's arch, its tokens as text and an attention shape
-    assert checked == 16
+    # the induction model's vocabulary, a head's trace name, its shape, where it looks, its induction score, the
+    # previous-token head's score and what it writes; the folder's arch, its tokens as text and an attention shape
+    assert checked == 23
     gpt = namespace["lm"]  # the GPT snippet's promises in prose: most likely first, probs summing to 1, same seed
     dist, tr = namespace["dist"], namespace["tr"]
     assert dist.probs == sorted(dist.probs, reverse=True) and abs(sum(dist.probs) - 1) < 1e-9
