@@ -12,7 +12,7 @@ kept) until it fits, so a long run still reaches the class.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
+from dataclasses import fields, replace
 
 import numpy as np
 
@@ -115,8 +115,7 @@ def _record(run_id: str, name: str, view: JobView, limit: int) -> dict:
         return record
     record |= {
         "task": gpt.task, "held_out": _pairs(_thinned(gpt.held_out, limit)),
-        "samples": [[s.step, s.prompt[-MAX_TEXT:], s.text[:MAX_TEXT], s.expected[:MAX_TEXT]]
-                    for s in gpt.samples[-MAX_SAMPLES:]],
+        "samples": [_sample(s) for s in gpt.samples[-MAX_SAMPLES:]],
         "formed": None if gpt.formed is None else [gpt.formed.step, round(gpt.formed.seconds, 2),
                                                    _round(gpt.formed.score)],
         "probe": list(gpt.probe[:MAX_PROBE]),
@@ -124,6 +123,25 @@ def _record(run_id: str, name: str, view: JobView, limit: int) -> dict:
     }  # fmt: skip
     record["score_losses"] = [_finite(row) for row in record["score_losses"]]
     return record
+
+
+def _sample(sample: Sample) -> list:
+    """A sample's fields in Sample's own order (a field it gains travels too), its texts cut to MAX_TEXT (the prompt
+    keeps its end, where the model continues)."""
+    values = []
+    for f in fields(Sample):
+        value = getattr(sample, f.name)
+        if isinstance(value, str):
+            value = value[-MAX_TEXT:] if f.name == "prompt" else value[:MAX_TEXT]
+        values.append(value)
+    return values
+
+
+def _sample_of(values: list) -> Sample:
+    kinds = [type(getattr(Sample(0, "", ""), f.name)) for f in fields(Sample)]  # each field's type, from its default
+    if len(values) != len(kinds):
+        raise ValueError(f"a sample of {len(values)} fields, not {len(kinds)}")
+    return Sample(*(kind(value) for kind, value in zip(kinds, values, strict=True)))
 
 
 def _head_scores(induction: list, previous: list, losses: list) -> HeadScores:
@@ -150,8 +168,7 @@ def view_of_record(record: dict) -> JobView:
     gpt = GPTProgress(
         str(record["task"]),
         held_out=[(int(s), float(v)) for s, v in record.get("held_out", [])],
-        samples=[Sample(int(step), str(prompt), str(text), str(expected))
-                 for step, prompt, text, expected in record.get("samples", [])],
+        samples=[_sample_of(values) for values in record.get("samples", [])],
         scores=[(int(step), _head_scores(i, p, losses)) for step, i, p, losses in
                 zip(record["score_steps"], record["induction"], record["previous"], record["score_losses"],
                     strict=True)],

@@ -7,6 +7,7 @@ option, and is revealed when the head forms with the head the run's own scores n
 from __future__ import annotations
 
 import base64
+import re
 import time
 from pathlib import Path
 
@@ -30,6 +31,9 @@ WORDS = {
     "zh": {"prompt": "哪个头会负责复制？", "run": "老师的训练", "formed": "归纳头在第", "answer": "模型的答案：",
            "head": "第 {l} 层 · 头 {h}", "yours": "你的答案"},
 }  # fmt: skip
+
+
+COPIED = {"en": r"(?P<right>\d+) of \d+ right", "zh": r"个里对了 (?P<right>\d+) 个"}  # a sample's copy, counted
 
 
 def run(target) -> AppTest:
@@ -135,6 +139,9 @@ def test_students_draw_the_teachers_one_run_with_the_same_curves(lesson):
         assert array(got["x"]).tolist() == array(want["x"]).tolist() and array(got["x"])[0] == 1
         np.testing.assert_allclose(array(got["y"]), array(want["y"]), rtol=5e-4)
         assert any(f"{WORDS[lang]['formed']} {formed.step:,}" in t for t in texts(student)), texts(student)
+        assert [c.value for c in student.code] == [c.value for c in teacher.code]  # the samples written so far
+        right = [int(m.group("right")) for c in student.caption if (m := re.search(COPIED[lang], c.value))]
+        assert right == [sample.right for sample in reversed(view.gpt.samples)][: len(right)] and right
 
 
 def test_the_answer_is_revealed_when_the_head_forms_from_the_runs_scores(lesson):

@@ -28,7 +28,7 @@ def induction_view(steps: int = 1200, every: int = 50) -> JobView:
         for s in range(every, steps + 1, every)
     ]  # fmt: skip
     gpt = GPTProgress(
-        "induction", samples=[Sample(200 * k, "abcabc", "abcabcab" * 3, "abcab") for k in range(1, 9)],
+        "induction", samples=[Sample(200 * k, "abcabc", "abcabcab" * 3, "abcab", right=k) for k in range(1, 9)],
         scores=scores, formed=Formed(750, 11.25, 0.5213), probe=tuple("kqzf3bmhkqzf3bmh"),
     )  # fmt: skip
     return JobView("running", "", "", steps, 20000, 17.5, losses, [], 0, gpt=gpt)
