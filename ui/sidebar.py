@@ -97,6 +97,9 @@ def describe(c, loaded=None) -> str:
             "decoder only · {layers} layers · {heads} heads · d_model {d} · positions: {positional} · {norm} · GELU · "
             "context {context} characters"
         )  # fmt: skip
+        if not getattr(c, "mlp", True):  # an attention-only GPT (the induction model): no MLP, so no GELU
+            template = N_("decoder only · attention only, no MLP · {layers} layers · {heads} heads · d_model {d} · "
+                          "positions: {positional} · {norm} · context {context} characters")  # fmt: skip
         return _(template).format(
             layers=c.n_decoder_layers, heads=c.n_heads, d=c.d_model, positional=_(POSITIONAL_NAMES[c.positional]),
             norm=_(NORM_NAMES[c.norm]), context=c.max_len,

@@ -6,6 +6,8 @@ rnn.py         the RNN lessons: one decoder step opened up, accuracy by input le
 knockout.py    heads switched off: which heads a model has, their link code, weights with heads off
 probe.py       the attention of one fixed probe input, taken while a model trains
 atlas.py       the head atlas: each head's share of attention per role (previous, next, self, [CLS], [SEP],
-               punctuation, mirror, previous line), its entropy and dominant role, on one input or averaged over a
-               fixed set; lines.py the lines of a poem for its previous-line role
+               punctuation, mirror, previous line, induction), its entropy and dominant role, on one input or
+               averaged over a fixed set; lines.py the lines of a poem for its previous-line role
+induction.py   induction heads: the induction and previous-token scores, the in-context loss, every head's scores on a
+               repeated batch, the circuit's two heads
 """

@@ -1,6 +1,6 @@
 """A decoder-only GPT in the GPT-2 layout, traced under our decoder's names (model/naming.py).
 
-config.py     GPTConfig: sizes; learned positions, pre-LN, GELU (tanh), tied head fixed (arch "gpt")
+config.py     GPTConfig: sizes; learned positions, pre-LN, GELU (tanh) fixed (arch "gpt"); mlp and tied options
 vocab.py      CharVocab: one token per character, capped to the most frequent, the rest one unknown mark □
 tokenizer.py  GPTTokenizer: what LoadedGPT asks of a vocabulary (CharVocab, ByteLevelBPE satisfy it)
 bpe.py        ByteLevelBPE: GPT-2's byte-level BPE through `tokenizers`, every token shown as readable text
@@ -12,6 +12,9 @@ model.py      GPT: wte + wpe → N blocks → ln_f → logits tied to wte; forwa
 runner.py     LoadedGPT: next_token, generate, trace, run, tokenize (the pages' interface); GPTTask
 train.py      train_gpt: random windows, next-character cross-entropy, a progress callback
 train_cli.py  `python -m model.train --task gpt-en | gpt-zh`: the recipes of the shipped GPTs
+induction.py  the induction task: random segments repeated once at a varied length, in 32 single-character tokens
+induction_train.py  the induction run: an attention-only GPT trained until a head's induction score reaches 0.5
+induction_cli.py  `python -m model.train --task induction`: that run, and the checkpoint it saves
 train_checks.py  the training goals' measures on a trained model (seeded 五言绝句)
 """
 
