@@ -166,7 +166,10 @@ def run_line(loaded: AnyLoaded, text: str, trace: Trace) -> None:
         return
     if isinstance(loaded, LoadedGPT):
         words["output"] = md_plain(visible([trace.prediction])[0])
-        st.caption(_("Model **{model}** · input “{input}” · most likely next character “{output}”").format(**words))
+        tokens = reads_tokens(loaded)  # a folder's BPE GPT
+        line = _("Model **{model}** · input “{input}” · most likely next token “{output}”") if tokens else (
+            _("Model **{model}** · input “{input}” · most likely next character “{output}”"))  # fmt: skip
+        st.caption(line.format(**words))
         return
     st.caption(_("Model **{model}** · input “{input}” · output “{output}”").format(**words))
 

@@ -14,7 +14,7 @@ from views.attention import KIND_LABELS
 from ..i18n import N_, _
 from ..inputs import source_text
 from ..state import fit
-from ..tokens import visible
+from ..tokens import reads_tokens, visible
 from ..trace_cache import cached_run
 from .links import translated_labels
 from .state import MODEL, Ablations, Walk, md_plain
@@ -63,8 +63,11 @@ def model_walk(
     decoder_only = isinstance(loaded, LoadedGPT)
     if decoder_only:
         shown = md_plain(visible([trace.prediction or ""])[0])
-        st.caption(_("A decoder-only model reads the prompt itself, with causal self-attention; its most likely next "
-                     "character is “{output}”.").format(output=shown))  # fmt: skip
+        line = _("A decoder-only model reads the prompt itself, with causal self-attention; its most likely next token "
+                 "is “{output}”.") if reads_tokens(loaded) else _("A decoder-only model reads the prompt itself, with "
+                                                                   "causal self-attention; its most likely next "
+                                                                   "character is “{output}”.")  # fmt: skip
+        st.caption(line.format(output=shown))
     elif trace.prediction is not None and kind is not AttentionKind.ENCODER:
         st.caption(
             _("Decoder input: `<bos>` + the model's own output, “{output}”.").format(output=md_plain(trace.prediction))

@@ -17,7 +17,9 @@ from viz.latex import text as tex_text
 from ..charts import chart_name, show_chart
 from ..i18n import _
 from ..in_place_chart import unused_key
+from ..models import selected_model
 from ..presenter import presenting, slot, stage_columns
+from ..tokens import reads_tokens
 from .state import EXAMPLE, STEPS, Walk, md_plain
 
 MASKED = "−∞"
@@ -241,12 +243,17 @@ def causal_note(masked: np.ndarray, tokens: list[str], query: int) -> None:
         st.warning(_("Mask off: every character now sees the ones after it, the very characters a GPT is trained to "
                      "predict; its numbers after this step are no longer the model's."))  # fmt: skip
         return
+    tokens_read = reads_tokens(selected_model())  # a folder's BPE GPT: its rows are tokens of several characters
     st.info(
-        _(
+        (_(
+            "A GPT writes left to right, so every one of its attention blocks is causal: here {hidden} of the {cells} "
+            "cells are −∞, those above the diagonal. Row {row} (“{token}”) may see {seen} keys: itself and the "
+            "tokens before it, never the ones it will be asked to predict."
+        ) if tokens_read else _(
             "A GPT writes left to right, so every one of its attention blocks is causal: here {hidden} of the {cells} "
             "cells are −∞, those above the diagonal. Row {row} (“{token}”) may see {seen} keys: itself and the "
             "characters before it, never the ones it will be asked to predict."
-        ).format(
+        )).format(
             hidden=int(hidden.sum()), cells=hidden.size, row=query + 1, token=md_plain(tokens[query]),
             seen=int((~hidden[query]).sum()),
         )
