@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 
 import torch
 
 from .errors import LabError
 from .naming import POSITION_NAMES, Side
+
+
+@dataclass(frozen=True)
+class Deferred:
+    """A trace entry computed when first read (then kept): a GPT-2's logits over 50,257 tokens at every position cost
+    more than the rest of the Attention page, which never reads them (bench/folder.py, py-spy: 177 of 361–531 ms)."""
+
+    compute: Callable[[], torch.Tensor]
+    nbytes: int  # the tensor's size once computed, so a cache bounded by bytes counts it before it exists
 
 
 class Trace(Mapping[str, torch.Tensor]):
@@ -22,7 +32,7 @@ class Trace(Mapping[str, torch.Tensor]):
 
     def __init__(
         self,
-        tensors: dict[str, torch.Tensor],
+        tensors: dict[str, torch.Tensor | Deferred],
         src_tokens: list[str] | None = None,
         tgt_tokens: list[str] | None = None,
         unknown: list[str] | None = None,
@@ -39,15 +49,24 @@ class Trace(Mapping[str, torch.Tensor]):
 
     def __getitem__(self, name: str) -> torch.Tensor:
         try:
-            return self._tensors[name]
+            value = self._tensors[name]
         except KeyError:
             raise KeyError(f"no '{name}' in this trace; see trace.names()") from None
+        if isinstance(value, Deferred):  # two threads may both compute it: the same tensor, the last one kept
+            value = self._tensors[name] = value.compute()
+        return value
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._tensors)
 
     def __len__(self) -> int:
         return len(self._tensors)
+
+    def nbytes(self) -> int:
+        """Memory its tensors hold, a deferred entry counted at its size once computed (none is computed here)."""
+        return sum(
+            v.nbytes if isinstance(v, Deferred) else v.element_size() * v.nelement() for v in self._tensors.values()
+        )
 
     def names(self, prefix: str = "") -> list[str]:
         return [n for n in self._tensors if n.startswith(prefix)]

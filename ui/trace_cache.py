@@ -29,8 +29,8 @@ SHARED_ENTRIES, SHARED_BYTES = 16, 64 * 2**20  # process-wide: a class's recent 
 
 
 def trace_bytes(trace: Trace) -> int:
-    """Memory held by a trace's tensors."""
-    return sum(t.element_size() * t.nelement() for t in trace.values())
+    """Memory held by a trace's tensors (a deferred one counted, not computed: see model.trace.Deferred)."""
+    return trace.nbytes()
 
 
 SHARED_TRACES: SharedCache[Trace] = SharedCache(SHARED_ENTRIES, SHARED_BYTES, trace_bytes)

@@ -22,7 +22,7 @@ from torch import nn
 from ..ablation import NO_ABLATION, Ablation
 from ..forward_checks import new_record
 from ..naming import LOGITS, Side, Stack, embed_name, final_norm_name, input_name, pos_name
-from ..trace import Trace
+from ..trace import Deferred, Trace
 from ..transformer.layers import Record
 from .block import GPTBlock
 from .cache import KVCache
@@ -97,6 +97,7 @@ class GPT(nn.Module):
         ablation: Ablation = ...,
         cache: KVCache | None = ...,
         keep: torch.Tensor | None = ...,
+        last_only: bool = ...,
     ) -> torch.Tensor: ...
 
     @overload
@@ -108,6 +109,7 @@ class GPT(nn.Module):
         ablation: Ablation = ...,
         cache: KVCache | None = ...,
         keep: torch.Tensor | None = ...,
+        last_only: bool = ...,
     ) -> tuple[torch.Tensor, Trace]: ...
 
     def forward(
@@ -118,8 +120,10 @@ class GPT(nn.Module):
         ablation: Ablation = NO_ABLATION,
         cache: KVCache | None = None,  # keys and values of the earlier tokens; extended in place
         keep: torch.Tensor | None = None,  # (B, T) bool, False at padding: a padded batch (no cache)
+        last_only: bool = False,  # the head at the last position only; a trace's logits computed when first read
     ) -> torch.Tensor | tuple[torch.Tensor, Trace]:
-        """Logits (B, T, V) of the token after each position; with record=True, (logits, Trace). With a cache, the
+        """Logits (B, T, V) of the token after each position (last_only: (B, 1, V), the last position's); with
+        record=True, (logits, Trace). With a cache, the
         ids continue the cached positions and the trace's attention rows are the new positions' (B, H, T, start + T)."""
         start = 0 if cache is None else cache.length
         self._check(ids, start)
@@ -143,9 +147,22 @@ class GPT(nn.Module):
         if cache is not None:
             cache.advance(T)
         final = self.ln_f(x)  # (B, T, d)
-        logits = F.linear(final, self.head_weight)  # (B, T, V): the head, wte unless config.tied is False
+        positions = final[:, -1:] if last_only else final  # the head at the last position only, or at each
+        logits = F.linear(positions, self.head_weight)  # (B, T or 1, V): the head, wte unless config.tied is False
         if trace is None:
             return logits
         trace[final_norm_name(Stack.DECODER)] = final
-        trace[LOGITS] = logits
-        return logits, Trace(trace)
+        entries: dict[str, torch.Tensor | Deferred] = dict(trace)
+        entries[LOGITS] = self._deferred_logits(final) if last_only else logits  # (B, T, V) either way
+        return logits, Trace(entries)
+
+    def _deferred_logits(self, final: torch.Tensor) -> Deferred:
+        """The trace's logits (B, T, V) from the final norm, computed when first read (never with autograd: the
+        trace's tensors may be inference tensors, and a page reads it long after the forward)."""
+        weight = self.head_weight
+
+        def compute() -> torch.Tensor:
+            with torch.no_grad():
+                return F.linear(final, weight)
+
+        return Deferred(compute, final.shape[0] * final.shape[1] * weight.shape[0] * final.element_size())

@@ -215,7 +215,7 @@ class LoadedGPT:
         or a list of token strings (lm.trace(["a", "b", "a", "b"]))."""
         prompt = self._prompt(text_or_ids)
         with torch.inference_mode():
-            logits, trace = self.model(self._ids_of(prompt.ids), record=True, ablation=ablation)
+            logits, trace = self.model(self._ids_of(prompt.ids), record=True, ablation=ablation, last_only=True)
         notice = prompt.notice()
         prediction = self.vocab.itos[int(torch.argmax(logits[0, -1]))]
         return trace.with_tokens(
