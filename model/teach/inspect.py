@@ -108,8 +108,11 @@ def attention_weights(model: AnyTransformer, kind: AttentionKind | str, layer: i
     return picked | {"W_O": weights["W_O"], "b_O": weights["b_O"]}
 
 
-def _layer_output(stack: Stack, layer: int, pre_ln: bool) -> str:
-    """Trace name of what layer `layer` of `stack` hands on (its input for layer + 1)."""
+def _layer_output(stack: Stack, layer: int, pre_ln: bool, mlp: bool = True) -> str:
+    """Trace name of what layer `layer` of `stack` hands on (its input for layer + 1); an attention-only GPT block's
+    (mlp False) is its attention's sum."""
+    if not mlp:
+        return attention_name(AttentionKind.DECODER, layer, "resid")
     return ffn_name(stack, layer, "resid" if pre_ln else "norm")
 
 
@@ -130,7 +133,7 @@ def attention_inputs(
         previous = input_name(kind.query_side)
     else:  # self-attention reads the output of the layer below in its own stack
         stack = Stack.ENCODER if kind is AttentionKind.ENCODER else Stack.DECODER
-        previous = _layer_output(stack, layer - 1, pre_ln)
+        previous = _layer_output(stack, layer - 1, pre_ln, getattr(model.config, "mlp", True))
     R = trace.numpy(previous).astype(np.float64)
     X = trace.numpy(attention_name(kind, layer, "norm")).astype(np.float64) if pre_ln else R
     if kind is AttentionKind.CROSS:

@@ -101,3 +101,12 @@ def test_the_logit_lens_and_inside_a_layer_read_an_attention_only_model(lm):
     assert analysis.ffn_active.shape == (0, 6)
     resid = trace["decoder.1.self_attn.resid"][0]
     torch.testing.assert_close(torch.from_numpy(analysis.stream_norms[-1]), resid.norm(dim=-1), rtol=1e-5, atol=1e-6)
+
+
+def test_the_walkthrough_reads_layer_2_from_layer_1s_attention_sum(lm):
+    from model.teach.inspect import attention_inputs
+
+    trace = lm.trace("abcabcab")
+    inputs = attention_inputs(trace, lm.model, "decoder", 1)
+    assert (inputs["R"] == trace.numpy("decoder.0.self_attn.resid").astype("float64")).all()  # what block 2 adds to
+    assert (inputs["X"] == trace.numpy("decoder.1.self_attn.norm").astype("float64")).all()  # its LN₁
