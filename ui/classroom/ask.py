@@ -7,7 +7,6 @@ trace through model/teach/questions.py; the panel only picks what to ask about.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, replace
@@ -50,6 +49,7 @@ from .answers import (
     reveal_line,
     your_answer_line,
 )
+from .opening import new_question, open_in_room
 from .write import ask_write, beside_model
 
 QUESTION_KEY = "_question"  # st.session_state: the open question of the teacher or the solo user, with its answer
@@ -241,17 +241,9 @@ def _ask_controls(view: QuestionView, role: ClassRole | None) -> dict | None:
         return None
     if asked is None:
         return None  # cached_run has shown why
-    question = {
-        "id": secrets.token_hex(6), "kind": asked.kind, "options": list(asked.options), "context": asked.context,
-        "answer": asked.answer, "evidence": asked.evidence, "revealed": False,
-    }  # fmt: skip
-    if role is not None:
-        try:
-            shown = {k: question[k] for k in ("id", "kind", "options", "context")}
-            room_store().ask(role.code, role.teacher_key, shown)
-        except RoomError as exc:
-            st.error(explain(exc))
-            return None
+    question = new_question(asked.kind, asked.options, asked.context, asked.answer, asked.evidence)
+    if role is not None and not open_in_room(role, question):
+        return None
     st.session_state[QUESTION_KEY] = question
     return question
 

@@ -8,8 +8,6 @@ it is asked: the publish tick (class_run.share_run) reveals it on every screen a
 
 from __future__ import annotations
 
-import secrets
-
 import streamlit as st
 
 from model.errors import LabError
@@ -20,11 +18,12 @@ from services.training import JobView
 from services.training.gpt_job import INDUCTION
 from views import TrainView, key_of
 
-from ..class_role import ClassRole, notice_error, room_store
+from ..class_role import ClassRole, notice_error
 from ..i18n import _, explain
 from ..training.gpt_settings import DEFAULTS
 from ..training.panels import current_job
 from .ask import QUESTION_KEY, _class_question, _close, _still_open, teacher_question_bar
+from .opening import new_question, open_in_room
 
 FAMILY_KEY, TASK_KEY = key_of(TrainView, "arch"), key_of(TrainView, "gpt_task")  # the Train page's family, task
 FORM_KEYS = {"layers": f"train_gpt_layers_{INDUCTION}", "heads": f"train_gpt_heads_{INDUCTION}"}
@@ -83,14 +82,8 @@ def ask_copy(role: ClassRole, layers: int, heads: int, formed_job: int | None) -
     except LabError as exc:
         st.warning(explain(exc))
         return None
-    question = {
-        "id": secrets.token_hex(6), "kind": COPY, "options": list(options), "context": {"layers": layers,
-        "heads": heads}, "answer": None, "evidence": {}, "revealed": False, "formed_job": formed_job,
-    }  # fmt: skip
-    try:
-        room_store().ask(role.code, role.teacher_key, {k: question[k] for k in ("id", "kind", "options", "context")})
-    except RoomError as exc:
-        st.error(explain(exc))
+    question = new_question(COPY, options, {"layers": layers, "heads": heads}, None, {}, formed_job=formed_job)
+    if not open_in_room(role, question):
         return None
     st.session_state[QUESTION_KEY] = question
     return question

@@ -10,8 +10,6 @@ a class one forward pass, not one per student. Until the reveal the page itself 
 
 from __future__ import annotations
 
-import secrets
-
 import numpy as np
 import streamlit as st
 
@@ -20,18 +18,18 @@ from model.gpt import LoadedGPT
 from model.naming import LOGITS
 from model.sampling import SamplingSettings, chain
 from model.teach.questions import WRITE, QuestionError, write_choice, write_question
-from services.rooms import RoomError
 from views import NextTokenView
 from views.next_token import WrittenError, written_ids
 from viz.questions import answers_beside_model_figure
 
 from ..charts import chart_name, show_chart
-from ..class_role import ClassRole, room_store
+from ..class_role import ClassRole
 from ..i18n import _, explain
 from ..models import get_model
 from ..state import current
 from ..trace_cache import traced
 from .answers import drawn_options, plain_label
+from .opening import new_question, open_in_room
 
 TYPED_KEY = "_class_typed_{id}"  # a student's typed character, per question
 
@@ -77,16 +75,8 @@ def ask_write(role: ClassRole) -> dict | None:
     except QuestionError as exc:
         st.warning(explain(exc))
         return None
-    question = {
-        "id": secrets.token_hex(6), "kind": WRITE, "options": list(asked.options), "context": asked.context,
-        "answer": asked.answer, "evidence": asked.evidence, "revealed": False,
-    }  # fmt: skip
-    try:
-        room_store().ask(role.code, role.teacher_key, {k: question[k] for k in ("id", "kind", "options", "context")})
-    except RoomError as exc:
-        st.error(explain(exc))
-        return None
-    return question
+    question = new_question(WRITE, asked.options, asked.context, asked.answer, asked.evidence)
+    return question if open_in_room(role, question) else None
 
 
 def option_probabilities(options: list[str] | tuple[str, ...]) -> list[float] | None:
