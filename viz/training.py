@@ -195,8 +195,10 @@ def before_after_figure(
     y_title: str,
     weight_name: str,
     height: int = 460,
+    title_size: int = 20,
 ) -> go.Figure:
-    """The same head at the first and the last snapshot, side by side, same colour scale."""
+    """The same head at the first and the last snapshot (or any two matrices of one sequence), side by side, same
+    colour scale; each title centred over its matrix."""
     data = [
         _heatmap(before, x_tokens, y_tokens, weight_name, "x", "y", show_scale=False),
         _heatmap(after, x_tokens, y_tokens, weight_name, "x2", "y2", show_scale=True),
@@ -211,9 +213,9 @@ def before_after_figure(
         "margin": {"l": 80, "r": 20, "t": 60, "b": 60},
         "annotations": [
             {"text": before_title, "x": 0.225, "y": 1.08, "xref": "paper", "yref": "paper", "showarrow": False,
-             "font": {"size": 20}},
+             "xanchor": "center", "font": {"size": title_size}},
             {"text": after_title, "x": 0.755, "y": 1.08, "xref": "paper", "yref": "paper", "showarrow": False,
-             "font": {"size": 20}},
+             "xanchor": "center", "font": {"size": title_size}},
         ],
     }  # fmt: skip
     return go.Figure({"data": data, "layout": layout})

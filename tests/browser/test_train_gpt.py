@@ -1,6 +1,7 @@
 """The Train page's GPT family in a real browser (the shared server, one training worker): a short English run whose
-samples list and loss curve draw and whose model then writes on /next-token; a short Chinese poem run and a short
-induction run with the head-score curves, read in Chinese; a bad step count told in words."""
+samples list and loss curve draw, whose download is the GPT it trained, and whose model then writes on /next-token;
+a short Chinese poem run and a short induction run with the head-score curves, read in Chinese; a bad step count
+told in words."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from playwright.sync_api import expect
 
 from attention_lab.chart import CHARTS
 from devtools.harness import exceptions_on, open_page, runs, wait_settled
+from model.gpt import LoadedGPT
+from model.io.archive import load_any_archive
 
 from .test_train import choose, go, picker_options
 
@@ -43,6 +46,11 @@ def test_an_english_gpt_trains_writes_samples_and_then_writes_on_next_token(page
     assert samples.count() == 2  # step 60 (the last), then step 1: newest first
     assert samples.first.inner_text().startswith("To be, or not to be▌")
     assert page.locator(CHARTS).count() >= 3  # the loss, the timeline, before/after
+    with page.expect_download() as download:
+        page.get_by_role("button", name="⬇ Download .zip").click()
+    assert download.value.suggested_filename == "my-shakespeare.zip"
+    lm = load_any_archive(download.value.path().read_bytes())
+    assert isinstance(lm, LoadedGPT) and lm.task.name == "shakespeare" and lm.meta["steps"] == 60
     assert "my-shakespeare (yours)" in picker_options(page)
     page.get_by_role("link", name="Open it on Next token").click()
     page.wait_for_function(IDLE)

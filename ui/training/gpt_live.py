@@ -35,7 +35,7 @@ def gpt_live(view: JobView, *, key: str = "", name: str = "") -> None:
     fig = gpt_loss_figure(
         (steps, losses), (held[0], held[1]), title=_("Training loss"), x_title=_("step"),
         y_title=_("cross-entropy (nats per token)"), names=(_("this step's batch"), _("held-out text")),
-        step_name=_("step"), total_steps=view.total_steps,
+        step_name=_("step"),  # no fixed range: a run ends at its minutes or its head long before its most steps
     )  # fmt: skip
     induction = progress.task == "induction"
     left, right = st.columns(2)
@@ -87,7 +87,7 @@ def induction_panel(view: JobView, progress: GPTProgress, key: str = "", name: s
         loss_title=_("Loss on 100 fresh repeated sequences"), x_title=_("step"), score_title=_("score"),
         loss_axis_title=_("nats per token"), loss_names=(_("loss"), _("in-context loss (2nd copy − 1st)")),
         step_name=_("step"), formed_step=formed.step if formed else None,
-        formed_label=_("head formed") if formed else "", total_steps=view.total_steps,
+        formed_label=_("head formed") if formed else "",
     )  # fmt: skip
     st.subheader(_("An induction head forming"))
     if formed:
@@ -112,7 +112,7 @@ def circuit_panel(found: Circuit, last, tokens: list[str], key: str = "", name: 
             layer=prev_layer + 1, head=prev_head + 1, score=f"{last.previous[prev_layer, prev_head]:.2f}"),
         after_title=_("Layer {layer}, head {head}: induction ({score})").format(
             layer=ind_layer + 1, head=ind_head + 1, score=f"{last.induction[ind_layer, ind_head]:.2f}"),
-        x_title=_("key (looked at)"), y_title=_("query (looking)"), weight_name=_("weight"), height=480,
+        x_title=_("key (looked at)"), y_title=_("query (looking)"), weight_name=_("weight"), height=480, title_size=16,
     )  # fmt: skip
     st.subheader(_("The circuit: two heads that copy"))
     show_chart(fig, f"{key}train_gpt_circuit", name=chart_name("train", "circuit", model=name), theme="streamlit")
