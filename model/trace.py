@@ -32,7 +32,7 @@ class Trace(Mapping[str, torch.Tensor]):
 
     def __init__(
         self,
-        tensors: dict[str, torch.Tensor | Deferred],
+        tensors: dict[str, torch.Tensor] | dict[str, torch.Tensor | Deferred],
         src_tokens: list[str] | None = None,
         tgt_tokens: list[str] | None = None,
         unknown: list[str] | None = None,
@@ -40,7 +40,7 @@ class Trace(Mapping[str, torch.Tensor]):
         prediction: str | None = None,
         notices: tuple[LabError, ...] = (),
     ):
-        self._tensors = tensors
+        self._tensors: dict[str, torch.Tensor | Deferred] = tensors  # type: ignore[assignment]  # dict is invariant
         self._tokens: dict[str, list[str] | None] = {Side.SRC: src_tokens, Side.TGT: tgt_tokens}  # "src", "tgt"
         self.unknown = list(unknown or [])  # source words the vocabulary did not know (shown as <unk>)
         self.unknown_target = list(unknown_target or [])  # the same for a typed target
