@@ -21,7 +21,7 @@ from ui.class_role import ROLE_KEY
 from ui.classroom.ask import QUESTION_KEY
 
 from .charts import charts_of
-from .training import WAIT
+from .training import WAIT, set_run
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 TRAIN = "pages/train.py"
@@ -164,3 +164,18 @@ def test_the_answer_is_revealed_when_the_head_forms_from_the_runs_scores(lesson)
     mine = [m.value for m in students["zh"].markdown if "你的答案" in m.value]
     assert mine and ("✅" in mine[0]) == right and "第 2 层 · 头 1" in mine[0], mine
     assert any(f"At step {gpt.formed.step}" in c.value for c in teacher.caption)
+
+
+def test_a_toy_run_takes_an_earlier_gpt_runs_record_down(train_pool):
+    teacher = AppTest.from_file(APP, default_timeout=120)
+    teacher.query_params["lang"] = "en"
+    run(teacher)
+    run(teacher.switch_page(TRAIN))
+    run(teacher.button(key="_class_start").click())
+    role = teacher.session_state[ROLE_KEY]
+    shared_room_store().publish_run(role.code, role.key, {"id": "old", "name": "my-induction", "status": "done"})
+    set_run(teacher, "reverse", steps=5)
+    run(teacher.button(key="train_start").click())  # the toy run, queued or training: not the class's to watch
+    assert teacher.session_state["train_job"].view().gpt is None
+    run(teacher)  # the next run's publish tick (the sidebar's, drawn before the page started the job)
+    assert shared_room_store().snapshot(role.code).run is None  # students see their own Train page again

@@ -45,9 +45,12 @@ def share_run(store: RoomStore, role: ClassRole) -> None:
     if job is None:
         return
     view = job.view()
-    if view.gpt is None:
-        return  # a toy model's run stays on the teacher's page
     sent = st.session_state.get(SENT_KEY) or {}
+    if view.gpt is None:  # a toy model's run stays on the teacher's page: an earlier GPT run's record comes down
+        if sent.get("job") != job.id:
+            store.publish_run(role.code, role.teacher_key, None)
+            st.session_state[SENT_KEY] = {"job": job.id, "id": "", "marker": None, "step": -1, "at": 0.0}
+        return
     if sent.get("job") != job.id:
         sent = {"job": job.id, "id": secrets.token_hex(6), "marker": None, "step": -1, "at": 0.0}
     marker = (view.status, view.gpt.formed is not None)
