@@ -192,7 +192,8 @@ def test_upload_a_zip_and_get_a_clear_error_for_a_pickle(page, app_url):
     open_page(page, app_url)
     go(page, "Train")
     page.get_by_text("Upload a model you trained before").click()
-    chooser = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    # the Train page's own uploader (the sidebar has one too, for a model folder's zip)
+    chooser = page.locator('[data-testid="stMainBlockContainer"] [data-testid="stFileUploaderDropzoneInput"]')
     before = runs(page)
     chooser.set_input_files({"name": "class copy.zip", "mimeType": "application/zip",
                              "buffer": pack_archive(toy("copy"))})  # fmt: skip
