@@ -23,7 +23,12 @@ def queue_waits(busy: list[float], queued: list[float], workers: int) -> list[fl
     return waits
 
 
-def seconds_left(total_steps: int, step: int, seconds_per_step: float, used_fraction: float = 1.0) -> float:
+def seconds_left(
+    total_steps: int, step: int, seconds_per_step: float, used_fraction: float = 1.0,
+    budget: float | None = None, seconds: float = 0.0,
+) -> float:  # fmt: skip
     """Expected seconds until a job ends: its steps left × seconds per step, scaled by the fraction of their
-    steps recent jobs used (a job with an accuracy goal usually stops early)."""
-    return max(0, total_steps - step) * used_fraction * seconds_per_step
+    steps recent jobs used (a job with an accuracy goal usually stops early), and at most what is left of its time
+    budget (`budget` seconds in all, `seconds` spent: a GPT run ends at its minutes)."""
+    left = max(0, total_steps - step) * used_fraction * seconds_per_step
+    return left if budget is None else min(left, max(0.0, budget - seconds))

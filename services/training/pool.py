@@ -148,13 +148,17 @@ class TrainingPool:
             used = statistics.fmean(self._fractions) if self._fractions else 1.0
             busy = [
                 0.0 if w.job.stop_requested_at is not None
-                else seconds_left(w.job.train_config.steps, w.job.step, _rate_of(w.job) or rate, used)
+                else seconds_left(w.job.train_config.steps, w.job.step, _rate_of(w.job) or rate, used,
+                                  _budget(w.job), w.job.seconds)
                 for w in self._workers if w.job is not None
             ]  # fmt: skip
             now = time.monotonic()  # workers still starting, and those not started yet, are free once started
             busy += [max(0.0, self._start_seconds - (now - w.started)) for w in self._workers if not w.ready]
             busy += [self._start_seconds] * max(0, self.settings.workers - len(self._workers))
-            ahead = [seconds_left(j.train_config.steps, 0, rate, used) for j in itertools.islice(self._queue, position)]
+            ahead = [
+                seconds_left(j.train_config.steps, 0, rate, used, _budget(j))
+                for j in itertools.islice(self._queue, position)
+            ]
             return position, queue_waits(busy, ahead, self.settings.workers)[-1]
 
     def request_stop(self, job: JobHandle) -> None:
@@ -433,6 +437,12 @@ class TrainingPool:
         if running:
             return statistics.fmean(running)
         return statistics.median(self._rates) if self._rates else DEFAULT_SECONDS_PER_STEP
+
+
+def _budget(job: JobHandle) -> float | None:
+    """A GPT run's time budget in seconds (it ends at its minutes), or None."""
+    minutes = getattr(job.train_config, "minutes", None)
+    return None if minutes is None else 60.0 * minutes
 
 
 def _rate_of(job: JobHandle) -> float | None:

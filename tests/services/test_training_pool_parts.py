@@ -84,6 +84,13 @@ def test_seconds_left_scales_steps_left_by_rate_and_the_share_recent_jobs_used()
     assert seconds_left(100, 150, 0.04) == 0.0
 
 
+def test_seconds_left_of_a_run_with_a_time_budget_is_at_most_what_is_left_of_it():
+    # 6000 steps at 0.02 s would be 120 s, but a 90 s budget with 30 s spent leaves 60 s; a budget never adds time
+    assert seconds_left(6000, 0, 0.02, budget=90.0, seconds=30.0) == pytest.approx(60.0)
+    assert seconds_left(1000, 0, 0.02, budget=90.0) == pytest.approx(20.0)
+    assert seconds_left(6000, 0, 0.02, budget=90.0, seconds=95.0) == 0.0
+
+
 def test_snapshot_schedule_thins_and_halves_its_rate_like_the_store():
     # Worked by hand: every step, at most 4 kept. 5 thins to [1, 3, 5] (stride 2); 8 thins [1, 3, 5, 6, 8]
     # to [1, 5, 8] (stride 4); 10 is the last step.
