@@ -22,7 +22,7 @@ from .errors import TrainingError
 from .gpt_progress import Circuit, Formed, GPTProgress, Sample
 from .handle import JobView
 
-MAX_SAMPLES = 6  # the latest samples a record keeps
+MAX_SAMPLES = 40  # the latest samples a record keeps (a run of 6,000 steps writes 30)
 MAX_TEXT = 250  # characters of a sample's prompt or text (a room keeps text of at most 256)
 MAX_PROBE = 128  # tokens of the probe sequence
 DEFAULT_BYTES = 60 * 1024  # under the room's max_run_bytes (64 KiB) with room to spare

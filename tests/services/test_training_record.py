@@ -28,7 +28,7 @@ def induction_view(steps: int = 1200, every: int = 50) -> JobView:
         for s in range(every, steps + 1, every)
     ]  # fmt: skip
     gpt = GPTProgress(
-        "induction", samples=[Sample(200 * k, "abcabc", "abcabcab" * 3, "abcab", right=k) for k in range(1, 9)],
+        "induction", samples=[Sample(200 * k, "abcabc", "abcabcab" * 3, "abcab", right=k % 9) for k in range(1, 45)],
         scores=scores, formed=Formed(750, 11.25, 0.5213), probe=tuple("kqzf3bmhkqzf3bmh"),
     )  # fmt: skip
     return JobView("running", "", "", steps, 20000, 17.5, losses, [], 0, gpt=gpt)
@@ -48,8 +48,8 @@ def test_an_induction_run_comes_back_as_the_teacher_saw_it():
     assert back.gpt is not None and view.gpt is not None
     assert back.gpt.task == "induction" and back.gpt.probe == view.gpt.probe
     assert back.gpt.formed == Formed(750, 11.25, 0.5213)
-    assert [s.step for s in back.gpt.samples] == [600, 800, 1000, 1200, 1400, 1600]  # the latest six
-    assert back.gpt.samples[0] == view.gpt.samples[2]
+    assert [s.step for s in back.gpt.samples] == [200 * k for k in range(5, 45)]  # the latest 40
+    assert back.gpt.samples == view.gpt.samples[4:]
     assert [s for s, _ in back.gpt.scores] == [s for s, _ in view.gpt.scores]
     for (_, mine), (_, theirs) in zip(back.gpt.scores, view.gpt.scores, strict=True):
         assert mine.induction.shape == (2, 4)
