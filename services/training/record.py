@@ -115,7 +115,7 @@ def _record(run_id: str, name: str, view: JobView, limit: int) -> dict:
         return record
     record |= {
         "task": gpt.task, "held_out": _pairs(_thinned(gpt.held_out, limit)),
-        "samples": [_sample(s) for s in gpt.samples[-MAX_SAMPLES:]],
+        "samples": [_sample(s) for s in gpt.samples[-min(MAX_SAMPLES, limit) :]],  # fewer as the curves thin
         "formed": None if gpt.formed is None else [gpt.formed.step, round(gpt.formed.seconds, 2),
                                                    _round(gpt.formed.score)],
         "probe": list(gpt.probe[:MAX_PROBE]),

@@ -101,3 +101,12 @@ def test_once_formed_the_circuits_two_heads_travel_with_the_scores_of_their_step
     steps = [step for step, _ in back.gpt.scores]
     assert 1250 in steps and steps == sorted(steps) and len(steps) < 400  # thinned, its own step kept
     assert "circuit" not in run_record("run-6", "my-induction", replace(view, gpt=replace(gpt, circuit=None)))
+
+
+def test_a_record_of_long_samples_still_fits_the_room():
+    view = induction_view(steps=20000)
+    assert view.gpt is not None
+    wordy = [Sample(200 * k, "p" * 250, "t" * 250, "e" * 250, right=1) for k in range(40)]
+    record = run_record("run-7", "my-gpt", replace(view, gpt=replace(view.gpt, samples=wordy)), max_bytes=20_000)
+    assert len(run_json(record, RoomLimits())) <= 20_000 and 0 < len(record["samples"]) < 40
+    assert record["samples"][-1][0] == 200 * 39  # the newest kept
