@@ -56,6 +56,9 @@ class Trace(Mapping[str, torch.Tensor]):
             value = self._tensors[name] = value.compute()
         return value
 
+    def __contains__(self, name: object) -> bool:
+        return name in self._tensors  # Mapping's would read the entry, computing a deferred one
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._tensors)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import streamlit as st
@@ -75,7 +76,9 @@ class QuestionView:
     number_from: int  # 0 on the Attention page, 1 on the walkthrough (as each page numbers its tokens)
     unscaled: Callable[[], np.ndarray | None]  # the block's weights in the same run without ÷√dₖ
     decoder_tokens: list[str] | None = None
-    logits: np.ndarray | None = None  # (T, V)
+    # (T, V), read only when a next-token question is asked: a GPT-2's 50,257-way logits at every position cost more
+    # than the rest of the Attention page (the trace computes them on first read: model.trace.Deferred)
+    logits: Callable[[], np.ndarray] | None = None
     vocabulary: list[str] | None = None
 
 
@@ -174,13 +177,13 @@ def _decoder_input(loaded: AnyLoaded, trace: Trace, target: str | None) -> str |
     return target if (target or "").strip() else (trace.prediction or None)
 
 
-def _outputs(loaded, trace: Trace) -> tuple[list[str] | None, np.ndarray | None, list[str] | None]:
+def _outputs(loaded, trace: Trace) -> tuple[list[str] | None, Callable[[], np.ndarray] | None, list[str] | None]:
     """(decoder tokens, logits, vocabulary) for the next-token question; None for an encoder-only model (MiniLM),
     which writes no tokens, so that question is not offered. A GPT's decoder tokens are its prompt's characters."""
     if loaded.config.arch == "bert":
         return None, None, None
     vocabulary = loaded.vocabulary if isinstance(loaded, LoadedGPT) else loaded.task.tgt_vocab.itos
-    return trace.tokens("tgt"), trace_logits(trace), vocabulary
+    return trace.tokens("tgt"), partial(trace_logits, trace), vocabulary
 
 
 # ---- the panel -------------------------------------------------------------------------------------------------
@@ -254,7 +257,7 @@ def _build(view: QuestionView, kind: str, pick: int) -> ModelQuestion | None:
     if kind == NEXT:
         if view.logits is None or view.vocabulary is None or view.decoder_tokens is None:
             raise QuestionError(QuestionError.EMPTY)  # an encoder-only model writes no tokens (_outputs)
-        asked = next_token_question(view.logits, pick, view.vocabulary)
+        asked = next_token_question(view.logits(), pick, view.vocabulary)
         return replace(asked, context={**asked.context, "token": view.decoder_tokens[pick]})
     if kind == ATTEND:
         asked = attend_question(view.weights, view.head, pick, view.key_tokens, view.number_from)

@@ -20,7 +20,8 @@ def test_a_deferred_entry_is_computed_once_on_first_read_and_counted_before():
         return value
 
     trace = Trace({"a": torch.zeros(4), "b": Deferred(compute, nbytes=24)})
-    assert trace.nbytes() == 4 * 4 + 24 and calls == []
+    assert "b" in trace and "c" not in trace and trace.names() == ["a", "b"] and len(trace) == 2
+    assert trace.nbytes() == 4 * 4 + 24 and calls == []  # asking what it holds computes nothing
     labelled = trace.with_tokens(None, ["x"])  # shares the tensors: computing in one is computing in both
     assert torch.equal(labelled["b"], value) and torch.equal(trace["b"], value) and calls == [1]
     assert trace.nbytes() == 4 * 4 + 6 * 4 and sorted(trace) == ["a", "b"]
