@@ -19,7 +19,8 @@ def test_a_deferred_entry_is_computed_once_on_first_read_and_counted_before():
         calls.append(1)
         return value
 
-    trace = Trace({"a": torch.zeros(4), "b": Deferred(compute, nbytes=24)})
+    entries: dict[str, torch.Tensor | Deferred] = {"a": torch.zeros(4), "b": Deferred(compute, nbytes=24)}
+    trace = Trace(entries)
     assert "b" in trace and "c" not in trace and trace.names() == ["a", "b"] and len(trace) == 2
     assert trace.nbytes() == 4 * 4 + 24 and calls == []  # asking what it holds computes nothing
     labelled = trace.with_tokens(None, ["x"])  # shares the tensors: computing in one is computing in both
