@@ -196,7 +196,7 @@ def induction_from_start(page, seeds: int) -> None:
     choose_gpt(page, "Induction (random tokens repeated once)")
     formed: list[float] = []
     for seed in range(seeds):
-        page.get_by_label("Seed").fill(str(seed))
+        page.get_by_role("spinbutton", name="Seed").fill(str(seed))
         before = load()
         try:
             seconds = start_and_wait(page, FORMED_TEXT, timeout_ms=180_000)
@@ -231,10 +231,10 @@ IDLE_JS = "document.querySelector('[data-testid=\"stApp\"]').getAttribute('data-
 
 
 def editing_while_gpt(viewer, trainer, pid: int, args) -> None:
-    """The viewer's edits with no training, then while a long English GPT run trains; ratio of p50s per round."""
-    choose_gpt(trainer, "English text (Shakespeare)")
+    """The viewer's edits with no training, then while a long English GPT run trains; ratio of p50s per round (the
+    trainer is on English text already)."""
     trainer.get_by_label("Steps (most)").fill(str(LONG_STEPS))
-    trainer.get_by_label("Minutes (most)").fill("30")
+    trainer.get_by_role("spinbutton", name="Minutes (most)").fill("30")
     ratios, alone_all, busy_all, before = [], [], [], load()
     for _ in range(args.rounds):
         alone, _ = timed_block(viewer, args.edits, pid)
@@ -257,9 +257,11 @@ def gpt_main(args) -> None:
         choose_gpt(trainer, "Chinese poems (Tang)")  # warm-up: the worker starts (imports torch) on a tiny run
         trainer.get_by_label("Steps (most)").fill("5")
         start_and_wait(trainer, DONE_TEXT)
-        induction_from_start(trainer, args.seeds)
-        english_from_start(trainer)
-        editing_while_gpt(viewer, trainer, pid, args)
+        if "induction" in args.parts:
+            induction_from_start(trainer, args.seeds)
+        english_from_start(trainer)  # the editing part's trainer is on English text
+        if "editing" in args.parts:
+            editing_while_gpt(viewer, trainer, pid, args)
 
 
 def main() -> None:
@@ -270,6 +272,7 @@ def main() -> None:
     p.add_argument("--rounds", type=int, default=2)
     p.add_argument("--gpt", action="store_true", help="the GPT family's goals instead")
     p.add_argument("--seeds", type=int, default=5, help="induction runs (seeds 0 … n−1), with --gpt")
+    p.add_argument("--parts", nargs="+", default=["induction", "english", "editing"], help="with --gpt")
     args = p.parse_args()
     if args.gpt:
         gpt_main(args)
