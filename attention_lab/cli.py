@@ -11,7 +11,7 @@ import os
 import sys
 
 from .command import serve_command
-from .model_dirs import offer_model_dirs
+from .folder_check import offer_model_dirs
 from .paths import APP_ROOT
 
 USAGE = """\

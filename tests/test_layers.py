@@ -7,7 +7,8 @@ kept alive before. Importing a.b.c also runs a/__init__.py and a/b/__init__.py, 
 - No circle among the project's modules (reported as a → b → … → a, with the line of each import).
 - Layers, top to bottom: app.py and pages/ → ui/ → services/ → viz/ → model/. views/ (one state dataclass per
   page) sits under ui/ and services/ and imports only model-level code. attention_lab.paths (where the app's files
-  are) is below everything and imports nothing of the project.
+  are) is below everything and imports nothing of the project; its launcher (attention_lab.cli, its __main__ and
+  attention_lab.folder_check, which reads --model-dir folders with model/) is above the app it starts.
 - model/ imports no streamlit or plotly; viz/, services/ and views/ no streamlit (views/ no plotly either).
 - The modules at ui/'s top (shared glue: models, navigation, sidebar, …) import none of ui/'s page groups
   (ui/attention/, ui/classroom/, …); ui/presenter/ is shared by every page and may be imported from anywhere in ui/.
@@ -43,11 +44,12 @@ MAY_IMPORT = {
     "viz": {"model", "attention_lab"},
     "model": {"attention_lab"},
     "attention_lab": set(),
+    "launcher": {"model", "attention_lab"},
     "setup": set(),
     "devtools": APP - {"app"},
     "bench": (APP - {"app"}) | {"devtools"},
     "scripts": (APP - {"app"}) | {"devtools"},
-    "tests": (APP - {"app"}) | {"devtools"},
+    "tests": (APP - {"app"}) | {"devtools", "launcher"},
 }
 FORBIDDEN_LIBRARIES = {
     "model": {"streamlit", "plotly"},
@@ -86,8 +88,11 @@ def module_files() -> dict[str, Path]:
 MODULES = module_files()
 
 
+LAUNCHER = {"attention_lab.cli", "attention_lab.__main__", "attention_lab.folder_check"}  # `attention-lab`
+
+
 def group_of(module: str) -> str:
-    return GROUPS[module.split(".")[0]]
+    return "launcher" if module in LAUNCHER else GROUPS[module.split(".")[0]]
 
 
 def _project_module(name: str) -> str | None:
