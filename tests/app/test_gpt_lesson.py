@@ -44,8 +44,11 @@ def figures(at: AppTest) -> dict[str, dict]:
     return {c.spec["layout"].get("meta"): c.spec for c in charts_of(at)}
 
 
-def test_four_gpt_slides_after_training_and_before_minilm():
-    assert len(GPT) == 4 and SLIDES[GPT[0] - 2].page == "train" and SLIDES[GPT[-1]].state["model"] == "minilm"
+def test_four_gpt_slides_after_training_and_before_the_induction_slide_and_minilm():
+    assert len(GPT) == 4 and SLIDES[GPT[0] - 2].page == "train"
+    after = SLIDES[GPT[-1]]  # the slide after the last GPT slide (SLIDES counts from 0, GPT from 1)
+    assert after.page == "train" and after.state["model"] == "induction"
+    assert SLIDES[GPT[-1] + 1].state["model"] == "minilm"
 
 
 @LANGS

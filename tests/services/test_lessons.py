@@ -33,10 +33,10 @@ SHIPPED_ORDER = [
     ("step-by-step", 5), ("step-by-step", 6), ("step-by-step", 7), ("positional-encoding", None), ("step-by-step", 4),
     ("attention", "decoder"), ("attention", "cross"), ("inside-a-layer", None), ("train", None),
     ("attention", "decoder"), ("next-token", "gpt-en"), ("step-by-step", 4), ("next-token", "gpt-zh"),
-    ("attention", "encoder"), ("attention", "encoder"), ("attention", "cross"),
-]  # fmt: skip  # the GPT's four (decoder-only, the next token, the causal mask at work, a poem), MiniLM's two
-# ("a real model", the head atlas), then the recap
-GPT_SLIDES = ("gpt-en", "gpt-en", "gpt-en", "gpt-zh")  # after the encoder–decoder, before the real model (MiniLM)
+    ("train", None), ("attention", "encoder"), ("attention", "encoder"), ("attention", "cross"),
+]  # fmt: skip  # the GPT's four (decoder-only, the next token, the causal mask at work, a poem), an induction head
+# forming (the Train page), MiniLM's two ("a real model", the head atlas), then the recap
+GPT_SLIDES = ("gpt-en", "gpt-en", "gpt-en", "gpt-zh")  # after the encoder–decoder, before the induction slide
 
 
 def good() -> dict:
@@ -110,7 +110,9 @@ def test_the_shipped_lesson_is_bilingual_and_in_the_issue_order():
     models = [slide.state.get("model") for slide in lesson.slides]
     first = models.index("gpt-en")
     assert tuple(models[first : first + len(GPT_SLIDES)]) == GPT_SLIDES
-    assert lesson.slides[first - 1].page == "train" and models[first + len(GPT_SLIDES)] == "minilm"
+    after = first + len(GPT_SLIDES)
+    assert lesson.slides[first - 1].page == "train" and lesson.slides[after].page == "train"
+    assert models[after] == "induction" and models[after + 1] == "minilm"
     for slide, (page, view) in zip(lesson.slides, SHIPPED_ORDER, strict=True):
         assert slide.page == page
         if page == "step-by-step":

@@ -127,5 +127,5 @@ def test_the_package_is_looked_up_once_per_process_not_on_every_call(monkeypatch
 
 
 def test_an_unknown_name_lists_every_pretrained_model():
-    with pytest.raises(ValueError, match="gpt-zh, minilm"):
+    with pytest.raises(ValueError, match="gpt-zh, induction, minilm"):
         load_pretrained("bert-base")
