@@ -78,7 +78,7 @@ def test_a_lesson_uploaded_on_one_server_reaches_a_student_on_another(browser, t
         go_to(teacher, "Lesson", "Lesson")
         heading(student, "Lesson").wait_for(timeout=FOLLOW_TIMEOUT * 1000)
         teacher.get_by_text("Download, upload").click()
-        teacher.locator('input[type="file"]').set_input_files(path)
+        teacher.locator('input[type="file"][accept*=".json"]').set_input_files(path)
         heading(teacher, "A slide from the teacher's server").wait_for(timeout=60_000)
         heading(student, "A slide from the teacher's server").wait_for(timeout=FOLLOW_TIMEOUT * 1000)
         assert student.get_by_text(NOT_HERE).count() == 0

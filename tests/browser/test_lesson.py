@@ -65,7 +65,7 @@ def test_download_then_upload_gives_the_same_lesson_and_a_bad_file_is_explained(
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"format": "attention-lab-lesson/1", "title": {"en": "x", "zh": "x"}, "slides": []}))
     before = runs(page)
-    page.locator('input[type="file"]').set_input_files(bad)
+    page.locator('input[type="file"][accept*=".json"]').set_input_files(bad)
     wait_settled(page, before)
     error = page.get_by_test_id("stAlertContentError")
     assert "A lesson has 1 to 40 slides; this one has 0." in error.inner_text()
@@ -76,7 +76,7 @@ def test_download_then_upload_gives_the_same_lesson_and_a_bad_file_is_explained(
     mine = tmp_path / "mine.json"
     mine.write_text(json.dumps(edited, ensure_ascii=False), encoding="utf-8")
     before = runs(page)
-    page.locator('input[type="file"]').set_input_files(mine)
+    page.locator('input[type="file"][accept*=".json"]').set_input_files(mine)
     wait_settled(page, before)
     assert slide_in_url(page) == "1"
     assert "lesson-" in parse_qs(urlparse(page.url).query)["lesson"][0]

@@ -46,7 +46,8 @@ def test_html_script_and_markdown_tokens_stay_inert_text(page, app_url, path):
 def test_the_upload_widget_turns_away_an_oversized_file_and_a_non_zip(page, app_url):
     open_page(page, f"{app_url}/train")
     page.get_by_text("Upload a model you trained before").click()
-    chooser = page.locator('[data-testid="stFileUploaderDropzoneInput"]')
+    # the Train page's own uploader (the sidebar has one too, for a model folder's zip)
+    chooser = page.locator('[data-testid="stMainBlockContainer"] [data-testid="stFileUploaderDropzoneInput"]')
     chooser.set_input_files({"name": "big.zip", "mimeType": "application/zip", "buffer": os.urandom(17 * 2**20)})
     page.get_by_text("File must be 16.0MB or smaller.").wait_for(timeout=30_000)
     pickle = {"name": "model.safetensors", "mimeType": "application/octet-stream", "buffer": b"\x80\x04N."}
