@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import torch
+import torch.nn.functional as F
 
 from ..ablation import NO_ABLATION, Ablation
 from ..errors import N_, CheckpointError, InputError, LabError
+from ..naming import Stack, final_norm_name
 from ..sampling import UNCHANGED, Chain, SamplingSettings, chain, generator_of, sample
 from ..trace import Trace
 from .cache import KVCache
@@ -221,6 +223,12 @@ class LoadedGPT:
         return trace.with_tokens(
             None, prompt.tokens, unknown=prompt.unknown, prediction=prediction, notices=(notice,) if notice else ()
         )
+
+    def next_logits(self, trace: Trace) -> torch.Tensor:
+        """(V,) the logits of the token after the trace's last position: the head on its final norm's last row, so a
+        page never computes the trace's whole (T, V) logits (GPT-2's 50,257 at every position) for the one it shows."""
+        with torch.no_grad():
+            return F.linear(trace[final_norm_name(Stack.DECODER)][0, -1], self.model.head_weight)
 
     def last_logits(self, text_or_ids: PromptInput, ablation: Ablation = NO_ABLATION) -> torch.Tensor:
         """The logits (V,) of the token after the prompt."""

@@ -15,7 +15,6 @@ import streamlit as st
 
 from model.errors import InputError
 from model.gpt import LoadedGPT
-from model.naming import LOGITS
 from model.sampling import SamplingSettings, chain
 from model.teach.questions import WRITE, QuestionError, write_choice, write_question
 from views import NextTokenView
@@ -49,7 +48,7 @@ def page_distribution() -> tuple[LoadedGPT, str, np.ndarray] | None:
     except (InputError, WrittenError):
         return None
     settings = _settings(view, len(loaded.vocab))
-    return loaded, text, chain(trace[LOGITS][0, -1], settings).renormalised.double().numpy()
+    return loaded, text, chain(loaded.next_logits(trace), settings).renormalised.double().numpy()
 
 
 def _settings(view: NextTokenView, vocab_size: int) -> SamplingSettings:

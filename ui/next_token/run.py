@@ -12,7 +12,6 @@ import streamlit as st
 from model import Trace
 from model.gpt import LoadedGPT, NextToken
 from model.gpt.runner import Prompt
-from model.naming import LOGITS
 from model.sampling import SamplingSettings, chain
 
 from ..trace_cache import traced
@@ -47,4 +46,4 @@ def run_text(loaded: LoadedGPT, text: str) -> Run:
 
 def next_token(loaded: LoadedGPT, run: Run, settings: SamplingSettings) -> NextToken:
     """The next token's whole chain (logits, ÷ T, softmax, kept, renormalised) from the run's last logits."""
-    return NextToken.of(chain(run.trace[LOGITS][0, -1], settings), loaded.vocab)
+    return NextToken.of(chain(loaded.next_logits(run.trace), settings), loaded.vocab)

@@ -44,3 +44,12 @@ def test_the_trace_logits_equal_the_full_forward_and_the_prediction_its_argmax()
         torch.testing.assert_close(logits, F.linear(final, lm.model.wte.weight), rtol=0, atol=1e-6)  # tied head
     torch.testing.assert_close(last[0, 0], full[0, -1], rtol=0, atol=1e-5)
     assert trace.prediction == lm.vocabulary[int(full[0, -1].argmax())]
+
+
+def test_next_logits_are_the_full_forwards_last_row():
+    lm = tiny_gpt()
+    text = lm.task.example
+    ids = torch.tensor([lm.tokenize(text).ids])
+    with torch.no_grad():
+        full = lm.model(ids)  # (1, T, V): the untraced forward, every position
+    torch.testing.assert_close(lm.next_logits(lm.trace(text)), full[0, -1], rtol=0, atol=1e-5)
