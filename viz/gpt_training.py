@@ -15,8 +15,9 @@ from plotly.subplots import make_subplots
 from .training import BIG_FONT, GOAL_GREY, LINE_BLUE
 
 LINE_ORANGE, LINE_RED = "#ff7f0e", "#d62728"
-HEAD_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
-                "#17becf")  # fmt: skip
+# The heads' lines: plotly's ten colours without the loss's blue and the in-context loss's red, so that no head reads
+# as a loss in the legend (eight colours: the induction model's 2 × 4 heads each its own; layers differ by dash too).
+HEAD_COLOURS = ("#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 
 
 def _thin(steps: Sequence[int], values: Sequence[float], max_points: int) -> tuple[np.ndarray, np.ndarray]:
