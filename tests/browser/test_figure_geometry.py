@@ -19,22 +19,29 @@ SCREENS = {"presenter": ((1280, 720), "true"), "normal": ((1400, 1000), "false")
 SLIDES = {4: {"scaling-demo"}, 8: {"pe-table", "model-pe"}}  # the charts each slide must show (layout.meta)
 
 
-@pytest.mark.parametrize("slide", sorted(SLIDES))
+# One page per screen, which opens each slide in each language in turn: a new browser context costs ~2.5 s of
+# loading Streamlit's and plotly's scripts into a new renderer, more than a slide's own load.
 @pytest.mark.parametrize("screen", sorted(SCREENS))
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_no_word_of_a_slide_figure_is_cut_or_overlaps(browser, app_url, slide, screen, lang):
+def test_no_word_of_a_slide_figure_is_cut_or_overlaps(browser, app_url, screen):
     viewport, present = SCREENS[screen]
     page = new_page(browser, viewport=viewport)
     try:
-        open_page(page, f"{app_url}/lesson?lang={lang}&present={present}&slide={slide}")
-        charts = page.evaluate(TEXT_BOXES_JS)
-        assert SLIDES[slide] <= {c["role"] for c in charts}, [c["role"] for c in charts]
-        for chart in charts:
-            assert chart["axisTitles"] or chart["titles"], chart["role"]  # something was measured
-            assert figure_problems(chart) == [], chart["role"]
-            if present == "true":
-                sizes = [w["size"] for w in chart["ticks"] + chart["axisTitles"] + chart["legend"]]
-                assert min(sizes) >= MIN_FONT, (chart["role"], sorted(set(sizes)))
-        assert exceptions_on(page) == []
+        for lang in ("en", "zh"):
+            for slide in sorted(SLIDES):
+                check_slide(page, f"{app_url}/lesson?lang={lang}&present={present}&slide={slide}", slide, present)
     finally:
         page.context.close()
+
+
+def check_slide(page, url: str, slide: int, present: str) -> None:
+    """Open one slide and measure its figures' words."""
+    open_page(page, url)
+    charts = page.evaluate(TEXT_BOXES_JS)
+    assert SLIDES[slide] <= {c["role"] for c in charts}, (url, [c["role"] for c in charts])
+    for chart in charts:
+        assert chart["axisTitles"] or chart["titles"], (url, chart["role"])  # something was measured
+        assert figure_problems(chart) == [], (url, chart["role"])
+        if present == "true":
+            sizes = [w["size"] for w in chart["ticks"] + chart["axisTitles"] + chart["legend"]]
+            assert min(sizes) >= MIN_FONT, (url, chart["role"], sorted(set(sizes)))
+    assert exceptions_on(page) == [], url
