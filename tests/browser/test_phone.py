@@ -47,28 +47,38 @@ def overlaps(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+# One browser context per screen size (a new one costs ~2.5 s of loading Streamlit and plotly into a new renderer):
+# on the phone both languages and both sources, on the laptop English on the model.
 @pytest.mark.parametrize(
-    ("lang", "source", "size"), [("zh", "model", PHONE), ("en", "example", PHONE), ("en", "model", (1280, 900))]
+    ("size", "cases"),
+    [(PHONE, [("zh", "model"), ("en", "example")]), ((1280, 900), [("en", "model")])],
+    ids=["phone", "laptop"],
 )
-def test_every_formula_fits_or_scrolls_with_a_cue(browser, app_url, lang, source, size):
+def test_every_formula_fits_or_scrolls_with_a_cue(browser, app_url, size, cases):
     page = new_page(browser, size)
     try:
-        for step in (2, 3, 5, 6, 8):
-            open_page(page, f"{app_url}/step-by-step?lang={lang}&source={source}&step={step}")
-            page.locator(".katex-display").first.wait_for(timeout=30_000)
-            page.wait_for_function(  # the fitting script has run on this run's formulas
-                "() => [...document.querySelectorAll('.katex-display')].every((el) => el.scrollWidth <= "
-                "el.clientWidth + 2 || el.classList.contains('lab-more-right'))",
-                timeout=30_000,
-            )
-            formulas = page.evaluate(FORMULAS_JS)
-            assert formulas, f"step {step}: no formula"
-            bad = [f for f in formulas if f["left"] < -0.5 or f["right"] > f["width"] + 0.5]
-            bad += [f for f in formulas if not f["fits"] and not (f["scrolls"] and f["cue"])]
-            bad += [f for f in formulas if f["fits"] and f["cue"]]  # a formula that fits does not fade out
-            assert bad == [], f"step {step}: {bad}"
+        for lang, source in cases:
+            for step in (2, 3, 5, 6, 8):
+                check_formulas(page, f"{app_url}/step-by-step?lang={lang}&source={source}&step={step}")
     finally:
         page.context.close()
+
+
+def check_formulas(page, url: str) -> None:
+    """Open a step; each formula lies within the screen, and fits or scrolls with the cue (and only then)."""
+    open_page(page, url)
+    page.locator(".katex-display").first.wait_for(timeout=30_000)
+    page.wait_for_function(  # the fitting script has run on this run's formulas
+        "() => [...document.querySelectorAll('.katex-display')].every((el) => el.scrollWidth <= "
+        "el.clientWidth + 2 || el.classList.contains('lab-more-right'))",
+        timeout=30_000,
+    )
+    formulas = page.evaluate(FORMULAS_JS)
+    assert formulas, f"{url}: no formula"
+    bad = [f for f in formulas if f["left"] < -0.5 or f["right"] > f["width"] + 0.5]
+    bad += [f for f in formulas if not f["fits"] and not (f["scrolls"] and f["cue"])]
+    bad += [f for f in formulas if f["fits"] and f["cue"]]  # a formula that fits does not fade out
+    assert bad == [], f"{url}: {bad}"
 
 
 def test_on_a_phone_a_tap_on_a_chart_leaves_its_title_readable(browser, app_url):
@@ -130,22 +140,25 @@ WORDS_JS = """
 LONG = "the+quick+brown+fox+jumps+over+the+lazy+dog+while+the+cat+sleeps+on+the+warm+mat+near+the+door+of+the+old+house"
 
 
-@pytest.mark.parametrize(
-    ("path", "lang"),
-    [("/inside-a-layer", "zh"), ("/attention", "en"), ("/attention?kind=decoder", "en"), ("/step-by-step", "zh"),
-     (f"/attention?model=minilm&input={LONG}", "zh"), (f"/attention?model=minilm&input={LONG}", "en")],
-)  # fmt: skip
-def test_on_a_phone_chart_titles_fit_and_cell_numbers_never_run_together(browser, app_url, path, lang):
+PHONE_PAGES = [
+    ("/inside-a-layer", "zh"), ("/attention", "en"), ("/attention?kind=decoder", "en"), ("/step-by-step", "zh"),
+    (f"/attention?model=minilm&input={LONG}", "zh"), (f"/attention?model=minilm&input={LONG}", "en"),
+]  # fmt: skip
+
+
+def test_on_a_phone_chart_titles_fit_and_cell_numbers_never_run_together(browser, app_url):
+    """Each of PHONE_PAGES in turn, in one phone's browser context."""
     page = new_page(browser, PHONE)
     try:
-        open_page(page, f"{app_url}{path}{'&' if '?' in path else '?'}lang={lang}")
-        page.locator(CHARTS).first.wait_for(timeout=30_000)
-        page.wait_for_timeout(500)  # the fitting script runs on the next animation frame after plotly draws
-        words = page.evaluate(WORDS_JS)
-        assert words["titles"], f"{path}: no chart title measured"
-        assert [t for t in words["titles"] if t["over"] > 1] == []
-        assert words["touching"] == []
-        assert words["underTitle"] == []
+        for path, lang in PHONE_PAGES:
+            open_page(page, f"{app_url}{path}{'&' if '?' in path else '?'}lang={lang}")
+            page.locator(CHARTS).first.wait_for(timeout=30_000)
+            page.wait_for_timeout(500)  # the fitting script runs on the next animation frame after plotly draws
+            words = page.evaluate(WORDS_JS)
+            assert words["titles"], f"{path}: no chart title measured"
+            assert [t for t in words["titles"] if t["over"] > 1] == [], (path, lang)
+            assert words["touching"] == [], (path, lang)
+            assert words["underTitle"] == [], (path, lang)
     finally:
         page.context.close()
 
