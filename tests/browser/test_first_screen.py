@@ -33,40 +33,31 @@ CHART_BOTTOM_JS = """(role) => {
 }""".replace("CHARTS", CHARTS)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_steps_formula_starts_on_the_first_screen(browser, app_url, lang):
+# Each test opens its pages in turn in one browser context (a new context costs ~2.5 s of loading Streamlit and
+# plotly into a new renderer): both languages, and on the projector both languages' controls and then /attention.
+
+
+def test_the_steps_formula_starts_on_the_first_screen(browser, app_url):
     page = new_page(browser, viewport=(1400, 1000))
     try:
-        open_page(page, f"{app_url}/step-by-step?lang={lang}")
-        top = page.evaluate(FORMULA_TOP_JS)
-        assert top is not None and top < 1000 - 60, top  # the formula's first line, not only its top edge
-        page.set_viewport_size({"width": 1280, "height": 900})
-        page.wait_for_timeout(500)
-        assert page.evaluate(STEPS_ROW_JS) == 1  # the eight steps in one row
-        assert exceptions_on(page) == []
+        for lang in ("en", "zh"):
+            page.set_viewport_size({"width": 1400, "height": 1000})
+            open_page(page, f"{app_url}/step-by-step?lang={lang}")
+            top = page.evaluate(FORMULA_TOP_JS)
+            assert top is not None and top < 1000 - 60, (lang, top)  # the formula's first line, not only its top edge
+            page.set_viewport_size({"width": 1280, "height": 900})
+            page.wait_for_timeout(500)
+            assert page.evaluate(STEPS_ROW_JS) == 1, lang  # the eight steps in one row
+            assert exceptions_on(page) == [], lang
     finally:
         page.context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_presenter_controls_show_the_source_choice_whole(browser, app_url, lang):
+def test_on_a_projector_the_source_choice_is_whole_and_attention_shows_the_head_and_the_head_view(browser, app_url):
     page = new_page(browser, viewport=(1280, 720))
     try:
-        open_page(page, f"{app_url}/step-by-step?lang={lang}&present=true")
-        page.locator('[data-testid="stPopover"] button').first.click()
-        page.locator('[data-testid="stPopoverBody"] [data-testid="stButtonGroup"]').wait_for()
-        found = page.evaluate(SOURCE_JS)
-        left, right = found["column"]
-        assert len(found["buttons"]) == 2
-        for text, start, end in found["buttons"]:
-            assert left - 1 <= start and end <= right + 1, (text, start, end, found["column"])
-    finally:
-        page.context.close()
-
-
-def test_attention_on_a_projector_shows_the_head_and_the_head_view_above_the_fold(browser, app_url):
-    page = new_page(browser, viewport=(1280, 720))
-    try:
+        for lang in ("en", "zh"):
+            presenter_controls_show_the_source_choice_whole(page, f"{app_url}/step-by-step?lang={lang}&present=true")
         open_page(page, f"{app_url}/attention?lang=en&present=true")
         for role in ("attention-head", "head-view"):
             bottom = page.evaluate(CHART_BOTTOM_JS, role)
@@ -75,3 +66,15 @@ def test_attention_on_a_projector_shows_the_head_and_the_head_view_above_the_fol
         assert exceptions_on(page) == []
     finally:
         page.context.close()
+
+
+def presenter_controls_show_the_source_choice_whole(page, url: str) -> None:
+    """In the presenter's Controls popover both source buttons lie within their column."""
+    open_page(page, url)
+    page.locator('[data-testid="stPopover"] button').first.click()
+    page.locator('[data-testid="stPopoverBody"] [data-testid="stButtonGroup"]').wait_for()
+    found = page.evaluate(SOURCE_JS)
+    left, right = found["column"]
+    assert len(found["buttons"]) == 2, (url, found)
+    for text, start, end in found["buttons"]:
+        assert left - 1 <= start and end <= right + 1, (url, text, start, end, found["column"])
