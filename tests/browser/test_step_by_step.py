@@ -35,8 +35,15 @@ def assert_formulas_render(page, step: int):
     assert exceptions_on(page) == []
 
 
-@pytest.mark.parametrize(("source", "label"), [("example", "Worked example"), ("model", "From the model")])
-def test_next_through_every_step(page, app_url, source, label):
+def test_next_through_every_step(page, app_url):
+    """Both sources in turn, in one browser context (a new one costs ~2.5 s of loading Streamlit and plotly into a new
+    renderer)."""
+    for source, label in (("example", "Worked example"), ("model", "From the model")):
+        next_through_every_step(page, app_url, source, label)
+    assert page.console_errors == []
+
+
+def next_through_every_step(page, app_url, source, label):
     open_walkthrough(page, app_url)
     if source != "example":
         click(page, page.get_by_role("radio", name=label))
@@ -57,14 +64,20 @@ def test_next_through_every_step(page, app_url, source, label):
     page.keyboard.press("PageUp")  # a presenter's clicker: back one step
     wait_settled(page, before)
     assert_formulas_render(page, 7)
-    assert page.console_errors == []
 
 
 def refuse(name):
     raise ValueError(f"invalid JSON constant {name}")
 
 
-def test_a_link_reopens_step_source_and_query(page, app_url):
+def test_links_reopen_the_view_in_either_language_and_the_sidebar_keeps_chinese(page, app_url):
+    """The three checks below in turn, in one browser context."""
+    a_link_reopens_step_source_and_query(page, app_url)
+    a_chinese_link_reopens_the_view_and_formulas_speak_chinese(page, app_url)
+    chinese_stays_chinese_when_the_sidebar_opens_the_page(page, app_url)
+
+
+def a_link_reopens_step_source_and_query(page, app_url):
     """?step=5&source=...&query=3 opens that view. (Opening a deep link makes Streamlit's frontend probe
     /step-by-step/_stcore/health, a 404 in the console on any multipage app, so console errors are not checked.)"""
     open_page(page, app_url)  # a first session, so the server knows its pages before the deep link
@@ -74,7 +87,7 @@ def test_a_link_reopens_step_source_and_query(page, app_url):
     assert page.locator(".katex", has_text="i=3").count() >= 1  # the softmax follows query token 3
 
 
-def test_a_chinese_link_reopens_the_view_and_formulas_speak_chinese(page, app_url):
+def a_chinese_link_reopens_the_view_and_formulas_speak_chinese(page, app_url):
     """?lang=zh with the source's id: the Chinese label is chosen and written back into the URL; the mask rule's
     Chinese words render in KaTeX (no error box, the glyphs laid out with a width)."""
     open_page(page, app_url)
@@ -95,7 +108,7 @@ def test_a_chinese_link_reopens_the_view_and_formulas_speak_chinese(page, app_ur
     assert exceptions_on(page) == []
 
 
-def test_chinese_stays_chinese_when_the_sidebar_opens_the_page(page, app_url):
+def chinese_stays_chinese_when_the_sidebar_opens_the_page(page, app_url):
     """Regression: following a link to another page forgot the language (the sidebar switched back to English
     and ?lang= left the URL)."""
     open_page(page, f"{app_url}/?lang=zh")
