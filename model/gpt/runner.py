@@ -9,6 +9,7 @@ token at a time, reusing cached keys and values) and trace. A prompt longer than
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -181,6 +182,21 @@ class LoadedGPT:
         kept = list(ids[cut:])
         by_token = not isinstance(self.vocab, CharVocab)
         return Prompt(kept, self.vocab.show(kept), [], cut, self.max_len, by_token=by_token)
+
+    def continued(self, text: str, written: Sequence[int]) -> str | list[int]:
+        """The input the model reads for the prompt `text` followed by the token ids `written` (the Next-token page's
+        text so far), for read, trace or tokenize: text's own tokens, then exactly `written`, uncut (a reader cuts at
+        max_len). For a character-level vocabulary that is the joined text (one id per character: exact, cut by
+        characters, unknown ones said); for a BPE the ids themselves, since the joined text re-encoded may merge
+        tokens across the join ("hel" + "lo" → "hello") and the model would read other tokens than those written."""
+        ids = [int(i) for i in written]
+        if isinstance(self.vocab, CharVocab):
+            return text + self.vocab.decode(ids)
+        return (self.vocab.encode(text)[0] if text else []) + ids
+
+    def read(self, text_or_ids: PromptInput) -> Prompt:
+        """The Prompt the model reads for text, token ids or tokens as strings: what trace reads (cut to max_len)."""
+        return self._prompt(text_or_ids)
 
     def ids_of_tokens(self, tokens: list[str]) -> list[int]:
         """Tokens given as lm.vocabulary's strings → their ids; InputError naming the first one not in it."""

@@ -7,9 +7,11 @@ import pytest
 import torch
 
 from model import Ablation, InputError
-from model.gpt import UNKNOWN_MARK, LoadedGPT
+from model.gpt import GPT, UNKNOWN_MARK, GPTConfig, LoadedGPT
 from model.sampling import SamplingSettings, chain, sample
 from tests.toys import tiny_gpt
+
+from .test_bpe import hand_built
 
 
 @pytest.fixture(scope="module")
@@ -134,3 +136,27 @@ def test_the_same_seed_writes_the_same_text(lm):
 def test_bad_settings_are_input_errors(lm, settings):
     with pytest.raises(InputError):
         lm.generate("To be", **settings)
+
+
+def test_a_prompt_continued_by_ids_reads_the_prompt_s_tokens_then_exactly_those_ids():
+    """A BPE merges " " + "t" into one token (257) when the joined text is re-encoded; continued keeps the prompt's
+    token and the appended one apart, and cuts from the left at max_len as any ids do. A character-level GPT joins
+    the text, unchanged."""
+    bpe = hand_built()
+    space, t = 0x20, ord("t")  # the hand-built vocabulary's ids 0-255 are the bytes themselves
+    assert bpe.encode(" t")[0] == [257]  # the join the page must not re-encode
+    with torch.random.fork_rng():
+        torch.manual_seed(0)
+        model = GPT(GPTConfig(vocab_size=len(bpe), d_model=16, n_heads=2, n_layers=1, d_ff=32, max_len=4))
+    gpt2 = LoadedGPT(model, bpe, name="tiny-bpe")
+    assert gpt2.continued(" ", [t]) == [space, t]
+    assert gpt2.continued("", [t, t]) == [t, t]
+    with torch.inference_mode():
+        own = model(torch.tensor([[space, t]]))[0, -1]
+    torch.testing.assert_close(gpt2.next_logits(gpt2.trace(gpt2.continued(" ", [t]))), own)
+    read = gpt2.read(gpt2.continued("abc", [t, t, t]))  # 6 ids, a context of 4
+    assert read.ids == [ord("c"), t, t, t] and read.cut == 2 and read.by_token
+    with pytest.raises(InputError, match="empty"):
+        gpt2.read(gpt2.continued("", []))
+    chars = tiny_gpt("en", max_len=16)
+    assert chars.continued("To b", chars.vocab.encode("e!")[0]) == "To be" + UNKNOWN_MARK
