@@ -53,6 +53,18 @@ def traced(loaded: AnyLoaded, text: str, target: str | None, ablation: Ablation 
     return SHARED_TRACES.get(key, lambda: loaded.run(text, target, ablation=ablation))
 
 
+def traced_gpt(loaded: LoadedGPT, text_or_ids: str | list[int]) -> Trace:
+    """A GPT's trace of what LoadedGPT.continued gives: text as traced keys it (the same entry as any page's), token
+    ids by their tuple, so a BPE's ids are read as they are, never re-encoded from text. InputError passes through."""
+    if isinstance(text_or_ids, str):
+        return traced(loaded, text_or_ids, None)
+    ids = list(text_or_ids)
+    if not is_shared(loaded):
+        return loaded.trace(ids)
+    key = (loaded.model, tuple(ids), "", NO_ABLATION)  # a tuple of ids: never equal to a text's key
+    return SHARED_TRACES.get(key, lambda: loaded.trace(ids))
+
+
 def cached_run(
     loaded: AnyLoaded, text: str, target: str | None = None, ablation: Ablation = NO_ABLATION
 ) -> Trace | None:

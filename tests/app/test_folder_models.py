@@ -18,6 +18,7 @@ from tokenizers import Tokenizer
 
 from attention_lab.model_dirs import EXTRA_MODELS_ENV
 from devtools.hf_folders import write_bert_folder, write_gpt2_folder
+from ui.classroom.ask import QUESTION_KEY
 
 from .charts import charts_of
 from .test_attention_page import array
@@ -96,6 +97,75 @@ def test_next_token_ranks_the_tokens_as_transformers_logits_do(served, lang):
     top = torch.sort(probs, descending=True).values[: len(shown)].numpy()
     np.testing.assert_allclose(np.sort(shown)[::-1], top, rtol=1e-4, atol=1e-6)  # T 1, no cut: softmax of the logits
     assert any(m.value.replace("\u00a0", " ").strip() == text for m in at.markdown)  # the prompt decoded whole
+
+
+def merging_join(tokenizer: Tokenizer, text: str) -> tuple[str, int]:
+    """A prefix of `text` and a token id whose text, appended, re-encodes with the prompt as other tokens than the
+    prompt's followed by that id (BPE merges across the join): a word-character token, so the page shows it as is."""
+    for end in range(len(text), 0, -1):
+        prompt = text[:end]
+        ids = tokenizer.encode(prompt).ids
+        for token in range(tokenizer.get_vocab_size()):
+            piece = tokenizer.decode([token])
+            if piece.isalnum() and tokenizer.encode(prompt + piece).ids != [*ids, token]:
+                return prompt, token
+    raise AssertionError(f"no prompt of {text!r} and token merge across the join")
+
+
+def written_box(at: AppTest) -> str:
+    return next(m.value for m in at.markdown if ":blue-background[" in m.value).replace("\u00a0", " ")
+
+
+@LANGS
+def test_next_token_reads_the_prompt_s_tokens_then_exactly_the_appended_id(served, lang):
+    """/next-token?tokens=<id> on a BPE: the model reads the prompt's own tokens and then that id, never the joined
+    text re-encoded (which merges them); bars, attention rows, logit lens and KV cache all on exactly those ids."""
+    tokenizer = Tokenizer.from_file(str(served["gpt2"] / "tokenizer.json"))
+    prompt, token = merging_join(tokenizer, TEXTS[lang])
+    ids = [*tokenizer.encode(prompt).ids, token]
+    at = opened("next-token", lang, model="tiny-gpt2", text=prompt, tokens=str(token), kv="true")
+    assert str(at.query_params.get("tokens")) == str(token)  # the link's format: the id as it was
+    model = transformers.GPT2LMHeadModel.from_pretrained(served["gpt2"], attn_implementation="eager").eval()
+    with torch.no_grad():
+        out = model(torch.tensor([ids]), output_attentions=True)
+    probs = torch.softmax(out.logits[0, -1].double(), -1)
+    fig = figures(at)
+    shown = array(fig["next-token-candidates"]["data"][0]["x"])
+    top = torch.sort(probs, descending=True).values[: len(shown)].numpy()
+    np.testing.assert_allclose(np.sort(shown)[::-1], top, rtol=1e-4, atol=1e-6)
+    rows = array(fig["next-token-rows"]["data"][0]["z"])  # L·H rows and a blank one per layer, a column per token
+    n_heads = model.config.n_head
+    for layer, weights in enumerate(out.attentions):
+        got = rows[layer * (n_heads + 1) : layer * (n_heads + 1) + n_heads]
+        np.testing.assert_allclose(got, weights[0, :, -1].numpy(), atol=1e-5)  # (H, T): T = the prompt's + 1
+    assert f"{len(ids) - 1} · {tokenizer.decode([token])}" in fig["next-token-rows"]["data"][0]["text"][0][-1]
+    lens = array(fig["logit-lens"]["data"][0]["z"])
+    np.testing.assert_allclose(lens[-1, :5], torch.topk(probs, 5).values.numpy(), rtol=1e-4)
+    shapes = next(m.value for m in at.markdown if "d_head" in m.value)
+    d_head = model.config.n_embd // n_heads
+    assert f"1 × {n_heads} × {len(ids) - 1} × {d_head}" in shapes and f"1 × {n_heads} × {len(ids)} × {d_head}" in shapes
+    assert written_box(at) == f"{prompt}:blue-background[{tokenizer.decode([token])}]"  # the appended token marked
+
+
+@LANGS
+def test_the_class_s_what_comes_next_question_reads_the_same_ids(served, lang):
+    """The teacher's "what will the model write next?" on that page: its answer and probability are transformers' on
+    the prompt's tokens then the appended id (T 1, no cut: the softmax of the logits)."""
+    tokenizer = Tokenizer.from_file(str(served["gpt2"] / "tokenizer.json"))
+    prompt, token = merging_join(tokenizer, TEXTS[lang])
+    ids = [*tokenizer.encode(prompt).ids, token]
+    at = opened("next-token", lang, model="tiny-gpt2", text=prompt, tokens=str(token))
+    at.button(key="_class_start").click().run()
+    at.button(key="_q_ask_write").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    question = at.session_state[QUESTION_KEY]
+    model = transformers.GPT2LMHeadModel.from_pretrained(served["gpt2"], attn_implementation="eager").eval()
+    with torch.no_grad():
+        probs = torch.softmax(model(torch.tensor([ids])).logits[0, -1].double(), -1)
+    assert question["evidence"]["probability"] == pytest.approx(float(probs.max()), abs=1e-6)
+    listed = question["evidence"]["probabilities"][:-1]  # the options' (the likeliest tokens'), then the rest's
+    top = torch.sort(probs, descending=True).values[: len(listed)].numpy()
+    np.testing.assert_allclose(np.sort(listed)[::-1], top, rtol=1e-5, atol=1e-9)
 
 
 @LANGS

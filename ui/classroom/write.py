@@ -26,7 +26,7 @@ from ..class_role import ClassRole
 from ..i18n import _, explain
 from ..models import get_model
 from ..state import current
-from ..trace_cache import traced
+from ..trace_cache import traced_gpt
 from .answers import drawn_options, plain_label
 from .opening import new_question, open_in_room
 
@@ -43,8 +43,9 @@ def page_distribution() -> tuple[LoadedGPT, str, np.ndarray] | None:
         return None
     try:
         ids = written_ids(view.written, len(loaded.vocab))
-        text = str(view.common.input or loaded.task.example) + loaded.vocab.decode(list(ids))
-        trace = traced(loaded, text, None)
+        prompt = str(view.common.input or loaded.task.example)
+        text = prompt + loaded.vocab.decode(list(ids))  # shown with the question; the model reads the ids as written
+        trace = traced_gpt(loaded, loaded.continued(prompt, ids))
     except (InputError, WrittenError):
         return None
     settings = _settings(view, len(loaded.vocab))

@@ -24,7 +24,7 @@ from .kv_cache import kv_cache_panel
 from .lens import lens_section
 from .looked_at import attention_weights, looked_at_section
 from .prompt import prompt_box
-from .run import next_token, run_text
+from .run import next_token, run_written
 from .settings import fit_top_k, sampling_controls, sampling_settings, seed
 from .slide import render_slide
 from .writing import candidate_buttons, current_ids, write_buttons, written_section
@@ -51,9 +51,8 @@ def render(view: NextTokenView, *, slide: bool = False) -> None:
     with controls(bar, _("Prompt")):
         prompt = prompt_box(loaded)
     ids = current_ids(loaded)
-    text = prompt + loaded.vocab.decode(ids)
     try:
-        run = run_text(loaded, text)
+        run = run_written(loaded, prompt, ids)
     except InputError as exc:
         st.info(explain(exc), icon="✍️")
         sync_url(PAGE)
@@ -73,7 +72,7 @@ def render(view: NextTokenView, *, slide: bool = False) -> None:
     step_seed = seed() + len(ids)  # the n-th written token is drawn with seed + n
     sampled, most_likely = sample(dist.chain, step_seed), greedy(dist.chain)
     with written:
-        written_section(loaded, text, run.prompt.cut, ids)
+        written_section(loaded, run.read, run.prompt.cut, ids)
         write_buttons(ids, most_likely, sampled, step_seed)
     bars, formulas = distribution_section()
     with bars:

@@ -1,6 +1,7 @@
-"""The GPT's run on the text so far, kept per session: the trace of the prompt and the tokens written after it, and
-the chain of the next token under this session's settings (model.sampling on the trace's own last logits, so the
-numbers on screen are those the model computed, with one forward pass per text)."""
+"""The GPT's run on the text so far, kept per session: the trace of the prompt's tokens followed by exactly the ids
+written after it (never the joined text re-encoded: LoadedGPT.continued), and the chain of the next token under this
+session's settings (model.sampling on the trace's own last logits, so the numbers on screen are those the model
+computed, with one forward pass per text)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from model.gpt import LoadedGPT, NextToken
 from model.gpt.runner import Prompt
 from model.sampling import SamplingSettings, chain
 
-from ..trace_cache import traced
+from ..trace_cache import traced_gpt
 
 CACHE_KEY = "_next_token_runs"
 CACHE_SIZE = 8  # the last few texts: Back and a click on a candidate come back to one of them
@@ -22,22 +23,24 @@ CACHE_SIZE = 8  # the last few texts: Back and a click on a candidate come back 
 
 @dataclass(frozen=True)
 class Run:
-    """One text as the model read it (`prompt`: its ids, characters, the cut) and its trace."""
+    """The text so far as the model read it: `read` (LoadedGPT.continued: the joined text for a character-level GPT,
+    else the prompt's ids then the written ones), `prompt` (its ids, tokens, the cut) and the trace."""
 
-    text: str
+    read: str | list[int]
     prompt: Prompt
     trace: Trace
 
 
-def run_text(loaded: LoadedGPT, text: str) -> Run:
-    """The model's run on `text` (InputError for an empty one), once per session and text; the trace is shared
-    between sessions for a shipped model (ui.trace_cache.traced)."""
+def run_written(loaded: LoadedGPT, text: str, written: tuple[int, ...]) -> Run:
+    """The model's run on the prompt `text` followed by exactly the ids `written` (InputError when both are empty),
+    once per session and text; the trace is shared between sessions for a shipped model (ui.trace_cache)."""
     cache: OrderedDict = st.session_state.setdefault(CACHE_KEY, OrderedDict())
-    key = (loaded.model, text)
+    key = (loaded.model, text, tuple(written))
     if key in cache:
         cache.move_to_end(key)
         return cache[key]
-    found = Run(text, loaded.tokenize(text), traced(loaded, text, None))
+    read = loaded.continued(text, written)
+    found = Run(read, loaded.read(read), traced_gpt(loaded, read))
     cache[key] = found
     while len(cache) > CACHE_SIZE:
         cache.popitem(last=False)

@@ -22,7 +22,7 @@ from ..models import get_model
 from ..tokens import md_escape
 from ..walkthrough.state import md_plain
 from .distribution import candidates_chart, chain_formulas, distribution_section
-from .run import next_token, run_text
+from .run import next_token, run_written
 from .settings import view_settings
 from .writing import write_buttons, written_section
 
@@ -60,9 +60,8 @@ def render_slide(view: NextTokenView) -> None:
         return
     prompt = slide_input(view, loaded)
     ids = slide_ids(view, loaded)
-    text = prompt + loaded.vocab.decode(ids)
     try:
-        run = run_text(loaded, text)
+        run = run_written(loaded, prompt, ids)
     except InputError as exc:
         st.info(explain(exc), icon="✍️")
         return
@@ -70,7 +69,7 @@ def render_slide(view: NextTokenView) -> None:
     dist = next_token(loaded, run, view_settings(view, len(loaded.vocab)))
     step_seed = view.seed + len(ids)  # the n-th written token is drawn with seed + n, as on the page
     sampled, most_likely = sample(dist.chain, step_seed), greedy(dist.chain)
-    written_section(loaded, text, run.prompt.cut, ids, prefix=PREFIX)
+    written_section(loaded, run.read, run.prompt.cut, ids, prefix=PREFIX)
     write_buttons(ids, most_likely, sampled, step_seed, prefix=PREFIX, store=store_key(view))
     bars, formulas = distribution_section()
     with bars:

@@ -74,10 +74,13 @@ def write_buttons(ids: tuple[int, ...], most_likely: int, sampled: int, seed: in
         st.caption(_("{n} tokens are written, the most this page appends.").format(n=MAX_WRITTEN))
 
 
-def written_section(loaded: LoadedGPT, text: str, cut: int, ids: tuple[int, ...], *, prefix: str = "nt") -> None:
-    """The text so far in a box (the appended tokens marked) and how many were appended."""
+def written_section(
+    loaded: LoadedGPT, read: str | list[int], cut: int, ids: tuple[int, ...], *, prefix: str = "nt"
+) -> None:
+    """The text so far (`read`: what the model reads, LoadedGPT.continued) in a box, the appended tokens marked, and
+    how many were appended."""
     with st.container(border=True, key=f"{prefix}_written_text"):
-        st.markdown(written_markdown(*shown_pieces(loaded, text, cut, len(ids))))
+        st.markdown(written_markdown(*shown_pieces(loaded, read, cut, len(ids))))
         if ids:
             st.caption(
                 ngettext(
@@ -102,11 +105,12 @@ def candidate_buttons(candidates: list[tuple[int, str, float, bool, float]], dis
 STYLES = {"cut": ":gray[{}]", "prompt": "{}", "written": ":blue-background[{}]"}
 
 
-def shown_pieces(loaded: LoadedGPT, text: str, cut: int, n_written: int) -> tuple[list[str], int, int]:
-    """written_markdown's arguments for the text so far: one piece per character for a character-level GPT; for a
-    folder's BPE (tokens of several characters, or of part of one) the text left out, the prompt and what was written,
-    each decoded whole, so a character cut across tokens reads as itself."""
-    ids = loaded.vocab.encode(text)[0]
+def shown_pieces(loaded: LoadedGPT, read: str | list[int], cut: int, n_written: int) -> tuple[list[str], int, int]:
+    """written_markdown's arguments for the text so far (`read`: LoadedGPT.continued's text or ids, uncut): one piece
+    per character for a character-level GPT; for a folder's BPE (tokens of several characters, or of part of one) the
+    text left out, the prompt and what was written, each decoded whole from the ids the model reads (never the text
+    re-encoded, whose tokens may merge across the join), so the last `n_written` ids are exactly those marked."""
+    ids = loaded.vocab.encode(read)[0] if isinstance(read, str) else list(read)
     if isinstance(loaded.vocab, CharVocab):
         return [loaded.vocab.itos[i] for i in ids], cut, n_written
     first_written = len(ids) - n_written
