@@ -7,7 +7,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from devtools.harness import server_log_tail
+from devtools.harness import new_page, server_log_tail, streamlit_server
+from devtools.redis_server import redis_server
 
 from .figures import SUBPAGE_PROBES
 
@@ -34,6 +35,28 @@ def probes(page):
 def probes_for():
     """The same for a page a test makes itself."""
     return _record_probes
+
+
+@pytest.fixture(scope="session")
+def servers_on_one_redis(tmp_path_factory):
+    """(server A's URL, server B's URL): two app servers on one real redis-server, started once per test process for
+    the class tests across servers (each starts its own class, under its own room code). Two fresh servers and their
+    first pages cost ~10-15 s, which each of those tests paid again."""
+    with redis_server(tmp_path_factory.mktemp("redis")) as redis:
+        env = {"ATTENTION_LAB_REDIS_URL": redis.url}
+        with streamlit_server(env=env) as server_a, streamlit_server(env=env) as server_b:
+            yield server_a, server_b
+
+
+@pytest.fixture
+def class_across_two_servers(browser, servers_on_one_redis):
+    """(teacher, student, server A, server B): a teacher's page for server A and a student's for server B, each in its
+    own browser context (1280×720), closed after the test (devtools.classroom.class_across_two_servers, on the shared
+    servers)."""
+    teacher, student = new_page(browser, (1280, 720)), new_page(browser, (1280, 720))
+    yield teacher, student, *servers_on_one_redis
+    teacher.context.close()
+    student.context.close()
 
 
 @pytest.hookimpl(wrapper=True)

@@ -21,8 +21,7 @@ from devtools.classroom import (
     step_shown,
     wait_for_step,
 )
-from devtools.harness import exceptions_on, new_page, streamlit_server
-from devtools.redis_server import redis_server
+from devtools.harness import exceptions_on, new_page
 from model import load_pretrained
 
 pytestmark = pytest.mark.browser
@@ -103,26 +102,19 @@ def test_a_guessed_key_in_a_student_url_gets_no_teacher_controls(browser, app_ur
         guesser.context.close()
 
 
-def test_a_teacher_on_one_server_and_a_student_on_another_through_redis(browser, tmp_path):
-    with redis_server(tmp_path) as redis:
-        env = {"ATTENTION_LAB_REDIS_URL": redis.url}
-        with streamlit_server(env=env) as server_a, streamlit_server(env=env) as server_b:
-            teacher, student = new_page(browser, (1280, 720)), new_page(browser, (1280, 720))
-            try:
-                code, _ = start_class(teacher, server_a)
-                close_dialog(teacher)
-                join(student, server_b, code)
-                teacher.get_by_text("1 student connected").wait_for(timeout=30_000)
-                go_to(teacher, "Step by step", "Attention, step by step")
-                wait_for_step(student, 1, FOLLOW_TIMEOUT)
-                latencies = []
-                for step in (2, 3):
-                    # the teacher's own page first: a second press before it has drawn the first is lost (the press
-                    # carries the step picker's old value), which once left this test waiting for a step 3 never sent
-                    press_next(teacher, step, FOLLOW_TIMEOUT)
-                    latencies.append(wait_for_step(student, step, FOLLOW_TIMEOUT))
-                print(f"cross-server follow latencies (s): {[round(t, 2) for t in latencies]}")
-                assert student.url.startswith(server_b) and exceptions_on(student) == []
-            finally:
-                teacher.context.close()
-                student.context.close()
+def test_a_teacher_on_one_server_and_a_student_on_another_through_redis(class_across_two_servers):
+    teacher, student, server_a, server_b = class_across_two_servers
+    code, _ = start_class(teacher, server_a)
+    close_dialog(teacher)
+    join(student, server_b, code)
+    teacher.get_by_text("1 student connected").wait_for(timeout=30_000)
+    go_to(teacher, "Step by step", "Attention, step by step")
+    wait_for_step(student, 1, FOLLOW_TIMEOUT)
+    latencies = []
+    for step in (2, 3):
+        # the teacher's own page first: a second press before it has drawn the first is lost (the press
+        # carries the step picker's old value), which once left this test waiting for a step 3 never sent
+        press_next(teacher, step, FOLLOW_TIMEOUT)
+        latencies.append(wait_for_step(student, step, FOLLOW_TIMEOUT))
+    print(f"cross-server follow latencies (s): {[round(t, 2) for t in latencies]}")
+    assert student.url.startswith(server_b) and exceptions_on(student) == []

@@ -14,7 +14,7 @@ import re
 import pytest
 
 from attention_lab.chart import CHARTS
-from devtools.classroom import class_across_two_servers, close_dialog, join, room_of, start_class
+from devtools.classroom import close_dialog, join, room_of, start_class
 from devtools.harness import exceptions_on, new_page
 
 pytestmark = pytest.mark.browser
@@ -82,16 +82,16 @@ def test_a_phone_follows_the_teachers_one_induction_run(browser, app_url):
         phone.context.close()
 
 
-def test_a_student_on_another_server_draws_the_same_run(browser, tmp_path):
-    with class_across_two_servers(browser, tmp_path) as (teacher, student, server_a, server_b):
-        code, key = start_class(teacher, server_a)
-        close_dialog(teacher)
-        join(student, server_b, code)
-        open_the_run(teacher, server_a, code, key)
-        student.get_by_text(WORDS["en"]["question"]).first.wait_for(timeout=WAIT)
-        teacher.get_by_role("button", name=WORDS["en"]["start"]).click(timeout=WAIT)
-        step = formed_step(teacher, "en")
-        assert formed_step(student, "en") == step
-        student.get_by_text(WORDS["en"]["run"]).first.wait_for(timeout=WAIT)
-        student.get_by_text(WORDS["en"]["answer"]).first.wait_for(timeout=WAIT)
-        assert student.url.startswith(server_b) and exceptions_on(student) == [] and exceptions_on(teacher) == []
+def test_a_student_on_another_server_draws_the_same_run(class_across_two_servers):
+    teacher, student, server_a, server_b = class_across_two_servers
+    code, key = start_class(teacher, server_a)
+    close_dialog(teacher)
+    join(student, server_b, code)
+    open_the_run(teacher, server_a, code, key)
+    student.get_by_text(WORDS["en"]["question"]).first.wait_for(timeout=WAIT)
+    teacher.get_by_role("button", name=WORDS["en"]["start"]).click(timeout=WAIT)
+    step = formed_step(teacher, "en")
+    assert formed_step(student, "en") == step
+    student.get_by_text(WORDS["en"]["run"]).first.wait_for(timeout=WAIT)
+    student.get_by_text(WORDS["en"]["answer"]).first.wait_for(timeout=WAIT)
+    assert student.url.startswith(server_b) and exceptions_on(student) == [] and exceptions_on(teacher) == []

@@ -10,7 +10,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from devtools.classroom import (
-    class_across_two_servers,
     close_dialog,
     go_to,
     join,
@@ -64,23 +63,23 @@ def test_a_teachers_link_opens_its_page_and_the_class_follows_there(browser, app
             page.context.close()
 
 
-def test_a_lesson_uploaded_on_one_server_reaches_a_student_on_another(browser, tmp_path):
+def test_a_lesson_uploaded_on_one_server_reaches_a_student_on_another(class_across_two_servers, tmp_path):
     lesson = parse_lesson(shipped_file("attention-basics")).to_dict()
     lesson["title"]["en"] = "Our own lesson"
     lesson["slides"][0]["title"]["en"] = "A slide from the teacher's server"
     path = tmp_path / "ours.json"
     path.write_text(json.dumps(lesson, ensure_ascii=False), encoding="utf-8")
-    with class_across_two_servers(browser, tmp_path) as (teacher, student, server_a, server_b):
-        assert isinstance(teacher, Page) and isinstance(student, Page)
-        code, _ = start_class(teacher, server_a)
-        close_dialog(teacher)
-        join(student, server_b, code)
-        go_to(teacher, "Lesson", "Lesson")
-        heading(student, "Lesson").wait_for(timeout=FOLLOW_TIMEOUT * 1000)
-        teacher.get_by_text("Download, upload").click()
-        teacher.locator('input[type="file"][accept*=".json"]').set_input_files(path)
-        heading(teacher, "A slide from the teacher's server").wait_for(timeout=60_000)
-        heading(student, "A slide from the teacher's server").wait_for(timeout=FOLLOW_TIMEOUT * 1000)
-        assert student.get_by_text(NOT_HERE).count() == 0
-        assert student.url.startswith(server_b) and exceptions_on(student) == []
-        assert exceptions_on(teacher) == []
+    teacher, student, server_a, server_b = class_across_two_servers
+    assert isinstance(teacher, Page) and isinstance(student, Page)
+    code, _ = start_class(teacher, server_a)
+    close_dialog(teacher)
+    join(student, server_b, code)
+    go_to(teacher, "Lesson", "Lesson")
+    heading(student, "Lesson").wait_for(timeout=FOLLOW_TIMEOUT * 1000)
+    teacher.get_by_text("Download, upload").click()
+    teacher.locator('input[type="file"][accept*=".json"]').set_input_files(path)
+    heading(teacher, "A slide from the teacher's server").wait_for(timeout=60_000)
+    heading(student, "A slide from the teacher's server").wait_for(timeout=FOLLOW_TIMEOUT * 1000)
+    assert student.get_by_text(NOT_HERE).count() == 0
+    assert student.url.startswith(server_b) and exceptions_on(student) == []
+    assert exceptions_on(teacher) == []
