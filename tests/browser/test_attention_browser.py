@@ -118,7 +118,7 @@ def test_an_edit_made_while_the_charts_code_still_loads_ends_on_every_chart(page
     assert real_console_errors(page, probes) == []
 
 
-def test_shared_link_reopens_the_exact_view(page, app_url, probes):
+def shared_link_reopens_the_exact_view(page, app_url, probes):
     open_page(page, f"{app_url}/attention?model=reverse&text=1+2+3&kind=Encoder+self-attention&layer=2&head=3")
     figs = figures(page)
     assert figs["attention-head"]["title"] == "Layer 2 · Head 3"
@@ -134,7 +134,7 @@ def test_shared_link_reopens_the_exact_view(page, app_url, probes):
     assert real_console_errors(page, probes) == []
 
 
-def test_script_in_the_input_is_shown_as_text(page, app_url, probes):
+def script_in_the_input_is_shown_as_text(page, app_url, probes):
     open_page(page, f"{app_url}/attention")
     page.evaluate("window.__xss = 0")
     type_input(page, "the dog <img src=x onerror=window.__xss=1> sees a cat")
@@ -157,7 +157,7 @@ HEAD_VIEW_SHAPES_JS = """
 """.replace("CHARTS", CHARTS)
 
 
-def test_clicking_a_head_in_the_head_view_legend_hides_its_lines(page, app_url, probes):
+def clicking_a_head_in_the_head_view_legend_hides_its_lines(page, app_url, probes):
     open_page(page, f"{app_url}/attention")
     before = page.evaluate(HEAD_VIEW_SHAPES_JS)
     assert {state for _, state in before["groups"]} == {"shown"}
@@ -186,7 +186,7 @@ GLYPHS_DIFFER_JS = """
 """
 
 
-def test_a_chinese_link_paints_chinese_titles_axes_and_hover(page, app_url, probes):
+def a_chinese_link_paints_chinese_titles_axes_and_hover(page, app_url, probes):
     open_page(page, f"{app_url}/attention?model=reverse&text=1+2+3&kind=交叉注意力&layer=2&head=1&lang=zh")
     assert page.get_by_role("heading", name="注意力", exact=True).is_visible()
     figs = figures(page)
@@ -204,3 +204,12 @@ def test_a_chinese_link_paints_chinese_titles_axes_and_hover(page, app_url, prob
     assert "查询" in hover and "键" in hover and "权重" in hover, hover
     assert exceptions_on(page) == []
     assert real_console_errors(page, probes) == []
+
+
+def test_a_link_reopens_its_view_script_stays_text_a_legend_hides_a_head_and_chinese_paints(page, app_url, probes):
+    """The four checks above in turn, in one browser context (a new one costs ~2.5 s of loading Streamlit and plotly
+    into a new renderer; the edit made while the charts' code still loads keeps a context of its own)."""
+    shared_link_reopens_the_exact_view(page, app_url, probes)
+    script_in_the_input_is_shown_as_text(page, app_url, probes)
+    clicking_a_head_in_the_head_view_legend_hides_its_lines(page, app_url, probes)
+    a_chinese_link_paints_chinese_titles_axes_and_hover(page, app_url, probes)
