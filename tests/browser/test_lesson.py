@@ -36,7 +36,16 @@ def press(page, key: str) -> None:
     wait_settled(page, before)
 
 
-def test_keys_step_the_slides_and_a_chinese_slide_renders(page, probes, app_url):
+def test_keys_step_the_slides_a_chinese_slide_renders_and_the_lesson_downloads_and_uploads(
+    page, probes, app_url, tmp_path
+):
+    """The keys on a Chinese slide, then the download and uploads, in one browser context (a new one costs ~2.5 s of
+    loading Streamlit and plotly into a new renderer)."""
+    keys_step_the_slides_and_a_chinese_slide_renders(page, probes, app_url)
+    download_then_upload_gives_the_same_lesson_and_a_bad_file_is_explained(page, app_url, tmp_path)
+
+
+def keys_step_the_slides_and_a_chinese_slide_renders(page, probes, app_url):
     open_page(page, f"{app_url}/lesson?lang=zh&slide=1")
     main = page.get_by_test_id("stMain")
     assert main.get_by_role("heading", name="为什么需要注意力？").is_visible()
@@ -53,7 +62,7 @@ def test_keys_step_the_slides_and_a_chinese_slide_renders(page, probes, app_url)
     assert real_console_errors(page, probes) == []
 
 
-def test_download_then_upload_gives_the_same_lesson_and_a_bad_file_is_explained(page, app_url, tmp_path):
+def download_then_upload_gives_the_same_lesson_and_a_bad_file_is_explained(page, app_url, tmp_path):
     open_page(page, f"{app_url}/lesson?lang=en&slide=4")
     page.get_by_text("Download, upload").click()
     with page.expect_download() as download:
@@ -85,30 +94,36 @@ def test_download_then_upload_gives_the_same_lesson_and_a_bad_file_is_explained(
     assert exceptions_on(page) == []
 
 
-def test_the_presenter_view_on_a_projector(browser, app_url, probes_for):
-    width, height = 1280, 720
-    page = new_page(browser, viewport=(width, height))
+def test_the_presenter_view_on_a_projector_and_a_poem_written_live_on_the_slide(browser, app_url, probes_for):
+    """Both on one 1280×720 screen, in one browser context."""
+    page = new_page(browser, viewport=(1280, 720))
     probes = probes_for(page)
     try:
-        open_page(page, f"{app_url}/lesson?lang=en&slide=1")
-        normal = page.evaluate(FONT_JS, "An RNN encoder")
-        open_page(page, f"{app_url}/lesson?lang=en&present=true&slide=1")
-        assert page.evaluate(FONT_JS, "An RNN encoder") >= 1.4 * normal
-        page.wait_for_function(CHART_JS, arg="bottleneck", timeout=60_000)  # the RNN page's bottleneck curves
-        assert inside(page.evaluate(CHART_JS, "bottleneck"), width, height)  # beside the words, not under them
-        assert page.evaluate(LAYOUT_JS)["collapsed"] == "true"
-        press(page, "PageDown")
-        press(page, "ArrowRight")
-        assert slide_in_url(page) == "3" and "present=true" in page.url
-        assert inside(page.evaluate(LAYOUT_JS)["formula"], width, height)  # step 2's formula
-        press(page, "ArrowLeft")
-        assert slide_in_url(page) == "2"
-        assert exceptions_on(page) == [] and real_console_errors(page, probes) == []
+        the_presenter_view_on_a_projector(page, app_url, probes)
+        a_poem_written_live_on_the_slide_and_opened_on_its_page(page, app_url, probes)
     finally:
         page.context.close()
 
 
-def test_a_poem_written_live_on_the_slide_and_opened_on_its_page(browser, app_url, probes_for):
+def the_presenter_view_on_a_projector(page, app_url, probes):
+    width, height = 1280, 720
+    open_page(page, f"{app_url}/lesson?lang=en&slide=1")
+    normal = page.evaluate(FONT_JS, "An RNN encoder")
+    open_page(page, f"{app_url}/lesson?lang=en&present=true&slide=1")
+    assert page.evaluate(FONT_JS, "An RNN encoder") >= 1.4 * normal
+    page.wait_for_function(CHART_JS, arg="bottleneck", timeout=60_000)  # the RNN page's bottleneck curves
+    assert inside(page.evaluate(CHART_JS, "bottleneck"), width, height)  # beside the words, not under them
+    assert page.evaluate(LAYOUT_JS)["collapsed"] == "true"
+    press(page, "PageDown")
+    press(page, "ArrowRight")
+    assert slide_in_url(page) == "3" and "present=true" in page.url
+    assert inside(page.evaluate(LAYOUT_JS)["formula"], width, height)  # step 2's formula
+    press(page, "ArrowLeft")
+    assert slide_in_url(page) == "2"
+    assert exceptions_on(page) == [] and real_console_errors(page, probes) == []
+
+
+def a_poem_written_live_on_the_slide_and_opened_on_its_page(page, app_url, probes):
     """Slide 17 in Chinese on a 1280×720 screen: Most likely three times appends gpt-zh's argmax each time (the model's
     own logits, computed here), Back takes one off, and Open this view opens /next-token with the same text."""
     lm = load_pretrained("gpt-zh")
@@ -116,32 +131,27 @@ def test_a_poem_written_live_on_the_slide_and_opened_on_its_page(browser, app_ur
     slides = shipped_lessons()["attention-basics"].slides
     n = next(n for n, s in enumerate(slides, 1) if s.page == "next-token" and s.state.get("model") == "gpt-zh")
     prompt = str(slides[n - 1].state["input"])
-    page = new_page(browser, viewport=(1280, 720))
-    probes = probes_for(page)
-    try:
-        open_page(page, f"{app_url}/lesson?lang=zh&slide={n}")
-        wait_for_figure(page, "next-token-candidates")
-        text, ids = prompt, []
-        for _ in range(3):
-            ids.append(int(torch.argmax(logits_of(lm, text))))
-            text += lm.vocab.itos[ids[-1]]
-            before = runs(page)
-            page.get_by_role("button", name="最可能", exact=True).click()
-            wait_settled(page, before)
-        box = page.locator(".st-key-nt_slide_written_text")
-        assert box.inner_text().replace("↵\n", "\n").startswith(text)
+    open_page(page, f"{app_url}/lesson?lang=zh&slide={n}")
+    wait_for_figure(page, "next-token-candidates")
+    text, ids = prompt, []
+    for _ in range(3):
+        ids.append(int(torch.argmax(logits_of(lm, text))))
+        text += lm.vocab.itos[ids[-1]]
         before = runs(page)
-        page.get_by_role("button", name="撤回", exact=True).click()
+        page.get_by_role("button", name="最可能", exact=True).click()
         wait_settled(page, before)
-        assert not box.inner_text().replace("↵\n", "\n").startswith(text)
-        before = runs(page)
-        page.get_by_role("button", name="打开这个视图 ↗").click()
-        wait_settled(page, before)
-        page.wait_for_url("**/next-token?**", timeout=60_000)
-        wait_for_figure(page, "next-token-candidates")
-        assert parse_qs(urlparse(page.url).query)["tokens"][0] == ".".join(str(i) for i in ids[:2])
-        page_text = page.locator(".st-key-nt_written_text").inner_text().replace("↵\n", "\n")
-        assert page_text.startswith(prompt + lm.vocab.itos[ids[0]] + lm.vocab.itos[ids[1]])
-        assert exceptions_on(page) == [] and real_console_errors(page, probes) == []
-    finally:
-        page.context.close()
+    box = page.locator(".st-key-nt_slide_written_text")
+    assert box.inner_text().replace("↵\n", "\n").startswith(text)
+    before = runs(page)
+    page.get_by_role("button", name="撤回", exact=True).click()
+    wait_settled(page, before)
+    assert not box.inner_text().replace("↵\n", "\n").startswith(text)
+    before = runs(page)
+    page.get_by_role("button", name="打开这个视图 ↗").click()
+    wait_settled(page, before)
+    page.wait_for_url("**/next-token?**", timeout=60_000)
+    wait_for_figure(page, "next-token-candidates")
+    assert parse_qs(urlparse(page.url).query)["tokens"][0] == ".".join(str(i) for i in ids[:2])
+    page_text = page.locator(".st-key-nt_written_text").inner_text().replace("↵\n", "\n")
+    assert page_text.startswith(prompt + lm.vocab.itos[ids[0]] + lm.vocab.itos[ids[1]])
+    assert exceptions_on(page) == [] and real_console_errors(page, probes) == []
