@@ -30,10 +30,8 @@ def heading(page, text: str) -> int:
     return page.locator('[data-testid="stHeadingWithActionElements"]', has_text=text).count()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_alignments_paint_and_next_steps_the_decoder(page, app_url, probes, lang):
+def alignments_paint_and_next_steps_the_decoder(page, app_url, probes, lang):
     words = WORDS[lang]
-    open_page(page, app_url)  # a first run, so the server knows its pages before the deep link
     open_page(page, f"{app_url}/rnn-vs-transformer?lang={lang}&model=translate-rnn")
     wait_for_figure(page, "rnn-alignment", words["rnn"])
     wait_for_figure(page, "transformer-alignment", words["tf"])
@@ -64,3 +62,11 @@ def test_alignments_paint_and_next_steps_the_decoder(page, app_url, probes, lang
     assert chosen.bounding_box()["width"] > 30
     assert exceptions_on(page) == []
     assert real_console_errors(page, probes) == []
+
+
+def test_alignments_paint_and_next_steps_the_decoder(page, app_url, probes):
+    """In English, then in Chinese, in one browser context (a new one costs ~2.5 s of loading Streamlit and plotly
+    into a new renderer)."""
+    open_page(page, app_url)  # a first run, so the server knows its pages before the deep link
+    for lang in ("en", "zh"):
+        alignments_paint_and_next_steps_the_decoder(page, app_url, probes, lang)
