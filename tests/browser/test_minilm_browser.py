@@ -15,10 +15,7 @@ pytestmark = pytest.mark.browser
 SENTENCE = "Transformers tokenize unbelievably long words"
 
 
-@pytest.mark.parametrize(("lang", "layer", "head", "pieces_label"), [
-    ("en", "Layer {n}", "Head {n}", "Word pieces:"), ("zh", "第 {n} 层", "头 {n}", "词片："),
-])  # fmt: skip
-def test_typing_a_sentence_shows_word_pieces_and_72_heads(page, app_url, probes, lang, layer, head, pieces_label):
+def typing_a_sentence_shows_word_pieces_and_72_heads(page, app_url, probes, lang, layer, head, pieces_label):
     open_page(page, f"{app_url}/attention?model=minilm&lang={lang}")
     label = "Input" if lang == "en" else "输入"
     box = page.get_by_label(label, exact=True)
@@ -42,3 +39,10 @@ def test_typing_a_sentence_shows_word_pieces_and_72_heads(page, app_url, probes,
     assert page.get_by_test_id("stMetric").count() == 1
     assert exceptions_on(page) == []
     assert real_console_errors(page, probes) == []
+
+
+def test_typing_a_sentence_shows_word_pieces_and_72_heads(page, app_url, probes):
+    """In English, then in Chinese, in one browser context (a new one costs ~2.5 s of loading Streamlit and plotly
+    into a new renderer)."""
+    for case in (("en", "Layer {n}", "Head {n}", "Word pieces:"), ("zh", "第 {n} 层", "头 {n}", "词片：")):
+        typing_a_sentence_shows_word_pieces_and_72_heads(page, app_url, probes, *case)
