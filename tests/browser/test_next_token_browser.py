@@ -38,11 +38,22 @@ def act(page, locator) -> None:
     wait_for_figure(page, "next-token-candidates")
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_three_tokens_back_and_the_link(browser, app_url, lang, probes_for):
-    lm = shipped(lang)
-    page = new_page(browser)
+def test_three_tokens_back_and_the_link(browser, app_url, probes_for):
+    """In English, then in Chinese: the writer's page in one browser context and each reopened link in another (a new
+    context per language and page cost ~2.5 s each of loading Streamlit and plotly into a new renderer)."""
+    page, again = new_page(browser), new_page(browser)
     probes = probes_for(page)
+    try:
+        for lang in ("en", "zh"):
+            three_tokens_back_and_the_link(page, again, app_url, lang, probes)
+    finally:
+        page.context.close()
+        again.context.close()
+
+
+def three_tokens_back_and_the_link(page, again, app_url: str, lang: str, probes) -> None:
+    """Most likely, Sample and the third candidate on `page`, Back, then the link opened on `again`."""
+    lm = shipped(lang)
     open_page(page, f"{app_url}/next-token?model={lm.name}&lang={lang}")
     wait_for_figure(page, "next-token-candidates")
     most_likely, sample, back = WORDS[lang]
@@ -72,7 +83,6 @@ def test_three_tokens_back_and_the_link(browser, app_url, lang, probes_for):
     assert exceptions_on(page) == []
     assert real_console_errors(page, probes) == []
 
-    again = new_page(browser)
     open_page(again, page.url)
     wait_for_figure(again, "next-token-candidates")
     reopened = figures(again)
@@ -80,5 +90,3 @@ def test_three_tokens_back_and_the_link(browser, app_url, lang, probes_for):
         assert (reopened[role]["title"], reopened[role]["y"]) == (shown[role]["title"], shown[role]["y"]), role
     assert again.locator(".st-key-nt_written_text").inner_text() == page.locator(".st-key-nt_written_text").inner_text()
     assert exceptions_on(again) == []
-    page.context.close()
-    again.context.close()
