@@ -29,26 +29,33 @@ MARGINS_JS = """
 PAGES = {"model, en": "source=model&model=reverse&lang=en", "example, zh": "source=example&lang=zh"}
 
 
-@pytest.mark.parametrize("which", sorted(PAGES))
-def test_every_step_chart_holds_its_labels_in_the_margins_it_was_sent(browser, app_url, which):
+def test_every_step_chart_holds_its_labels_in_the_margins_it_was_sent(browser, app_url):
+    """Both PAGES in turn, in one browser context (a new one costs ~2.5 s of loading Streamlit and plotly into a new
+    renderer)."""
     page = new_page(browser, viewport=(1400, 1000))
     try:
-        seen = 0
-        open_page(page, f"{app_url}/step-by-step?{PAGES[which]}&step=1")
-        for step in range(1, 9):
-            if step > 1:  # Page Down, a clicker's Next: each step's charts update the ones drawn before
-                before = runs(page)
-                page.keyboard.press("PageDown")
-                wait_settled(page, before)
-                assert f"step={step}" in page.url
-            charts = page.evaluate(MARGINS_JS)
-            assert charts, step  # every step draws at least one chart
-            for chart in charts:
-                assert chart["drawn"] == chart["sent"], (step, chart)
-                if chart["labelsLeft"] is not None:
-                    assert chart["labelsLeft"] >= chart["chartLeft"], (step, chart)  # nothing cut off on the left
-            seen += len(charts)
-        assert seen >= 16  # 3 + 1 + 2 + 1 + 2 + 2 + (heads + 1) + 2 charts, 2 heads or more
-        assert exceptions_on(page) == []
+        for which in sorted(PAGES):
+            every_step_chart_holds_its_labels(page, f"{app_url}/step-by-step?{PAGES[which]}&step=1")
     finally:
         page.context.close()
+
+
+def every_step_chart_holds_its_labels(page, url: str) -> None:
+    """From step 1 at `url`, Page Down through the eight steps, checking each step's charts."""
+    seen = 0
+    open_page(page, url)
+    for step in range(1, 9):
+        if step > 1:  # Page Down, a clicker's Next: each step's charts update the ones drawn before
+            before = runs(page)
+            page.keyboard.press("PageDown")
+            wait_settled(page, before)
+            assert f"step={step}" in page.url
+        charts = page.evaluate(MARGINS_JS)
+        assert charts, (url, step)  # every step draws at least one chart
+        for chart in charts:
+            assert chart["drawn"] == chart["sent"], (url, step, chart)
+            if chart["labelsLeft"] is not None:
+                assert chart["labelsLeft"] >= chart["chartLeft"], (url, step, chart)  # nothing cut off on the left
+        seen += len(charts)
+    assert seen >= 16, url  # 3 + 1 + 2 + 1 + 2 + 2 + (heads + 1) + 2 charts, 2 heads or more
+    assert exceptions_on(page) == [], url
