@@ -110,7 +110,7 @@ def test_train_to_completion_then_pick_it_on_another_page(page, app_url):
     assert page.console_errors == []
 
 
-def test_chinese_train_page_timeline_plays_with_chinese_words(page, app_url):
+def chinese_train_page_timeline_plays_with_chinese_words(page, app_url):
     open_page(page, f"{app_url}/train?lang=zh")
     assert page.get_by_role("heading", name="训练一个模型").is_visible()
     choose(page, "任务", "translate")
@@ -156,7 +156,7 @@ def test_another_session_never_sees_the_model(browser, page, app_url):
         other.context.close()
 
 
-def test_leaving_the_page_stops_training(page, app_url):
+def leaving_the_page_stops_training(page, app_url):
     open_page(page, app_url)
     go(page, "Train")
     page.get_by_role("button", name="▶ Start training").click()  # defaults: reverse until 99 %, ~15-30 s
@@ -169,7 +169,7 @@ def test_leaving_the_page_stops_training(page, app_url):
     assert exceptions_on(page) == []
 
 
-def test_stop_button_stops_and_keeps_the_model(page, app_url):
+def stop_button_stops_and_keeps_the_model(page, app_url):
     open_page(page, app_url)
     go(page, "Train")
     page.get_by_role("button", name="▶ Start training").click()
@@ -188,7 +188,7 @@ def _zip(members: dict[str, bytes]) -> bytes:
     return buffer.getvalue()
 
 
-def test_upload_a_zip_and_get_a_clear_error_for_a_pickle(page, app_url):
+def upload_a_zip_and_get_a_clear_error_for_a_pickle(page, app_url):
     open_page(page, app_url)
     go(page, "Train")
     page.get_by_text("Upload a model you trained before").click()
@@ -280,3 +280,15 @@ def test_an_rnn_run_shows_its_attention_and_lands_in_the_picker(page, app_url):
     sidebar = page.locator('[data-testid="stSidebar"]')
     assert sidebar.get_by_text("RNN · GRU · attention: additive (Bahdanau) · hidden 64").is_visible()
     assert exceptions_on(page) == []
+
+
+# Pairs of the checks above share a browser context (a new one costs ~2.5 s of loading Streamlit and plotly into a
+# new renderer); each check opens its own page, a new session.
+def test_stop_button_stops_and_keeps_the_model_and_an_upload_of_a_pickle_is_refused(page, app_url):
+    stop_button_stops_and_keeps_the_model(page, app_url)
+    upload_a_zip_and_get_a_clear_error_for_a_pickle(page, app_url)
+
+
+def test_leaving_the_page_stops_training_and_a_chinese_timeline_plays_in_chinese(page, app_url):
+    leaving_the_page_stops_training(page, app_url)
+    chinese_train_page_timeline_plays_with_chinese_words(page, app_url)
