@@ -27,8 +27,9 @@ INJECTED_JS = """() => ({
 })"""
 
 
-@pytest.mark.parametrize("path", ["attention", "positional-encoding"])
-def test_html_script_and_markdown_tokens_stay_inert_text(page, app_url, path):
+def test_html_script_and_markdown_tokens_stay_inert_text(page, app_url):
+    """On /attention, then on /positional-encoding, in one browser context (a new one costs ~2.5 s of loading
+    Streamlit and plotly into a new renderer)."""
     dialogs = []
 
     def dismiss(dialog) -> None:
@@ -36,11 +37,13 @@ def test_html_script_and_markdown_tokens_stay_inert_text(page, app_url, path):
         dialog.dismiss()
 
     page.on("dialog", dismiss)
-    open_page(page, f"{app_url}/{path}?text={quote(PAYLOAD)}")
-    alerts = " ".join(page.get_by_test_id("stAlert").all_inner_texts())
-    assert "“<script>window.__xss=1;alert(1)…”" in alerts and "“**bold**”" in alerts, alerts
-    assert page.evaluate(INJECTED_JS) == {"scripts": 0, "images": 0, "svgs": 0, "links": 0, "bold": 0, "xss": 0}
-    assert dialogs == [] and exceptions_on(page) == []
+    for path in ("attention", "positional-encoding"):
+        open_page(page, f"{app_url}/{path}?text={quote(PAYLOAD)}")
+        alerts = " ".join(page.get_by_test_id("stAlert").all_inner_texts())
+        assert "“<script>window.__xss=1;alert(1)…”" in alerts and "“**bold**”" in alerts, (path, alerts)
+        injected = page.evaluate(INJECTED_JS)
+        assert injected == {"scripts": 0, "images": 0, "svgs": 0, "links": 0, "bold": 0, "xss": 0}, (path, injected)
+        assert dialogs == [] and exceptions_on(page) == [], path
 
 
 def test_the_upload_widget_turns_away_an_oversized_file_and_a_non_zip(page, app_url):
