@@ -22,9 +22,8 @@ TOP = f"() => document.querySelector('{TARGET}').getBoundingClientRect().top"
 AT_THE_TOP = f"() => {{ const top = ({TOP})(); return top >= 0 && top < 200; }}"
 
 
-def scrolled_phone(browser, app_url):
-    """A phone on /attention, scrolled by the script to the layer picker, with a spacer above the picker."""
-    page = new_page(browser, viewport=PHONE)
+def scrolled_phone(page, app_url):
+    """The phone `page` on /attention, scrolled by the script to the layer picker, with a spacer above the picker."""
     open_page(page, f"{app_url}/attention?model=reverse&lang=en")
     page.evaluate(SPACER)
     assert page.evaluate(TOP) > PHONE[1]  # the picker starts below the first screen
@@ -37,24 +36,27 @@ def grow(page, px: int) -> None:
     page.evaluate(f"() => {{ document.getElementById('grow').style.height = '{px}px'; }}")
 
 
-def test_the_control_scrolled_to_stays_at_the_top_while_the_page_above_it_grows(browser, app_url):
-    page = scrolled_phone(browser, app_url)
+def test_the_pin_holds_the_control_while_the_page_grows_and_lets_a_reader_who_scrolls_go(browser, app_url):
+    """Both cases on one phone's browser context, each on /attention opened afresh (a new context costs ~2.5 s of
+    loading Streamlit and plotly into a new renderer)."""
+    page = new_page(browser, viewport=PHONE)
     try:
-        grow(page, 1500)  # as a chart drawn late above it would
-        assert page.evaluate(TOP) > PHONE[1]  # pushed off the screen for a moment
-        page.wait_for_function(AT_THE_TOP, timeout=PIN_MS)  # and put back while the pin holds
+        the_control_scrolled_to_stays_at_the_top_while_the_page_above_it_grows(scrolled_phone(page, app_url))
+        a_reader_who_scrolls_is_left_where_they_scrolled(scrolled_phone(page, app_url))
     finally:
         page.context.close()
 
 
-def test_a_reader_who_scrolls_is_left_where_they_scrolled(browser, app_url):
-    page = scrolled_phone(browser, app_url)
-    try:
-        page.mouse.move(200, 400)
-        page.mouse.wheel(0, 10)  # the reader moves the page: the pin lets go
-        page.wait_for_timeout(300)
-        grow(page, 1500)
-        page.wait_for_timeout(1500)  # ten of the pin's checks, had it not let go
-        assert page.evaluate(TOP) > PHONE[1]
-    finally:
-        page.context.close()
+def the_control_scrolled_to_stays_at_the_top_while_the_page_above_it_grows(page) -> None:
+    grow(page, 1500)  # as a chart drawn late above it would
+    assert page.evaluate(TOP) > PHONE[1]  # pushed off the screen for a moment
+    page.wait_for_function(AT_THE_TOP, timeout=PIN_MS)  # and put back while the pin holds
+
+
+def a_reader_who_scrolls_is_left_where_they_scrolled(page) -> None:
+    page.mouse.move(200, 400)
+    page.mouse.wheel(0, 10)  # the reader moves the page: the pin lets go
+    page.wait_for_timeout(300)
+    grow(page, 1500)
+    page.wait_for_timeout(1500)  # ten of the pin's checks, had it not let go
+    assert page.evaluate(TOP) > PHONE[1]
