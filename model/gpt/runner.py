@@ -194,10 +194,6 @@ class LoadedGPT:
             return text + self.vocab.decode(ids)
         return (self.vocab.encode(text)[0] if text else []) + ids
 
-    def read(self, text_or_ids: PromptInput) -> Prompt:
-        """The Prompt the model reads for text, token ids or tokens as strings: what trace reads (cut to max_len)."""
-        return self._prompt(text_or_ids)
-
     def ids_of_tokens(self, tokens: list[str]) -> list[int]:
         """Tokens given as lm.vocabulary's strings → their ids; InputError naming the first one not in it."""
         index = {token: i for i, token in reversed(list(enumerate(self.vocabulary)))}  # the first id of a string
@@ -209,8 +205,9 @@ class LoadedGPT:
             )  # fmt: skip
         return [index[t] for t in tokens]
 
-    def _prompt(self, text_or_ids: PromptInput) -> Prompt:
-        """Text, token ids, or tokens as strings (a list of lm.vocabulary's entries) → the Prompt the model reads."""
+    def read(self, text_or_ids: PromptInput) -> Prompt:
+        """Text, token ids, or tokens as strings (a list of lm.vocabulary's entries) → the Prompt the model reads
+        (what trace reads, cut to max_len)."""
         if isinstance(text_or_ids, str):
             return self.tokenize(text_or_ids)
         items = list(text_or_ids)
@@ -231,7 +228,7 @@ class LoadedGPT:
     def trace(self, text_or_ids: PromptInput, ablation: Ablation = NO_ABLATION) -> Trace:
         """Every named intermediate of the forward pass over the prompt (model/naming.py's names): text, token ids,
         or a list of token strings (lm.trace(["a", "b", "a", "b"]))."""
-        prompt = self._prompt(text_or_ids)
+        prompt = self.read(text_or_ids)
         with torch.inference_mode():
             logits, trace = self.model(self._ids_of(prompt.ids), record=True, ablation=ablation, last_only=True)
         notice = prompt.notice()
@@ -248,7 +245,7 @@ class LoadedGPT:
 
     def last_logits(self, text_or_ids: PromptInput, ablation: Ablation = NO_ABLATION) -> torch.Tensor:
         """The logits (V,) of the token after the prompt."""
-        prompt = self._prompt(text_or_ids)
+        prompt = self.read(text_or_ids)
         with torch.inference_mode():
             return self.model(self._ids_of(prompt.ids), ablation=ablation)[0, -1]
 
@@ -279,7 +276,7 @@ class LoadedGPT:
                 limit=MAX_NEW_TOKENS, value=repr(n),
             )  # fmt: skip
         settings.check_vocabulary(len(self.vocab))
-        ids = list(self._prompt(text_or_ids).ids)
+        ids = list(self.read(text_or_ids).ids)
         generator = generator_of(settings.seed)
         # Without the causal mask every position sees the later ones, so earlier keys and values change as the text
         # grows: nothing can be cached, and each step re-reads the text.
