@@ -60,8 +60,11 @@ HANDED_JS = """() => {
     streamlit: plots('[data-testid="stPlotlyChart"]').map(handed),
   };
 }"""
-DRAWN_JS = """(n) => document.querySelectorAll('[data-testid="labChart"] svg.main-svg').length >= n &&
-  document.querySelectorAll('[data-testid="stPlotlyChart"] svg.main-svg').length >= n"""
+# n charts of each kind drawn: a plot counts once it holds its svg (plotly draws two svg.main-svg per plot, so counting
+# the svgs let a wait end with only half the charts drawn).
+DRAWN_JS = """(n) => ['[data-testid="labChart"]', '[data-testid="stPlotlyChart"]'].every((chart) =>
+  Array.from(document.querySelectorAll(chart + ' .js-plotly-plot')).filter((plot) =>
+    plot.querySelector('svg.main-svg')).length >= n)"""
 
 
 @pytest.fixture(scope="module")
