@@ -11,7 +11,7 @@ from model import AnyLoaded, LoadedModel, available_pretrained, load_pretrained
 from model.errors import LabError
 
 from .extra_models import extra_model, extra_model_names
-from .i18n import N_
+from .i18n import N_, _
 from .loading import load_once
 from .room_models import room_model, room_model_names
 
@@ -25,6 +25,12 @@ SCORE_NAMES = {
     "additive": N_("additive (Bahdanau)"), "dot": N_("dot (Luong)"), "general": N_("general (Luong)"),
     "none": N_("none (no attention)"),
 }  # fmt: skip
+
+
+def task_title(task) -> str:
+    """What the pages call a task (a toy task, a GPT's corpus), translated; a task without a title (a folder's GPT):
+    its name."""
+    return _(task.title) if getattr(task, "title", "") else task.name
 
 
 @st.cache_resource(show_spinner=False)

@@ -20,10 +20,11 @@ from .models import (
     model_names,
     selected_model,
     server_names,
+    task_title,
     user_models,
 )
 from .room_models import room_model_names
-from .tokens import reads_tokens
+from .tokens import md_escape, reads_tokens
 
 MODEL_KEY = key_of(Common, "model")  # the Model picker's session key
 
@@ -66,7 +67,8 @@ def render_sidebar() -> None:
         except CheckpointError as exc:
             st.error(_("This model could not be loaded: {reason}").format(reason=explain(exc)))
             st.stop()
-        st.caption(f"**{loaded.task.name}** — {_(loaded.task.description)}  \n" + describe(loaded.config, loaded))
+        title = md_escape(task_title(loaded.task))
+        st.caption(f"**{title}** — {_(loaded.task.description)}  \n" + describe(loaded.config, loaded))
         for notice in getattr(loaded, "notices", ()):  # a big model opened from a folder: why its pages are slower
             st.info(explain(notice), icon="🐢")
         missing_models_line()

@@ -43,17 +43,21 @@ class GPTTask:
     example: str  # a prompt for the pages' defaults
     description: str  # N_ text, translated where it is shown
     language: str = "en"  # the language it writes: "en" or "zh"
+    title: str = ""  # N_ text: what the pages call it; "" (a folder's GPT): its name
 
 
 GPT_TASKS: dict[str, GPTTask] = {
     task.name: task
     for task in (
         GPTTask("shakespeare", "To be, or not to be", N_("Writes English like Shakespeare's plays, one character at "
-                                                          "a time."), "en"),
+                                                          "a time."), "en",
+                N_("English text (Shakespeare)")),
         GPTTask("tang-poems", "床前明月光，", N_("Writes classical Chinese poems like the Tang poets', one character "
-                                                  "at a time."), "zh"),
+                                                  "at a time."), "zh",
+                N_("Chinese poems (Tang)")),
         GPTTask("induction", "kqzf3bmhkqzf3bmh", N_("Continues a random sequence repeated once: it copies what came "
-                                                      "after the same token earlier (an induction head)."), "en"),
+                                                      "after the same token earlier (an induction head)."), "en",
+                N_("Induction (random tokens repeated once)")),
     )
 }  # fmt: skip
 

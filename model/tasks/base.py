@@ -19,7 +19,8 @@ def N_(message: str) -> str:
 class Task(ABC):
     """Generates (source, target) text pairs and scores exact-match accuracy."""
 
-    name: str
+    name: str  # the id: checkpoints, URLs and file names
+    title: str  # N_ text: what the pages call it, translated where it is shown
     description: str
     example: str  # a source text the trained model handles well, for the pages' defaults
 
@@ -96,6 +97,7 @@ class TaskClass(Protocol):
     """A concrete task's class: called with no arguments (each task fixes its own vocabularies and lengths)."""
 
     name: str
+    title: str
 
     def __call__(self) -> Task: ...
 

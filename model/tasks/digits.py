@@ -41,6 +41,7 @@ class DigitTask(Task):
 
 class CopyTask(DigitTask):
     name = "copy"
+    title = N_("Copy the digits")
     description = N_("Copy the digits unchanged: attention looks straight down the diagonal.")
     example = "3 1 4 1 5 9 2 6"
 
@@ -50,6 +51,7 @@ class CopyTask(DigitTask):
 
 class ReverseTask(DigitTask):
     name = "reverse"
+    title = N_("Reverse the digits")
     description = N_("Write the digits backwards: cross-attention forms an anti-diagonal.")
     example = "3 1 4 1 5 9 2 6"
 
@@ -59,6 +61,7 @@ class ReverseTask(DigitTask):
 
 class SortTask(DigitTask):
     name = "sort"
+    title = N_("Sort the digits")
     description = N_("Sort the digits ascending: each output looks for the next-smallest input.")
     example = "3 1 4 1 5 9 2 6"
 

@@ -31,6 +31,7 @@ MAX_ADJECTIVES = 2
 
 class TranslateTask(Task):
     name = "translate"
+    title = N_("Toy translation (English word order)")
     description = N_("Translate DET ADJ* NOUN VERB DET ADJ* NOUN, moving adjectives after the noun.")
     example = "the big red dog sees a small cat"
 

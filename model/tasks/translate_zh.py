@@ -34,6 +34,7 @@ MAX_TARGET_WORDS = 19  # the mother of the student looks for the old book of the
 
 class TranslateZhTask(Task):
     name = "translate-zh"
+    title = N_("Toy translation into Chinese")
     description = N_(
         "Translate Chinese to English: time and place move after the verb, 'X 的 Y' becomes 'the Y of the X', "
         "measure words vanish."

@@ -53,3 +53,20 @@ def test_switching_language_keeps_page_model_input_and_step():
     assert at.selectbox(key="model").label == "模型"
     at.button_group(key="lang").set_value("en").run()
     assert at.radio(key="step").value == 5 and at.selectbox(key="model").label == "Model"
+
+
+def test_the_sidebar_names_the_models_task_in_the_pages_language():
+    """The sidebar's line on the model's task says what it is in the page's words, not the task's id: the toy tasks
+    and the GPT's corpora alike (the ids stay in links and file names)."""
+    cases = {
+        ("reverse", "en"): "**Reverse the digits** — Write the digits backwards",
+        ("reverse", "zh"): "**倒序数字** — ",
+        ("gpt-zh", "en"): "**Chinese poems (Tang)** — Writes classical Chinese poems",
+        ("gpt-zh", "zh"): "**中文诗（唐诗）** — ",
+        ("gpt-en", "zh"): "**英文文本（莎士比亚）** — ",
+    }
+    for (model, lang), start in cases.items():
+        at = open_app(model=model, lang=lang)
+        captions = [c.value.replace("\\", "") for c in at.sidebar.caption]  # Markdown's escapes left out
+        assert any(c.startswith(start) for c in captions), (model, lang, captions)
+        assert not any(c.startswith(("**reverse**", "**tang-poems**", "**shakespeare**")) for c in captions)

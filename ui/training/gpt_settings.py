@@ -23,11 +23,7 @@ from ..choices import translated_options
 from ..i18n import N_, _, explain
 from .settings import LEARNING_RATES
 
-TASK_LABELS = {
-    "shakespeare": N_("English text (Shakespeare)"),
-    "tang-poems": N_("Chinese poems (Tang)"),
-    INDUCTION: N_("Induction (random tokens repeated once)"),
-}
+TASK_LABELS = {name: GPT_TASKS[name].title for name in GPT_TASK_NAMES}  # id → English msgid
 GPT_RULES = {"formed": N_("when the head has formed"), "after steps": N_("after the steps or minutes")}
 MAX_MINUTES = 30.0  # the pool's time limit for one job is 30 minutes
 INDUCTION_MINUTES = 3.0

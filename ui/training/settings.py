@@ -15,6 +15,7 @@ ARCHITECTURES = {"transformer": N_("Transformer"), "rnn": N_("RNN + attention"),
 DEFAULT_STEPS = 2000  # the most steps by default; the cosine schedule spans them (as `python -m model.train`)
 LEARNING_RATES = (3e-4, 5e-4, 1e-3, 2e-3, 3e-3, 5e-3, 1e-2)
 FFN_FACTOR = 2  # a trained Transformer's feed-forward width ÷ d_model (the help says it)
+TASK_LABELS = {name: task.title for name, task in TASKS.items()}  # id → English msgid
 RULES = {"until accuracy": N_("at the accuracy goal"), "after steps": N_("after a number of steps")}
 
 
@@ -75,7 +76,8 @@ def settings_form(arch: str) -> tuple | None:
     valid values, else None (a message says what is wrong)."""
     with st.form("train_settings", border=True):
         c1, c2, c3, c4 = st.columns(4)
-        task_name = c1.selectbox(_("Task"), list(TASKS), index=list(TASKS).index("reverse"), key="train_task")
+        task_name = c1.selectbox(_("Task"), list(TASKS), index=list(TASKS).index("reverse"), key="train_task",
+                                 format_func=translated_options("train_task", TASK_LABELS))  # fmt: skip
         model_fields, train_fields = FAMILY_OPTIONS[arch](c1, c2, c3, c4)
         lr = c4.select_slider(_("Learning rate"), LEARNING_RATES, value=2e-3, key="train_lr", format_func="{:g}".format)
         s1, s2, s3 = st.columns([2, 1, 1])

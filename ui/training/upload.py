@@ -11,7 +11,7 @@ from model import CheckpointError
 from model.io.archive import MAX_ARCHIVE_BYTES, load_any_archive
 
 from ..i18n import _, explain
-from ..models import add_user_model
+from ..models import add_user_model, task_title
 from .panels import unique_name
 
 _DONE_KEY = "upload_done"  # file id of the upload already loaded → message, so a rerun does not load it twice
@@ -54,6 +54,8 @@ def upload_panel() -> None:
         return
     done[file.file_id] = (
         "success",
-        _("Loaded **{name}** ({task}); pick it in the sidebar's model list.").format(name=name, task=loaded.task.name),
+        _("Loaded **{name}** ({task}); pick it in the sidebar's model list.").format(
+            name=name, task=task_title(loaded.task)
+        ),
     )
     st.rerun()  # so the sidebar lists it
