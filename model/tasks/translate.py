@@ -31,7 +31,7 @@ MAX_ADJECTIVES = 2
 
 class TranslateTask(Task):
     name = "translate"
-    title = N_("Toy translation (English word order)")
+    title = N_("Toy translation (adjectives after the noun)")
     description = N_("Translate DET ADJ* NOUN VERB DET ADJ* NOUN, moving adjectives after the noun.")
     example = "the big red dog sees a small cat"
 

@@ -29,7 +29,7 @@ def test_defaults_are_the_fast_reverse_setup():
     assert at.radio(key="train_arch").value == "transformer"
     assert at.selectbox(key="train_task").value == "reverse"
     assert at.selectbox(key="train_task").options == [  # each task by what it does, not by its id
-        "Copy the digits", "Reverse the digits", "Sort the digits", "Toy translation (English word order)",
+        "Copy the digits", "Reverse the digits", "Sort the digits", "Toy translation (adjectives after the noun)",
         "Toy translation into Chinese",
     ]  # fmt: skip
     assert open_train("zh").selectbox(key="train_task").options[:3] == ["照抄数字", "倒序数字", "数字排序"]
