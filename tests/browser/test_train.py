@@ -48,7 +48,7 @@ def choose(page, label: str, option: str) -> None:
 def train_tiny(page, steps: int = 30) -> None:
     """Translate, 1+1 layers (the defaults), a fixed number of steps: done in seconds."""
     go(page, "Train")
-    choose(page, "Task", "translate")
+    choose(page, "Task", "Toy translation (adjectives after the noun)")
     page.get_by_text("after a number of steps").click()
     page.get_by_label("Steps (most)").fill(str(steps))
     page.get_by_role("button", name="▶ Start training").click()
@@ -113,7 +113,7 @@ def test_train_to_completion_then_pick_it_on_another_page(page, app_url):
 def chinese_train_page_timeline_plays_with_chinese_words(page, app_url):
     open_page(page, f"{app_url}/train?lang=zh")
     assert page.get_by_role("heading", name="训练一个模型").is_visible()
-    choose(page, "任务", "translate")
+    choose(page, "任务", "玩具翻译（形容词移到名词后）")  # the task by its Chinese title
     page.get_by_text("训练固定步数后").click()
     page.get_by_label("最多步数").fill("30")
     page.get_by_role("button", name="▶ 开始训练").click()
@@ -197,7 +197,7 @@ def upload_a_zip_and_get_a_clear_error_for_a_pickle(page, app_url):
     before = runs(page)
     chooser.set_input_files({"name": "class copy.zip", "mimeType": "application/zip",
                              "buffer": pack_archive(toy("copy"))})  # fmt: skip
-    page.get_by_text("Loaded class copy (copy)").wait_for(timeout=30_000)
+    page.get_by_text("Loaded class copy (Copy the digits)").wait_for(timeout=30_000)
     wait_settled(page, before)
     assert "class copy (yours)" in picker_options(page)
     bad = _zip({"config.json": b"{}", "model.safetensors": b"", "weights.pkl": b"\x80\x04N."})
@@ -261,7 +261,7 @@ def test_an_rnn_run_shows_its_attention_and_lands_in_the_picker(page, app_url):
     page.get_by_text("RNN + attention").click()  # the form now shows the RNN's options
     wait_settled(page, before)
     assert page.get_by_text("Teacher forcing ratio").is_visible() and not page.get_by_text("Heads", exact=True).count()
-    choose(page, "Task", "translate")
+    choose(page, "Task", "Toy translation (adjectives after the noun)")
     page.get_by_text("after a number of steps").click()
     page.get_by_label("Steps (most)").fill("40")
     page.get_by_role("button", name="▶ Start training").click()
