@@ -18,6 +18,7 @@ SHOWN_AS = {" ": "␣", "\n": "↵", "\t": "⇥", "\r": "␍"}  # characters tha
 KEPT_COLOUR, CUT_COLOUR, BEFORE_COLOUR, MARK_COLOUR = "#1f77b4", "#c8c8c8", "#9ecae1", "#d62728"
 BAR_ROW_PX = 34
 LEGEND_GAP_PX = 30  # the legend under the bars, clear of the axis' tick labels
+LABEL_PX = 13  # a bar's label (the projector's view makes it larger)
 
 
 def token_label(token: str) -> str:
@@ -27,6 +28,16 @@ def token_label(token: str) -> str:
 
 def _percent(p: float) -> str:
     return f"{100 * p:.1f}%" if p >= 0.001 or p == 0 else "<0.1%"
+
+
+def _row_label(before: float, after: float, kept: bool, cut_name: str) -> str:
+    """One label per candidate, beside its dark bar: "2.6%", "2.6% → 3.1%" where the cut's renormalising changed it,
+    "2.6% · cut" for a token the cut removed. One label a row, at a fixed size: two labels a row were shrunk by plotly
+    to the bars' thickness, unreadable on a projector."""
+    if not kept:
+        return f"{_percent(before)} · {cut_name}"
+    shown, renormalised = _percent(before), _percent(after)
+    return renormalised if shown == renormalised else f"{shown} → {renormalised}"
 
 
 @remembered
@@ -53,15 +64,15 @@ def candidates_figure(
     before = {
         "type": "bar", "orientation": "h", "name": before_name, "y": y, "x": probs,
         "marker": {"color": [BEFORE_COLOUR if k else CUT_COLOUR for k in kept]},
-        "text": [_percent(float(p)) for p in probs], "textposition": "outside", "cliponaxis": False,
         "hovertemplate": "%{customdata}<br>" + before_name + ": %{x:.4f}<extra></extra>", "customdata": labels,
     }  # fmt: skip
     after = {
         "type": "bar", "orientation": "h", "name": after_name, "y": y,
         "x": np.where(kept, renormalised, 0.0).astype(np.float32),
         "marker": {"color": KEPT_COLOUR}, "customdata": labels,
-        "text": [_percent(float(p)) if k else cut_name for p, k in zip(renormalised, kept, strict=True)],
-        "textposition": "outside", "cliponaxis": False,
+        "text": [_row_label(float(p), float(q), bool(k), cut_name) for p, q, k in zip(probs, renormalised, kept,
+                                                                                        strict=True)],
+        "textposition": "outside", "cliponaxis": False, "constraintext": "none", "textfont": {"size": LABEL_PX},
         "hovertemplate": "%{customdata}<br>" + after_name + ": %{x:.4f}<extra></extra>",
     }  # fmt: skip
     shapes, legend_only = [], []
@@ -86,7 +97,7 @@ def candidates_figure(
                 "legend": {"orientation": "h", "y": -LEGEND_GAP_PX / (BAR_ROW_PX * n), "yanchor": "top", "x": 0.0,
                            "xanchor": "left"},
                 "height": int(50 + 110 + BAR_ROW_PX * n), "font": FONT,
-                "margin": {"l": int(24 + 14 * longest), "r": 56, "t": 50, "b": 110},  # r: a bar's "97.2%"
+                "margin": {"l": int(24 + 14 * longest), "r": 96, "t": 50, "b": 110},  # r: a label "4.1% → 97.2%"
                 "shapes": shapes, "plot_bgcolor": "rgba(0,0,0,0)", "meta": "next-token-candidates",
             },
         }

@@ -51,13 +51,22 @@ def lens() -> go.Figure:
     )  # fmt: skip
 
 
+def test_a_candidate_the_cut_left_unchanged_is_labelled_once():
+    fig = candidates_figure(
+        ["a", "b"], [0.7, 0.3], [0.7, 0.3], [True, True], marked=None, title="t", before_name="before",
+        after_name="after", cut_name="cut", marked_name="s",
+    ).to_dict()  # fmt: skip
+    assert fig["data"][1]["text"] == ["70.0%", "30.0%"]
+
+
 def test_the_bars_show_both_stages_and_grey_what_the_cut_removed():
     fig = bars().to_dict()
     before, after, legend = fig["data"]
     np.testing.assert_allclose(array(before["x"]), PROBS, rtol=1e-6)
     np.testing.assert_allclose(array(after["x"]), RENORMALISED, rtol=1e-6)
     assert before["marker"]["color"][2] == CUT_COLOUR and after["marker"]["color"] == KEPT_COLOUR
-    assert after["text"] == ["62.5%", "37.5%", "cut"]
+    assert after["text"] == ["50.0% → 62.5%", "30.0% → 37.5%", "20.0% · cut"]  # one label a row: p → q, or cut
+    assert "text" not in before and after["constraintext"] == "none"  # never shrunk to the bars' thickness
     assert fig["layout"]["yaxis"]["ticktext"] == ["1. a", "2. ␣", "3. ↵"]
     (ring,) = fig["layout"]["shapes"]
     assert (ring["y0"], ring["y1"]) == (0.5, 1.5) and legend["name"] == "sample"
