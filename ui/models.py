@@ -8,7 +8,10 @@ from typing import cast
 import streamlit as st
 
 from model import AnyLoaded, LoadedModel, available_pretrained, load_pretrained
+from model.bert import EncoderTask
 from model.errors import LabError
+from model.gpt import GPTTask
+from model.tasks import Task
 
 from .extra_models import extra_model, extra_model_names
 from .i18n import N_, _
@@ -27,10 +30,10 @@ SCORE_NAMES = {
 }  # fmt: skip
 
 
-def task_title(task) -> str:
-    """What the pages call a task (a toy task, a GPT's corpus), translated; a task without a title (a folder's GPT):
-    its name."""
-    return _(task.title) if getattr(task, "title", "") else task.name
+def task_title(task: Task | GPTTask | EncoderTask) -> str:
+    """What the pages call a task (a toy task, a GPT's corpus, an encoder's use), translated; a folder's GPT, whose
+    title is empty: its name."""
+    return _(task.title) if task.title else task.name
 
 
 @st.cache_resource(show_spinner=False)

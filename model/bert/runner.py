@@ -31,6 +31,7 @@ class EncoderTask:
     """What an encoder-only model is for, in the shape the pages read a toy task in (.name, .example, .description)."""
 
     name: str = "sentence-embedding"
+    title: str = N_("Pretrained sentence encoder")  # what the pages call it, translated where it is shown
     example: str = EXAMPLE  # a sentence for the pages' defaults
     description: str = N_("Sentence embeddings: one vector per sentence, and how alike two sentences are (cosine).")
 

@@ -64,9 +64,12 @@ def test_the_sidebar_names_the_models_task_in_the_pages_language():
         ("gpt-zh", "en"): "**Chinese poems (Tang)** — Writes classical Chinese poems",
         ("gpt-zh", "zh"): "**中文诗（唐诗）** — ",
         ("gpt-en", "zh"): "**英文文本（莎士比亚）** — ",
+        ("minilm", "en"): "**Pretrained sentence encoder** — Sentence embeddings",
+        ("minilm", "zh"): "**预训练句子编码器** — ",
     }
     for (model, lang), start in cases.items():
         at = open_app(model=model, lang=lang)
         captions = [c.value.replace("\\", "") for c in at.sidebar.caption]  # Markdown's escapes left out
         assert any(c.startswith(start) for c in captions), (model, lang, captions)
-        assert not any(c.startswith(("**reverse**", "**tang-poems**", "**shakespeare**")) for c in captions)
+        ids = ("**reverse**", "**tang-poems**", "**shakespeare**", "**sentence-embedding**")
+        assert not any(c.startswith(ids) for c in captions)
